@@ -1,0 +1,67 @@
+// The runtime half of a backend: init once per BackendDelegate entry, execute
+// per DelegateCall, destroy once. A handle may be shared by several
+// DelegateCalls (see docs/backend-guide.md): execute() must take every tensor
+// from `args` and keep no per-call state on the handle.
+#pragma once
+
+#include "runtime/core/EValue.h"
+#include "runtime/core/Error.h"
+#include "runtime/core/MemoryAllocator.h"
+#include "runtime/core/Result.h"
+#include "runtime/core/Span.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ptec::rt {
+
+struct CompileSpec {
+  const char *key;   ///< NUL-terminated, points into the program buffer
+  const void *value; ///< raw bytes, points into the program buffer
+  size_t nbytes;
+};
+
+/// Bytes of a delegate blob (processed data). Valid for the delegate's life.
+struct ProcessedBlob {
+  const void *data = nullptr;
+  size_t size = 0;
+};
+
+struct BackendInitContext {
+  /// The loading method's allocator ("runtime allocator"). Memory from it lives
+  /// as long as the method; its identity scopes cached contexts (part B).
+  MemoryAllocator *runtimeAllocator = nullptr;
+  const char *methodName = "";
+  /// Scratch memory planned for this delegate by the compiler (ptec extension);
+  /// empty when the program declares none (always so for upstream files).
+  Span<uint8_t> scratch;
+};
+
+struct BackendExecuteContext {
+  MemoryAllocator *tempAllocator = nullptr;
+  const char *methodName = "";
+};
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual bool isAvailable() const { return true; }
+  /// Returns an opaque handle. On failure the backend must have released
+  /// everything it allocated.
+  virtual Result<void *> init(BackendInitContext &ctx, ProcessedBlob processed,
+                              Span<const CompileSpec> specs) = 0;
+  virtual Error execute(BackendExecuteContext &ctx, void *handle,
+                        Span<EValue *> args) = 0;
+  virtual void destroy(void *handle) { (void)handle; }
+};
+
+/// Registry of runtime backends by exact id. At most kMaxBackends entries;
+/// registering a duplicate id is InvalidArgument. Thread-safe.
+constexpr size_t kMaxBackends = 16;
+Error registerBackend(const char *id, Backend *backend);
+/// nullptr when no backend has that id.
+Backend *findBackend(const char *id);
+/// Remove a registration (tests). NotFound when absent.
+Error unregisterBackend(const char *id);
+
+} // namespace ptec::rt

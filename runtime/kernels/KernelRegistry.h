@@ -1,0 +1,53 @@
+// Kernel interface: a kernel is a plain function over the boxed argument list
+// of a KernelCall (schema arguments in order, then the return value(s)).
+#pragma once
+
+#include "runtime/core/EValue.h"
+#include "runtime/core/Error.h"
+#include "runtime/core/MemoryAllocator.h"
+#include "runtime/core/Span.h"
+
+#include <cstdio>
+
+namespace ptec::rt {
+
+/// Per-call context handed to kernels: scratch memory and a failure message.
+class KernelContext {
+public:
+  explicit KernelContext(MemoryAllocator *temp = nullptr) : temp_(temp) {}
+  MemoryAllocator *tempAllocator() const { return temp_; }
+
+  /// Record why the kernel failed; the executor reports it with the op name.
+  template <typename... Args> Error fail(Error e, const char *fmt, Args... args) {
+    std::snprintf(message_, sizeof(message_), fmt, args...);
+    return e;
+  }
+  Error fail(Error e, const char *msg) {
+    std::snprintf(message_, sizeof(message_), "%s", msg);
+    return e;
+  }
+  const char *message() const { return message_; }
+  void clearMessage() { message_[0] = '\0'; }
+
+private:
+  MemoryAllocator *temp_;
+  char message_[256] = {};
+};
+
+using KernelFn = Error (*)(KernelContext &ctx, Span<EValue *> args);
+
+struct KernelEntry {
+  const char *name; ///< "aten::add.out": operator name, '.', overload (if any)
+  KernelFn fn;
+  /// Exact number of boxed args the kernel expects (schema args + returns), or
+  /// -1 when the kernel checks for itself. Checked once at method load.
+  int numArgs;
+};
+
+/// The portable kernel table (runtime/kernels/portable), sorted by name.
+Span<const KernelEntry> portableKernels();
+
+/// Find a kernel by its full name in the portable table; nullptr if absent.
+const KernelEntry *findKernel(const char *fullName);
+
+} // namespace ptec::rt
