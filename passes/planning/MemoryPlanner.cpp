@@ -1,0 +1,325 @@
+#include "passes/planning/MemoryPlanner.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace ptec::planning {
+namespace {
+
+constexpr int64_t kMinAlign = 16;
+
+int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+int64_t plannedSize(const PlanRequest &r) {
+  return alignUp(std::max<int64_t>(r.size, 0), kMinAlign);
+}
+int64_t plannedAlign(const PlanRequest &r) {
+  return std::max<int64_t>(r.alignment, kMinAlign);
+}
+bool livesOverlap(const PlanRequest &a, const PlanRequest &b) {
+  return a.firstUse <= b.lastUse && b.firstUse <= a.lastUse;
+}
+
+// Request indices grouped by arena, in index order.
+std::map<int32_t, std::vector<size_t>>
+byArena(const std::vector<PlanRequest> &reqs) {
+  std::map<int32_t, std::vector<size_t>> m;
+  for (size_t i = 0; i < reqs.size(); ++i)
+    m[reqs[i].memId].push_back(i);
+  return m;
+}
+
+void sortLargestFirst(const std::vector<PlanRequest> &reqs,
+                      std::vector<size_t> &idx) {
+  std::stable_sort(idx.begin(), idx.end(), [&](size_t a, size_t b) {
+    return plannedSize(reqs[a]) > plannedSize(reqs[b]);
+  });
+}
+
+// Places requests one by one, in `order`, below/between already placed
+// lifetime-overlapping requests. bestFit picks the smallest fitting gap,
+// otherwise the lowest one.
+int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
+                    const std::vector<size_t> &order, bool bestFit,
+                    std::vector<int64_t> &offsets) {
+  std::vector<size_t> placed;
+  int64_t arenaEnd = 0;
+  std::vector<std::pair<int64_t, int64_t>> busy; // [offset, end)
+  for (size_t i : order) {
+    const PlanRequest &r = reqs[i];
+    int64_t size = plannedSize(r), align = plannedAlign(r);
+    if (size == 0) {
+      offsets[i] = 0;
+      continue;
+    }
+    busy.clear();
+    for (size_t p : placed)
+      if (livesOverlap(reqs[p], r))
+        busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
+    std::sort(busy.begin(), busy.end());
+    int64_t cursor = 0, chosen = -1, chosenGap = 0;
+    for (const auto &[start, end] : busy) {
+      int64_t at = alignUp(cursor, align);
+      if (at + size <= start) {
+        int64_t gap = start - at;
+        if (chosen < 0 || (bestFit && gap < chosenGap)) {
+          chosen = at;
+          chosenGap = gap;
+          if (!bestFit)
+            break;
+        }
+      }
+      cursor = std::max(cursor, end);
+    }
+    if (chosen < 0)
+      chosen = alignUp(cursor, align);
+    offsets[i] = chosen;
+    arenaEnd = std::max(arenaEnd, chosen + size);
+    placed.push_back(i);
+  }
+  return arenaEnd;
+}
+
+// One arena with the upstream greedy shared-object scheme (section 6).
+int64_t placeGreedy(const std::vector<PlanRequest> &reqs,
+                    std::vector<size_t> order, std::vector<int64_t> &offsets) {
+  sortLargestFirst(reqs, order);
+  struct SharedObject {
+    int64_t size = 0, align = kMinAlign;
+    std::vector<size_t> members; // inner offsets kept in `offsets` for now
+  };
+  std::vector<SharedObject> objects;
+  std::vector<size_t> objectOf(reqs.size(), 0);
+  for (size_t i : order) {
+    const PlanRequest &r = reqs[i];
+    int64_t size = plannedSize(r), align = plannedAlign(r);
+    int64_t pick = -1, inner = 0;
+    // 1. First object whose members are all lifetime-disjoint: offset 0.
+    for (size_t o = 0; o < objects.size() && pick < 0; ++o) {
+      bool disjoint = true;
+      for (size_t m : objects[o].members)
+        disjoint = disjoint && !livesOverlap(reqs[m], r);
+      if (disjoint)
+        pick = static_cast<int64_t>(o), inner = 0;
+    }
+    // 2. First object with room above its highest overlapping member.
+    for (size_t o = 0; o < objects.size() && pick < 0; ++o) {
+      int64_t top = 0;
+      for (size_t m : objects[o].members)
+        if (livesOverlap(reqs[m], r))
+          top = std::max(top, offsets[m] + plannedSize(reqs[m]));
+      int64_t at = alignUp(top, align);
+      if (at + size <= objects[o].size)
+        pick = static_cast<int64_t>(o), inner = at;
+    }
+    // 3. A new object of this tensor's size.
+    if (pick < 0) {
+      objects.emplace_back();
+      pick = static_cast<int64_t>(objects.size() - 1);
+    }
+    SharedObject &obj = objects[static_cast<size_t>(pick)];
+    obj.size = std::max(obj.size, inner + size);
+    obj.align = std::max(obj.align, align);
+    obj.members.push_back(i);
+    objectOf[i] = static_cast<size_t>(pick);
+    offsets[i] = inner;
+  }
+  // Objects back to back; each starts at its strictest member alignment.
+  int64_t cursor = 0;
+  std::vector<int64_t> base(objects.size(), 0);
+  for (size_t o = 0; o < objects.size(); ++o) {
+    base[o] = alignUp(cursor, objects[o].align);
+    cursor = base[o] + objects[o].size;
+  }
+  for (size_t i : order)
+    offsets[i] += base[objectOf[i]];
+  return cursor;
+}
+
+enum class Algo { Greedy, BestFit, FirstFit };
+
+const char *algoName(Algo a) {
+  switch (a) {
+  case Algo::Greedy:
+    return "greedy-by-size";
+  case Algo::BestFit:
+    return "best-fit";
+  case Algo::FirstFit:
+    return "in-order-first-fit";
+  }
+  return "?";
+}
+
+PlanResult runPlanner(const std::vector<PlanRequest> &reqs, Algo algo) {
+  PlanResult res;
+  res.algorithm = algoName(algo);
+  res.offsets.assign(reqs.size(), -1);
+  res.arenaSizes.assign(2, 0);
+  if (!validateRequests(reqs, &res.error))
+    return res;
+  res.peakLiveLowerBound = peakLiveLowerBound(reqs);
+  for (auto &[memId, idx] : byArena(reqs)) {
+    std::vector<size_t> order = idx;
+    int64_t size = 0;
+    switch (algo) {
+    case Algo::Greedy:
+      size = placeGreedy(reqs, order, res.offsets);
+      break;
+    case Algo::BestFit:
+      sortLargestFirst(reqs, order);
+      size = placeInGaps(reqs, order, /*bestFit=*/true, res.offsets);
+      break;
+    case Algo::FirstFit:
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return reqs[a].firstUse < reqs[b].firstUse;
+      });
+      size = placeInGaps(reqs, order, /*bestFit=*/false, res.offsets);
+      break;
+    }
+    if (res.arenaSizes.size() <= static_cast<size_t>(memId))
+      res.arenaSizes.resize(static_cast<size_t>(memId) + 1, 0);
+    res.arenaSizes[static_cast<size_t>(memId)] = size;
+  }
+  return res;
+}
+
+} // namespace
+
+int64_t PlanResult::totalSize() const {
+  return std::accumulate(arenaSizes.begin(), arenaSizes.end(), int64_t{0});
+}
+
+PlanResult planGreedyBySize(const std::vector<PlanRequest> &r) {
+  return runPlanner(r, Algo::Greedy);
+}
+PlanResult planBestFit(const std::vector<PlanRequest> &r) {
+  return runPlanner(r, Algo::BestFit);
+}
+PlanResult planInOrderFirstFit(const std::vector<PlanRequest> &r) {
+  return runPlanner(r, Algo::FirstFit);
+}
+
+PlanResult planBest(const std::vector<PlanRequest> &r) {
+  PlanResult best = planGreedyBySize(r);
+  if (!best.error.empty())
+    return best;
+  for (Algo a : {Algo::BestFit, Algo::FirstFit}) {
+    PlanResult next = runPlanner(r, a);
+    if (next.totalSize() < best.totalSize())
+      best = std::move(next);
+  }
+  return best;
+}
+
+int64_t peakLiveLowerBound(const std::vector<PlanRequest> &reqs) {
+  int64_t total = 0;
+  for (auto &[memId, idx] : byArena(reqs)) {
+    (void)memId;
+    // (time, delta): a lifetime [f, l] adds at f and ends before l + 1;
+    // ends sort before starts at the same time (negative delta first).
+    std::vector<std::pair<int64_t, int64_t>> events;
+    for (size_t i : idx) {
+      int64_t s = plannedSize(reqs[i]);
+      if (s == 0 || reqs[i].lastUse < reqs[i].firstUse)
+        continue;
+      events.emplace_back(reqs[i].firstUse, s);
+      events.emplace_back(reqs[i].lastUse + 1, -s);
+    }
+    std::sort(events.begin(), events.end());
+    int64_t live = 0, peak = 0;
+    for (const auto &e : events) {
+      live += e.second;
+      peak = std::max(peak, live);
+    }
+    total += peak;
+  }
+  return total;
+}
+
+bool validateRequests(const std::vector<PlanRequest> &reqs, std::string *why) {
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    const PlanRequest &r = reqs[i];
+    std::string what;
+    if (r.memId < 1)
+      what = "memId " + std::to_string(r.memId) + " (0 is reserved)";
+    else if (r.size < 0)
+      what = "negative size " + std::to_string(r.size);
+    else if (r.lastUse < r.firstUse)
+      what = "lastUse " + std::to_string(r.lastUse) + " before firstUse " +
+             std::to_string(r.firstUse);
+    else if (r.alignment <= 0 || (r.alignment & (r.alignment - 1)) != 0)
+      what = "alignment " + std::to_string(r.alignment) +
+             " is not a power of two";
+    else if (r.size > (int64_t{1} << 60))
+      what = "size " + std::to_string(r.size) + " is too large";
+    if (!what.empty()) {
+      if (why)
+        *why = "request " + std::to_string(i) + ": " + what;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool verifyPlan(const std::vector<PlanRequest> &reqs, const PlanResult &res,
+                std::string *why) {
+  auto fail = [&](std::string msg) {
+    if (why)
+      *why = std::move(msg);
+    return false;
+  };
+  if (!validateRequests(reqs, why))
+    return false;
+  if (res.offsets.size() != reqs.size())
+    return fail("plan has " + std::to_string(res.offsets.size()) +
+                " offsets for " + std::to_string(reqs.size()) + " requests");
+  if (res.arenaSizes.empty() || res.arenaSizes[0] != 0)
+    return fail("arenaSizes[0] must exist and be 0 (memory id 0 is reserved)");
+  for (size_t i = 0; i < reqs.size(); ++i) {
+    const PlanRequest &r = reqs[i];
+    std::string name = "request " + std::to_string(i);
+    int64_t off = res.offsets[i];
+    if (static_cast<size_t>(r.memId) >= res.arenaSizes.size())
+      return fail(name + ": memId " + std::to_string(r.memId) +
+                  " has no arena size");
+    if (off < 0 || off % plannedAlign(r) != 0)
+      return fail(name + ": offset " + std::to_string(off) +
+                  " is not a non-negative multiple of " +
+                  std::to_string(plannedAlign(r)));
+    if (off + plannedSize(r) > res.arenaSizes[static_cast<size_t>(r.memId)])
+      return fail(name + ": bytes [" + std::to_string(off) + ", " +
+                  std::to_string(off + plannedSize(r)) + ") exceed arena " +
+                  std::to_string(r.memId) + " of size " +
+                  std::to_string(res.arenaSizes[static_cast<size_t>(r.memId)]));
+  }
+  // Sweep by offset within each arena; only neighbours that can still
+  // overlap in bytes are compared.
+  for (auto &[memId, idx] : byArena(reqs)) {
+    (void)memId;
+    std::vector<size_t> order;
+    for (size_t i : idx)
+      if (plannedSize(reqs[i]) > 0)
+        order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return res.offsets[a] != res.offsets[b] ? res.offsets[a] < res.offsets[b]
+                                              : a < b;
+    });
+    for (size_t x = 0; x < order.size(); ++x) {
+      size_t a = order[x];
+      int64_t endA = res.offsets[a] + plannedSize(reqs[a]);
+      for (size_t y = x + 1; y < order.size(); ++y) {
+        size_t b = order[y];
+        if (res.offsets[b] >= endA)
+          break;
+        if (livesOverlap(reqs[a], reqs[b]))
+          return fail("requests " + std::to_string(std::min(a, b)) + " and " +
+                      std::to_string(std::max(a, b)) +
+                      " are live together and share bytes at offset " +
+                      std::to_string(res.offsets[b]));
+      }
+    }
+  }
+  return true;
+}
+
+} // namespace ptec::planning
