@@ -1,0 +1,76 @@
+//===- ExirDialect.cpp - exir dialect registration ------------------------===//
+
+#include "dialects/exir/IR/ExirDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace ptec::exir;
+
+#include "dialects/exir/IR/ExirDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/exir/IR/ExirAttrs.cpp.inc"
+
+void ExirDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/exir/IR/ExirAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/exir/IR/ExirOps.cpp.inc"
+      >();
+}
+
+bool ptec::exir::isValidInputKind(llvm::StringRef kind) {
+  return llvm::is_contained({"user_input", "parameter", "buffer", "constant",
+                             "custom_obj"},
+                            kind);
+}
+
+bool ptec::exir::isValidOutputKind(llvm::StringRef kind) {
+  return llvm::is_contained(
+      {"user_output", "buffer_mutation", "user_input_mutation"}, kind);
+}
+
+LogicalResult InputAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                StringAttr kind, StringAttr fqn) {
+  if (!isValidInputKind(kind.getValue()))
+    return emitError() << "unknown graph input kind '" << kind.getValue()
+                       << "' (expected user_input, parameter, buffer, "
+                          "constant or custom_obj)";
+  if (kind.getValue() != "user_input" && (!fqn || fqn.getValue().empty()))
+    return emitError() << "graph input of kind '" << kind.getValue()
+                       << "' needs a fully qualified name";
+  return success();
+}
+
+LogicalResult OutputAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringAttr kind, StringAttr target) {
+  if (!isValidOutputKind(kind.getValue()))
+    return emitError() << "unknown output kind '" << kind.getValue()
+                       << "' (expected user_output, buffer_mutation or "
+                          "user_input_mutation)";
+  if (kind.getValue() != "user_output" && (!target || target.getValue().empty()))
+    return emitError() << "output of kind '" << kind.getValue()
+                       << "' needs the name of the state it writes";
+  return success();
+}
+
+InputAttr ptec::exir::getInputAttr(Operation *op, unsigned i) {
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func || i >= func.getNumArguments())
+    return {};
+  return func.getArgAttrOfType<InputAttr>(i, ExirDialect::kInputAttrName);
+}
+
+OutputAttr ptec::exir::getOutputAttr(Operation *op, unsigned i) {
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func || i >= func.getNumResults())
+    return {};
+  return func.getResultAttrOfType<OutputAttr>(i, ExirDialect::kOutputAttrName);
+}

@@ -1,0 +1,41 @@
+//===- ExirDialect.h - the exir dialect -------------------------*- C++ -*-===//
+#pragma once
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/exir/schema/OperatorSchema.h"
+
+#include "dialects/exir/IR/ExirDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/exir/IR/ExirAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "dialects/exir/IR/ExirOps.h.inc"
+
+namespace ptec::exir {
+
+/// Version of the textual/bytecode IR schema written into saved programs
+/// (module attribute `exir.version`). Minor bumps only add things.
+constexpr int kIrVersionMajor = 1;
+constexpr int kIrVersionMinor = 0;
+
+/// Known graph-input kinds of #exir.input.
+bool isValidInputKind(llvm::StringRef kind);
+/// Known output kinds of #exir.output.
+bool isValidOutputKind(llvm::StringRef kind);
+
+/// The #exir.input of argument `i` of `func`, or null.
+InputAttr getInputAttr(mlir::Operation *func, unsigned i);
+/// The #exir.output of result `i` of `func`, or null.
+OutputAttr getOutputAttr(mlir::Operation *func, unsigned i);
+
+} // namespace ptec::exir

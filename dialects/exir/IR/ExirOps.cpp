@@ -1,0 +1,287 @@
+//===- ExirOps.cpp - exir operation verifiers and helpers -----------------===//
+
+#include "dialects/exir/IR/ExirDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace ptec::exir;
+namespace schema = ptec::schema;
+
+//===----------------------------------------------------------------------===//
+// WeightOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WeightOp::verify() {
+  if (!llvm::is_contained({"parameter", "buffer", "constant"}, getKind()))
+    return emitOpError("kind must be parameter, buffer or constant, got '")
+           << getKind() << "'";
+  if (!llvm::isa<RankedTensorType>(getValue().getType()))
+    return emitOpError("value must be a ranked tensor");
+  if (getIsMutable() && getKind() != "buffer")
+    return emitOpError("only buffers can be mutable");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AtenOp
+//===----------------------------------------------------------------------===//
+
+void AtenOp::build(OpBuilder &b, OperationState &state, StringRef opName,
+                   TypeRange resultTypes, ValueRange inputs,
+                   ArrayRef<int32_t> segments, ArrayRef<NamedAttribute> args) {
+  state.addOperands(inputs);
+  state.addTypes(resultTypes);
+  state.getOrAddProperties<Properties>().op_name = b.getStringAttr(opName);
+  state.getOrAddProperties<Properties>().operand_segments =
+      b.getDenseI32ArrayAttr(segments);
+  state.addAttributes(args);
+}
+
+const schema::FunctionSchema *AtenOp::getSchema() {
+  return schema::OperatorRegistry::builtin().lookup(getOpName().str());
+}
+
+static bool isTensorArg(const schema::Argument &a) {
+  return a.type.isTensorLike();
+}
+
+OperandRange AtenOp::getArgOperands(unsigned argIndex) {
+  const schema::FunctionSchema *s = getSchema();
+  ArrayRef<int32_t> segs = getOperandSegments();
+  unsigned seg = 0, start = 0;
+  for (unsigned i = 0; s && i < s->arguments.size(); ++i) {
+    if (!isTensorArg(s->arguments[i]))
+      continue;
+    if (seg >= segs.size())
+      break;
+    if (i == argIndex)
+      return getInputs().slice(start, segs[seg]);
+    start += segs[seg++];
+  }
+  return getInputs().slice(0, 0);
+}
+
+int AtenOp::getSchemaArgForOperand(unsigned operandIndex) {
+  const schema::FunctionSchema *s = getSchema();
+  if (!s)
+    return -1;
+  ArrayRef<int32_t> segs = getOperandSegments();
+  unsigned seg = 0, start = 0;
+  for (unsigned i = 0; i < s->arguments.size(); ++i) {
+    if (!isTensorArg(s->arguments[i]))
+      continue;
+    if (seg >= segs.size())
+      return -1;
+    if (operandIndex < start + segs[seg])
+      return i;
+    start += segs[seg++];
+  }
+  return -1;
+}
+
+/// Is `attr` an acceptable value for a non-tensor schema type?
+static bool attrMatchesType(Attribute attr, const schema::SchemaType &t) {
+  using K = schema::TypeKind;
+  if (llvm::isa<NoneAttr>(attr))
+    return t.kind == K::Optional || t.kind == K::NoneType || t.kind == K::Any;
+  switch (t.kind) {
+  case K::Optional:
+    return attrMatchesType(attr, t.elems.front());
+  case K::Int:
+  case K::SymInt:
+  case K::DeviceIndex:
+    return llvm::isa<IntegerAttr>(attr) && !llvm::isa<BoolAttr>(attr);
+  case K::Float:
+    return llvm::isa<FloatAttr, IntegerAttr>(attr) && !llvm::isa<BoolAttr>(attr);
+  case K::Bool:
+  case K::SymBool:
+    return llvm::isa<BoolAttr>(attr);
+  case K::Scalar:
+  case K::Complex:
+    return llvm::isa<IntegerAttr, FloatAttr, BoolAttr>(attr);
+  case K::Str:
+  case K::Layout:
+  case K::MemoryFormat:
+  case K::Device:
+  case K::Dimname:
+    return llvm::isa<StringAttr>(attr);
+  case K::ScalarType:
+    return llvm::isa<TypeAttr>(attr);
+  case K::List: {
+    const schema::SchemaType &e = t.elems.front();
+    if (e.kind == K::Int || e.kind == K::SymInt)
+      return llvm::isa<DenseI64ArrayAttr>(attr);
+    if (e.kind == K::Float)
+      return llvm::isa<DenseF64ArrayAttr>(attr);
+    if (e.kind == K::Bool)
+      return llvm::isa<DenseBoolArrayAttr>(attr);
+    return llvm::isa<ArrayAttr>(attr);
+  }
+  default:
+    return true; // Generators, custom classes: not constrained here.
+  }
+}
+
+LogicalResult AtenOp::verify() {
+  const schema::FunctionSchema *s = getSchema();
+  if (!s)
+    return emitOpError("unknown operator '")
+           << getOpName() << "': it is not in the operator schema registry";
+
+  // Tensor-like arguments and their operand segments.
+  ArrayRef<int32_t> segs = getOperandSegments();
+  unsigned numTensorArgs = 0;
+  int64_t total = 0;
+  for (const schema::Argument &a : s->arguments) {
+    if (!isTensorArg(a))
+      continue;
+    if (numTensorArgs >= segs.size())
+      return emitOpError("operand_segments has ")
+             << segs.size() << " entries but '" << getOpName()
+             << "' has more tensor arguments (missing '" << a.name << "')";
+    int32_t n = segs[numTensorArgs++];
+    if (n < 0)
+      return emitOpError("negative operand count for argument '") << a.name << "'";
+    total += n;
+    using K = schema::TypeKind;
+    const schema::SchemaType &t = a.type;
+    if (t.kind == K::Tensor && n != 1)
+      return emitOpError("argument '") << a.name << "' is a Tensor and needs "
+                                          "exactly one operand, got " << n;
+    if (t.kind == K::Optional && t.elems.front().kind == K::Tensor && n > 1)
+      return emitOpError("argument '") << a.name << "' is a Tensor? and takes "
+                                          "at most one operand, got " << n;
+    bool optList = t.kind == K::List && t.elems.front().kind == K::Optional;
+    if (optList) {
+      auto mask = (*this)->getAttrOfType<DenseBoolArrayAttr>(a.name);
+      if (!mask)
+        return emitOpError("argument '") << a.name
+               << "' (Tensor?[]) needs a presence mask attribute of the same name";
+      int64_t present = llvm::count(mask.asArrayRef(), true);
+      if (present != n)
+        return emitOpError("argument '") << a.name << "' mask marks " << present
+               << " present tensors but has " << n << " operands";
+    }
+  }
+  if (numTensorArgs != segs.size())
+    return emitOpError("operand_segments has ")
+           << segs.size() << " entries but '" << getOpName() << "' has "
+           << numTensorArgs << " tensor arguments";
+  if (total != static_cast<int64_t>(getInputs().size()))
+    return emitOpError("operand_segments add up to ")
+           << total << " but the op has " << getInputs().size() << " operands";
+  for (Value v : getInputs())
+    if (!llvm::isa<TensorType>(v.getType()))
+      return emitOpError("operands must be tensors, got ") << v.getType();
+
+  // Non-tensor arguments: present (or defaulted) and of a matching kind.
+  for (const schema::Argument &a : s->arguments) {
+    if (isTensorArg(a))
+      continue;
+    Attribute attr = (*this)->getAttr(a.name);
+    if (!attr) {
+      if (!a.defaultValue)
+        return emitOpError("missing required argument '")
+               << a.name << "' of '" << getOpName() << "'";
+      continue;
+    }
+    if (!attrMatchesType(attr, a.type))
+      return emitOpError("argument '")
+             << a.name << "' expects " << a.type.str() << ", got " << attr;
+  }
+  // No stray un-namespaced attributes: they would be silently ignored.
+  for (NamedAttribute na : (*this)->getDiscardableAttrs()) {
+    StringRef name = na.getName().getValue();
+    if (name.contains('.'))
+      continue;
+    if (s->findArgument(name) < 0)
+      return emitOpError("'") << getOpName() << "' has no argument named '"
+                              << name << "'";
+  }
+
+  // Results.
+  bool listReturn = s->returns.size() == 1 &&
+                    s->returns.front().type.kind == schema::TypeKind::List;
+  if (!listReturn && !s->varRets &&
+      getNumResults() != static_cast<unsigned>(s->returns.size()))
+    return emitOpError("'") << getOpName() << "' returns " << s->returns.size()
+                            << " values, op has " << getNumResults() << " results";
+  return success();
+}
+
+void AtenOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  const schema::FunctionSchema *s = getSchema();
+  if (!s) {
+    // Unknown operator: assume it reads and writes everything it touches.
+    for (OpOperand &o : (*this)->getOpOperands()) {
+      effects.emplace_back(MemoryEffects::Read::get(), &o);
+      effects.emplace_back(MemoryEffects::Write::get(), &o);
+    }
+    return;
+  }
+  if (!s->isMutable())
+    return; // Functional ATen ops have value semantics.
+  for (OpOperand &o : (*this)->getOpOperands()) {
+    int arg = getSchemaArgForOperand(o.getOperandNumber());
+    effects.emplace_back(MemoryEffects::Read::get(), &o);
+    if (arg < 0 || s->arguments[arg].isWrite())
+      effects.emplace_back(MemoryEffects::Write::get(), &o);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyOp::verify() {
+  auto dst = llvm::dyn_cast<ShapedType>(getDst().getType());
+  auto src = llvm::dyn_cast<ShapedType>(getSrc().getType());
+  if (!dst || !src)
+    return emitOpError("operands must be tensors");
+  if (dst.getElementType() != src.getElementType())
+    return emitOpError("element type mismatch: destination ")
+           << dst.getElementType() << ", source " << src.getElementType();
+  if (dst.hasStaticShape() && src.hasStaticShape() &&
+      dst.getShape() != src.getShape())
+    return emitOpError("shape mismatch: destination ")
+           << dst << ", source " << src;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DelegateRegionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DelegateRegionOp::verify() {
+  auto yield = llvm::cast<YieldOp>(getBody().front().getTerminator());
+  if (!llvm::equal(yield.getValues().getTypes(), getResultTypes()))
+    return emitOpError("yielded types do not match the region's result types");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DelegateCallOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DelegateCallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee = symbolTable.lookupNearestSymbolFrom<LoweredModuleOp>(
+      *this, getCalleeAttr());
+  if (!callee)
+    return emitOpError("'") << getCallee()
+                            << "' does not name an exir.lowered_module";
+  FunctionType ft = callee.getFunctionType();
+  if (!llvm::equal(ft.getInputs(), getOperands().getTypes()) ||
+      !llvm::equal(ft.getResults(), getResultTypes()))
+    return emitOpError("call types do not match lowered module '")
+           << getCallee() << "' of type " << ft;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/exir/IR/ExirOps.cpp.inc"

@@ -1,0 +1,62 @@
+// RUN: ptec-opt %s --split-input-file --verify-diagnostics
+
+func.func @unknown_op(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{unknown operator 'aten::frobnicate': it is not in the operator schema registry}}
+  %y = exir.aten "aten::frobnicate"(%x) {operand_segments = array<i32: 1>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @missing_operand(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{operand_segments has 1 entries but 'aten::mm' has more tensor arguments (missing 'mat2')}}
+  %y = exir.aten "aten::mm"(%x) {operand_segments = array<i32: 1>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @wrong_attr_kind(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{argument 'alpha' expects Scalar, got "one"}}
+  %y = exir.aten "aten::add.Tensor"(%x, %x) {alpha = "one", operand_segments = array<i32: 1, 1>} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @stray_attr(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'aten::relu' has no argument named 'inplace'}}
+  %y = exir.aten "aten::relu"(%x) {inplace = true, operand_segments = array<i32: 1>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @wrong_result_count(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'aten::relu' returns 1 values, op has 0 results}}
+  exir.aten "aten::relu"(%x) {operand_segments = array<i32: 1>} : (tensor<2xf32>) -> ()
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown graph input kind 'weights'}}
+func.func @bad_input_kind(%x: tensor<2xf32> {exir.input = #exir.input<weights, "w">}) {
+  return
+}
+
+// -----
+
+func.func @copy_mismatch(%a: tensor<2xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{shape mismatch}}
+  exir.copy_ %a, %b : tensor<2xf32>, tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @bad_callee(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'nope' does not name an exir.lowered_module}}
+  %y = exir.delegate_call @nope(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
