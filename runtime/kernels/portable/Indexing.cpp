@@ -1,0 +1,1 @@
+#include "runtime/kernels/portable/Kernels.h"

@@ -1,0 +1,646 @@
+// Shared helpers for the portable kernels: argument unboxing with clear
+// failure messages, dtype-erased element access, broadcasting, dim
+// normalisation and reduction iteration. Every kernel goes through these, so
+// the rules (what counts as an absent tensor, how dtypes promote, how shapes
+// broadcast) live in one place.
+#pragma once
+
+#include "runtime/core/EValue.h"
+#include "runtime/core/Error.h"
+#include "runtime/core/ScalarType.h"
+#include "runtime/core/Span.h"
+#include "runtime/core/Tensor.h"
+#include "runtime/kernels/KernelRegistry.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace ptec::rt::portable {
+
+using Args = Span<EValue *>;
+
+/// Fail the kernel with InvalidArgument and a printf-style message.
+#define PT_CHECK(cond, ...)                                                    \
+  do {                                                                         \
+    if (!(cond))                                                               \
+      return ctx.fail(::ptec::rt::Error::InvalidArgument, __VA_ARGS__);        \
+  } while (0)
+
+/// Check the boxed argument count (schema arguments + returns).
+#define PT_NARGS(n)                                                            \
+  PT_CHECK(args.size() == static_cast<size_t>(n),                              \
+           "expected %d arguments, got %zu", static_cast<int>(n), args.size())
+
+// ---------------------------------------------------------------------------
+// Shapes
+// ---------------------------------------------------------------------------
+
+/// A fixed-capacity shape: no heap, copyable.
+struct Shape {
+  int64_t d[kTensorMaxRank] = {};
+  int n = 0;
+  Span<const int64_t> span() const { return {d, static_cast<size_t>(n)}; }
+  int64_t numel() const {
+    int64_t r = 1;
+    for (int i = 0; i < n; ++i)
+      r *= d[i];
+    return r;
+  }
+  void push(int64_t v) { d[n++] = v; }
+  static Shape of(const Tensor &t) {
+    Shape s;
+    s.n = t.dim();
+    for (int i = 0; i < s.n; ++i)
+      s.d[i] = t.size(i);
+    return s;
+  }
+};
+
+/// "[2, 3, 4]" into buf; used in failure messages.
+inline const char *shapeStr(Span<const int64_t> s, char *buf, size_t cap) {
+  size_t pos = 0;
+  pos += std::snprintf(buf + pos, cap - pos, "[");
+  for (size_t i = 0; i < s.size() && pos < cap; ++i)
+    pos += std::snprintf(buf + pos, cap - pos, i ? ", %lld" : "%lld",
+                         static_cast<long long>(s[i]));
+  if (pos < cap)
+    std::snprintf(buf + pos, cap - pos, "]");
+  return buf;
+}
+
+struct ShapeText {
+  char buf[96];
+  explicit ShapeText(Span<const int64_t> s) { shapeStr(s, buf, sizeof(buf)); }
+  explicit ShapeText(const Tensor &t) { shapeStr(t.sizes(), buf, sizeof(buf)); }
+  const char *c_str() const { return buf; }
+};
+
+inline bool sameShape(const Tensor &a, const Tensor &b) {
+  if (a.dim() != b.dim())
+    return false;
+  for (int i = 0; i < a.dim(); ++i)
+    if (a.size(i) != b.size(i))
+      return false;
+  return true;
+}
+
+/// Resize an output, turning a capacity failure into a clear message.
+inline Error resizeOut(KernelContext &ctx, Tensor &out, Span<const int64_t> sizes,
+                       const char *what = "out") {
+  if (out.resize(sizes) == Error::Ok)
+    return Error::Ok;
+  int64_t n = 1;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    n *= sizes[i];
+  ShapeText s(sizes);
+  return ctx.fail(Error::InvalidArgument,
+                  "cannot resize %s to %s: needs %lld bytes, capacity is %zu bytes", what,
+                  s.c_str(), static_cast<long long>(n) * static_cast<long long>(out.elementSize()),
+                  out.capacityBytes());
+}
+inline Error resizeOut(KernelContext &ctx, Tensor &out, const Shape &s,
+                       const char *what = "out") {
+  return resizeOut(ctx, out, s.span(), what);
+}
+
+/// Normalise a possibly negative dim against rank (rank 0 accepts -1 and 0).
+inline Error normDim(KernelContext &ctx, int64_t dim, int rank, int64_t &outDim) {
+  int64_t r = rank == 0 ? 1 : rank;
+  if (dim < -r || dim >= r)
+    return ctx.fail(Error::InvalidArgument,
+                    "dim %lld out of range for a tensor of rank %d",
+                    static_cast<long long>(dim), rank);
+  outDim = dim < 0 ? dim + r : dim;
+  return Error::Ok;
+}
+
+// ---------------------------------------------------------------------------
+// Dtypes
+// ---------------------------------------------------------------------------
+
+/// Dtypes the portable kernels can read and write element-wise.
+inline bool isSupportedDtype(ScalarType t) {
+  switch (t) {
+  case ScalarType::Byte: case ScalarType::Char: case ScalarType::Short:
+  case ScalarType::Int: case ScalarType::Long: case ScalarType::Float:
+  case ScalarType::Double: case ScalarType::Bool:
+    return true;
+  default:
+    return false;
+  }
+}
+inline bool isFloatDt(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
+inline bool isIntDt(ScalarType t) { return isIntegralType(t, false); }
+inline bool isIndexDt(ScalarType t) { return t == ScalarType::Long || t == ScalarType::Int; }
+
+/// Read element i of a dtype-erased buffer as C.
+template <typename C> inline C loadAs(const void *p, ScalarType t, int64_t i) {
+  switch (t) {
+  case ScalarType::Float: return static_cast<C>(static_cast<const float *>(p)[i]);
+  case ScalarType::Double: return static_cast<C>(static_cast<const double *>(p)[i]);
+  case ScalarType::Long: return static_cast<C>(static_cast<const int64_t *>(p)[i]);
+  case ScalarType::Int: return static_cast<C>(static_cast<const int32_t *>(p)[i]);
+  case ScalarType::Short: return static_cast<C>(static_cast<const int16_t *>(p)[i]);
+  case ScalarType::Char: return static_cast<C>(static_cast<const int8_t *>(p)[i]);
+  case ScalarType::Byte: return static_cast<C>(static_cast<const uint8_t *>(p)[i]);
+  case ScalarType::Bool: return static_cast<C>(static_cast<const bool *>(p)[i]);
+  default: return C{};
+  }
+}
+
+/// Float-to-integer conversion that never hits UB (NaN/overflow saturate).
+template <typename I> inline I floatToInt(double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v <= static_cast<double>(std::numeric_limits<I>::lowest()))
+    return std::numeric_limits<I>::lowest();
+  if (v >= static_cast<double>(std::numeric_limits<I>::max()))
+    return std::numeric_limits<I>::max();
+  return static_cast<I>(v);
+}
+template <typename D, typename C> inline D castTo(C v) {
+  if constexpr (std::is_same_v<D, bool>)
+    return v != C{};
+  else if constexpr (std::is_floating_point_v<C> && std::is_integral_v<D>)
+    return floatToInt<D>(v);
+  else
+    return static_cast<D>(v);
+}
+
+/// Write v (of compute type C) as element i of a dtype-erased buffer.
+template <typename C> inline void storeAs(void *p, ScalarType t, int64_t i, C v) {
+  switch (t) {
+  case ScalarType::Float: static_cast<float *>(p)[i] = castTo<float>(v); break;
+  case ScalarType::Double: static_cast<double *>(p)[i] = castTo<double>(v); break;
+  case ScalarType::Long: static_cast<int64_t *>(p)[i] = castTo<int64_t>(v); break;
+  case ScalarType::Int: static_cast<int32_t *>(p)[i] = castTo<int32_t>(v); break;
+  case ScalarType::Short: static_cast<int16_t *>(p)[i] = castTo<int16_t>(v); break;
+  case ScalarType::Char: static_cast<int8_t *>(p)[i] = castTo<int8_t>(v); break;
+  case ScalarType::Byte: static_cast<uint8_t *>(p)[i] = castTo<uint8_t>(v); break;
+  case ScalarType::Bool: static_cast<bool *>(p)[i] = castTo<bool>(v); break;
+  default: break;
+  }
+}
+
+/// Copy one element between buffers of any supported dtypes (exact for
+/// integers, via double for floats).
+inline void convertElem(const void *src, ScalarType st, int64_t si, void *dst,
+                        ScalarType dt, int64_t di) {
+  if (isFloatDt(st))
+    storeAs<double>(dst, dt, di, loadAs<double>(src, st, si));
+  else
+    storeAs<int64_t>(dst, dt, di, loadAs<int64_t>(src, st, si));
+}
+
+/// Category of a computation: results are computed in bool, int64 or double.
+enum class Cat : uint8_t { Bool = 0, Int = 1, Float = 2 };
+inline Cat catOf(ScalarType t) {
+  return t == ScalarType::Bool ? Cat::Bool : isFloatDt(t) ? Cat::Float : Cat::Int;
+}
+inline Cat maxCat(Cat a, Cat b) { return a > b ? a : b; }
+inline const char *catName(Cat c) {
+  return c == Cat::Float ? "floating" : c == Cat::Int ? "integral" : "bool";
+}
+/// PyTorch's out= rule: a result may not be written to a "lower" category.
+inline bool canCastTo(Cat c, ScalarType out) { return catOf(out) >= c; }
+
+/// A Scalar argument (Int, Double or Bool EValue).
+struct Scalar {
+  Cat cat = Cat::Int;
+  double d = 0;
+  int64_t i = 0;
+  template <typename C> C as() const {
+    if constexpr (std::is_floating_point_v<C>)
+      return static_cast<C>(d);
+    else if constexpr (std::is_same_v<C, bool>)
+      return cat == Cat::Float ? d != 0 : i != 0;
+    else
+      return cat == Cat::Float ? floatToInt<C>(d) : static_cast<C>(i);
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Argument unboxing
+// ---------------------------------------------------------------------------
+
+inline const char *tagName(EValue::Tag t) {
+  switch (t) {
+  case EValue::Tag::None: return "None";
+  case EValue::Tag::Int: return "Int";
+  case EValue::Tag::Double: return "Double";
+  case EValue::Tag::Bool: return "Bool";
+  case EValue::Tag::String: return "String";
+  case EValue::Tag::Tensor: return "Tensor";
+  case EValue::Tag::IntList: return "IntList";
+  case EValue::Tag::DoubleList: return "DoubleList";
+  case EValue::Tag::BoolList: return "BoolList";
+  case EValue::Tag::TensorList: return "TensorList";
+  case EValue::Tag::OptionalTensorList: return "OptionalTensorList";
+  }
+  return "?";
+}
+
+inline Error badTag(KernelContext &ctx, size_t i, const char *name, const char *want,
+                    const EValue *v) {
+  return ctx.fail(Error::InvalidArgument, "argument %zu (%s): expected %s, got %s", i,
+                  name, want, v ? tagName(v->tag()) : "null");
+}
+
+/// The emitter's placeholder for an omitted optional tensor: BYTE, sizes [0].
+inline bool isAbsentPlaceholder(const Tensor &t) {
+  return t.dtype() == ScalarType::Byte && t.dim() == 1 && t.size(0) == 0;
+}
+
+inline Error argTensor(KernelContext &ctx, Args args, size_t i, const char *name,
+                       Tensor *&out) {
+  EValue *v = args[i];
+  if (!v || !v->isTensor() || v->tensorPtr() == nullptr)
+    return badTag(ctx, i, name, "Tensor", v);
+  out = v->tensorPtr();
+  if (!isSupportedDtype(out->dtype()))
+    return ctx.fail(Error::InvalidArgument, "argument %zu (%s): unsupported dtype %s", i,
+                    name, toString(out->dtype()));
+  if (out->data() == nullptr && out->numel() != 0)
+    return ctx.fail(Error::InvalidArgument, "argument %zu (%s): tensor has no data", i,
+                    name);
+  return Error::Ok;
+}
+
+/// Output tensor: like argTensor, but data may still be unset (resized later
+/// by the kernel only if it has capacity).
+inline Error argOut(KernelContext &ctx, Args args, size_t i, const char *name,
+                    Tensor *&out) {
+  EValue *v = args[i];
+  if (!v || !v->isTensor() || v->tensorPtr() == nullptr)
+    return badTag(ctx, i, name, "Tensor", v);
+  out = v->tensorPtr();
+  if (!isSupportedDtype(out->dtype()))
+    return ctx.fail(Error::InvalidArgument, "argument %zu (%s): unsupported dtype %s", i,
+                    name, toString(out->dtype()));
+  return Error::Ok;
+}
+
+/// Tensor? : None or the BYTE [0] placeholder give nullptr.
+inline Error argOptTensor(KernelContext &ctx, Args args, size_t i, const char *name,
+                          Tensor *&out) {
+  EValue *v = args[i];
+  out = nullptr;
+  if (v && v->isNone())
+    return Error::Ok;
+  if (v && v->isTensor() && v->tensorPtr() && isAbsentPlaceholder(*v->tensorPtr()))
+    return Error::Ok;
+  return argTensor(ctx, args, i, name, out);
+}
+
+inline Error argInt(KernelContext &ctx, Args args, size_t i, const char *name,
+                    int64_t &out) {
+  EValue *v = args[i];
+  if (!v || !v->isInt())
+    return badTag(ctx, i, name, "Int", v);
+  out = v->toInt();
+  return Error::Ok;
+}
+
+/// int? : `present` false for None.
+inline Error argOptInt(KernelContext &ctx, Args args, size_t i, const char *name,
+                       bool &present, int64_t &out) {
+  EValue *v = args[i];
+  present = false;
+  out = 0;
+  if (v && v->isNone())
+    return Error::Ok;
+  present = true;
+  return argInt(ctx, args, i, name, out);
+}
+
+inline Error argBool(KernelContext &ctx, Args args, size_t i, const char *name, bool &out) {
+  EValue *v = args[i];
+  if (!v || !v->isBool())
+    return badTag(ctx, i, name, "Bool", v);
+  out = v->toBool();
+  return Error::Ok;
+}
+
+/// float: Double (Int accepted, as Python would).
+inline Error argDouble(KernelContext &ctx, Args args, size_t i, const char *name,
+                       double &out) {
+  EValue *v = args[i];
+  if (!v || !(v->isDouble() || v->isInt()))
+    return badTag(ctx, i, name, "Double", v);
+  out = v->scalarAsDouble();
+  return Error::Ok;
+}
+
+inline Error argScalar(KernelContext &ctx, Args args, size_t i, const char *name,
+                       Scalar &out) {
+  EValue *v = args[i];
+  if (!v || !v->isScalar())
+    return badTag(ctx, i, name, "Scalar (Int, Double or Bool)", v);
+  out.cat = v->isDouble() ? Cat::Float : v->isBool() ? Cat::Bool : Cat::Int;
+  out.d = v->scalarAsDouble();
+  out.i = v->isDouble() ? floatToInt<int64_t>(v->toDouble())
+                        : v->isBool() ? (v->toBool() ? 1 : 0) : v->toInt();
+  return Error::Ok;
+}
+
+inline Error argOptScalar(KernelContext &ctx, Args args, size_t i, const char *name,
+                          bool &present, Scalar &out) {
+  EValue *v = args[i];
+  present = !(v && v->isNone());
+  if (!present)
+    return Error::Ok;
+  return argScalar(ctx, args, i, name, out);
+}
+
+/// A view of a boxed IntList, elements validated once.
+struct IntList {
+  const EValue *ev = nullptr;
+  size_t size() const { return ev ? ev->listSize() : 0; }
+  int64_t operator[](size_t i) const { return ev->intListAt(i); }
+};
+
+inline Error argIntList(KernelContext &ctx, Args args, size_t i, const char *name,
+                        IntList &out) {
+  EValue *v = args[i];
+  if (!v || !v->isIntList())
+    return badTag(ctx, i, name, "IntList", v);
+  auto items = v->listItems();
+  for (size_t k = 0; k < items.size(); ++k)
+    if (!items[k] || !items[k]->isInt())
+      return ctx.fail(Error::InvalidArgument, "argument %zu (%s): element %zu is not an Int",
+                      i, name, k);
+  out.ev = v;
+  return Error::Ok;
+}
+
+/// int[]? : `present` false for None.
+inline Error argOptIntList(KernelContext &ctx, Args args, size_t i, const char *name,
+                           bool &present, IntList &out) {
+  EValue *v = args[i];
+  present = !(v && v->isNone());
+  out = IntList{};
+  if (!present)
+    return Error::Ok;
+  return argIntList(ctx, args, i, name, out);
+}
+
+/// ScalarType? : keep `dflt` for None.
+inline Error argOptDtype(KernelContext &ctx, Args args, size_t i, const char *name,
+                         bool &present, ScalarType &out) {
+  EValue *v = args[i];
+  present = false;
+  if (v && v->isNone())
+    return Error::Ok;
+  if (!v || !v->isInt())
+    return badTag(ctx, i, name, "Int (ScalarType) or None", v);
+  if (!isValidScalarType(static_cast<int>(v->toInt())))
+    return ctx.fail(Error::InvalidArgument, "argument %zu (%s): %lld is not a ScalarType", i,
+                    name, static_cast<long long>(v->toInt()));
+  present = true;
+  out = static_cast<ScalarType>(v->toInt());
+  return Error::Ok;
+}
+
+/// Tensor[] : every element a tensor of a supported dtype.
+inline Error argTensorList(KernelContext &ctx, Args args, size_t i, const char *name,
+                           Span<EValue *const> &out) {
+  EValue *v = args[i];
+  if (!v || !v->isTensorList())
+    return badTag(ctx, i, name, "TensorList", v);
+  out = v->listItems();
+  for (size_t k = 0; k < out.size(); ++k) {
+    EValue *e = out[k];
+    if (!e || !e->isTensor() || !e->tensorPtr())
+      return ctx.fail(Error::InvalidArgument, "argument %zu (%s): element %zu is not a Tensor",
+                      i, name, k);
+    if (!isSupportedDtype(e->tensorPtr()->dtype()))
+      return ctx.fail(Error::InvalidArgument, "argument %zu (%s): element %zu has dtype %s", i,
+                      name, k, toString(e->tensorPtr()->dtype()));
+  }
+  return Error::Ok;
+}
+
+/// The return slot: the out tensor again, a TensorList of outs, or None.
+/// Only its tag is checked; kernels write through the schema's out args.
+inline Error argReturn(KernelContext &ctx, Args args, size_t i) {
+  EValue *v = args[i];
+  if (!v)
+    return ctx.fail(Error::InvalidArgument, "argument %zu (return): null value", i);
+  return Error::Ok;
+}
+
+// ---------------------------------------------------------------------------
+// Broadcasting
+// ---------------------------------------------------------------------------
+
+/// Broadcast shapes of n tensors (PyTorch rules), failing with both shapes.
+inline Error broadcastShapes(KernelContext &ctx, const Tensor *const *ts, int n, Shape &out) {
+  out = Shape{};
+  for (int k = 0; k < n; ++k)
+    if (ts[k]->dim() > out.n)
+      out.n = ts[k]->dim();
+  for (int i = 0; i < out.n; ++i)
+    out.d[i] = 1;
+  for (int k = 0; k < n; ++k) {
+    const Tensor &t = *ts[k];
+    int off = out.n - t.dim();
+    for (int i = 0; i < t.dim(); ++i) {
+      int64_t s = t.size(i);
+      int64_t &o = out.d[off + i];
+      if (s == o || s == 1)
+        continue;
+      if (o == 1) {
+        o = s;
+        continue;
+      }
+      for (int j = 0; j < k; ++j) {
+        ShapeText a(*ts[j]), b(t);
+        return ctx.fail(Error::InvalidArgument, "shapes %s and %s are not broadcastable",
+                        a.c_str(), b.c_str());
+      }
+      return ctx.fail(Error::InvalidArgument, "shapes are not broadcastable");
+    }
+  }
+  return Error::Ok;
+}
+
+/// True when `t` can broadcast to `target` (t's dims match or are 1).
+inline bool broadcastsTo(const Tensor &t, const Shape &target) {
+  if (t.dim() > target.n)
+    return false;
+  int off = target.n - t.dim();
+  for (int i = 0; i < t.dim(); ++i)
+    if (t.size(i) != 1 && t.size(i) != target.d[off + i])
+      return false;
+  return true;
+}
+
+/// Element strides of `t` read as a tensor of shape `out` (0 on broadcast dims).
+inline void broadcastStrides(const Tensor &t, const Shape &out, int64_t *strides) {
+  int off = out.n - t.dim();
+  int64_t s = 1;
+  for (int i = out.n - 1; i >= 0; --i) {
+    int ti = i - off;
+    if (ti < 0 || t.size(ti) == 1) {
+      strides[i] = 0;
+    } else {
+      strides[i] = s;
+    }
+    if (ti >= 0)
+      s *= t.size(ti);
+  }
+}
+
+/// Calls f(outIndex, inIndex[0..N)) for every element of `out` in row-major
+/// order, where inIndex[k] is the element of input k broadcast to `out`.
+template <int N, typename F>
+inline void forEachBroadcast(const Shape &out, const Tensor *const (&ins)[N], F &&f) {
+  int64_t numel = out.numel();
+  if (numel == 0)
+    return;
+  if (out.n == 0) {
+    int64_t idx[N] = {};
+    f(int64_t{0}, idx);
+    return;
+  }
+  int64_t strides[N][kTensorMaxRank];
+  for (int k = 0; k < N; ++k)
+    broadcastStrides(*ins[k], out, strides[k]);
+  int64_t coord[kTensorMaxRank] = {};
+  int64_t base[N] = {};
+  int last = out.n - 1;
+  int64_t inner = out.d[last];
+  int64_t idx[N];
+  for (int64_t o = 0; o < numel; o += inner) {
+    for (int64_t j = 0; j < inner; ++j) {
+      for (int k = 0; k < N; ++k)
+        idx[k] = base[k] + j * strides[k][last];
+      f(o + j, static_cast<const int64_t(&)[N]>(idx));
+    }
+    // Advance the outer coordinates.
+    for (int d = last - 1; d >= 0; --d) {
+      ++coord[d];
+      for (int k = 0; k < N; ++k)
+        base[k] += strides[k][d];
+      if (coord[d] < out.d[d])
+        break;
+      for (int k = 0; k < N; ++k)
+        base[k] -= strides[k][d] * coord[d];
+      coord[d] = 0;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Reductions
+// ---------------------------------------------------------------------------
+
+/// Which dims of `in` a reduction covers. An absent or empty list means all.
+struct ReduceDims {
+  bool mask[kTensorMaxRank] = {};
+};
+
+inline Error parseReduceDims(KernelContext &ctx, const Tensor &in, bool present,
+                             const IntList &dims, ReduceDims &rd) {
+  rd = ReduceDims{};
+  if (!present || dims.size() == 0) {
+    for (int i = 0; i < in.dim(); ++i)
+      rd.mask[i] = true;
+    return Error::Ok;
+  }
+  for (size_t k = 0; k < dims.size(); ++k) {
+    int64_t d;
+    PTEC_TRY(normDim(ctx, dims[k], in.dim(), d));
+    if (in.dim() == 0)
+      continue;
+    if (rd.mask[d])
+      return ctx.fail(Error::InvalidArgument, "dim %lld appears more than once in the list",
+                      static_cast<long long>(d));
+    rd.mask[d] = true;
+  }
+  return Error::Ok;
+}
+
+inline Shape reducedShape(const Tensor &in, const ReduceDims &rd, bool keepdim) {
+  Shape s;
+  for (int i = 0; i < in.dim(); ++i) {
+    if (!rd.mask[i])
+      s.push(in.size(i));
+    else if (keepdim)
+      s.push(1);
+  }
+  return s;
+}
+
+/// Calls begin(o), step(o, inIndex) for each reduced element, end(o, count),
+/// for every output element o (row-major over the kept dims).
+template <typename Begin, typename Step, typename End>
+inline void forEachReduction(const Tensor &in, const ReduceDims &rd, Begin &&begin,
+                             Step &&step, End &&end) {
+  int kept[kTensorMaxRank], red[kTensorMaxRank];
+  int nk = 0, nr = 0;
+  for (int i = 0; i < in.dim(); ++i)
+    (rd.mask[i] ? red[nr++] : kept[nk++]) = i;
+  int64_t outN = 1, redN = 1;
+  for (int i = 0; i < nk; ++i)
+    outN *= in.size(kept[i]);
+  for (int i = 0; i < nr; ++i)
+    redN *= in.size(red[i]);
+  int64_t kc[kTensorMaxRank] = {}, rc[kTensorMaxRank] = {};
+  for (int64_t o = 0; o < outN; ++o) {
+    int64_t base = 0;
+    for (int i = 0; i < nk; ++i)
+      base += kc[i] * in.stride(kept[i]);
+    begin(o);
+    for (int i = 0; i < nr; ++i)
+      rc[i] = 0;
+    int64_t off = 0;
+    for (int64_t r = 0; r < redN; ++r) {
+      step(o, base + off);
+      for (int i = nr - 1; i >= 0; --i) {
+        int64_t st = in.stride(red[i]);
+        ++rc[i];
+        off += st;
+        if (rc[i] < in.size(red[i]))
+          break;
+        off -= st * rc[i];
+        rc[i] = 0;
+      }
+    }
+    end(o, redN);
+    for (int i = nk - 1; i >= 0; --i) {
+      if (++kc[i] < in.size(kept[i]))
+        break;
+      kc[i] = 0;
+    }
+  }
+}
+
+/// outer x size x inner decomposition around one dim (softmax, cumsum, cat).
+struct AxisSplit {
+  int64_t outer = 1, size = 1, inner = 1;
+};
+inline AxisSplit splitAt(const Tensor &t, int64_t dim) {
+  AxisSplit s;
+  for (int i = 0; i < t.dim(); ++i) {
+    if (i < dim)
+      s.outer *= t.size(i);
+    else if (i == dim)
+      s.size = t.size(i);
+    else
+      s.inner *= t.size(i);
+  }
+  return s;
+}
+
+inline void copyElems(void *dst, int64_t di, const void *src, int64_t si, int64_t n,
+                      size_t esize) {
+  if (n > 0)
+    std::memcpy(static_cast<uint8_t *>(dst) + di * esize,
+                static_cast<const uint8_t *>(src) + si * esize, static_cast<size_t>(n) * esize);
+}
+
+} // namespace ptec::rt::portable

@@ -1,0 +1,31 @@
+// The portable kernel table and its lookup.
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptec::rt {
+
+namespace {
+#define PTEC_KERNEL_ENTRY(name, fn, nargs) KernelEntry{name, &portable::fn, nargs},
+const KernelEntry kTable[] = {PTEC_PORTABLE_KERNEL_LIST(PTEC_KERNEL_ENTRY)};
+#undef PTEC_KERNEL_ENTRY
+} // namespace
+
+Span<const KernelEntry> portableKernels() {
+  return {kTable, sizeof(kTable) / sizeof(kTable[0])};
+}
+
+const KernelEntry *findKernel(const char *fullName) {
+  if (!fullName)
+    return nullptr;
+  const KernelEntry *end = kTable + sizeof(kTable) / sizeof(kTable[0]);
+  const KernelEntry *it = std::lower_bound(
+      kTable, end, fullName,
+      [](const KernelEntry &e, const char *n) { return std::strcmp(e.name, n) < 0; });
+  if (it != end && std::strcmp(it->name, fullName) == 0)
+    return it;
+  return nullptr;
+}
+
+} // namespace ptec::rt
