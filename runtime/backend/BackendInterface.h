@@ -35,6 +35,9 @@ struct BackendInitContext {
   /// Scratch memory planned for this delegate by the compiler (ptec extension);
   /// empty when the program declares none (always so for upstream files).
   Span<uint8_t> scratch;
+  /// Every scratch entry of the delegate, in declaration order (`scratch` is
+  /// entry 0); empty when none.
+  Span<const Span<uint8_t>> scratchBuffers;
 };
 
 struct BackendExecuteContext {
@@ -63,5 +66,12 @@ Error registerBackend(const char *id, Backend *backend);
 Backend *findBackend(const char *id);
 /// Remove a registration (tests). NotFound when absent.
 Error unregisterBackend(const char *id);
+
+/// Successful init() calls per backend id since the last reset, as recorded by
+/// the method loader (tests observe handle sharing through it).
+size_t backendInitCount(const char *id);
+void resetBackendInitCounts();
+/// Called by the method loader after each successful init().
+void recordBackendInit(const char *id);
 
 } // namespace ptec::rt

@@ -1,0 +1,154 @@
+#include "runtime/executor/Module.h"
+
+#include "serde/pte/program_generated.h"
+
+namespace ptec::rt {
+
+Result<std::unique_ptr<Module>> Module::finish(DataLoader loader, const ModuleOptions &options,
+                                               std::string *detail) {
+  std::unique_ptr<Module> m(new Module(std::move(loader), options));
+  auto program = Program::load(m->loader_, options.verification, detail);
+  if (!program.ok())
+    return program.error();
+  m->program_ = std::move(program.get());
+  return m;
+}
+
+Result<std::unique_ptr<Module>> Module::load(const char *path, const ModuleOptions &options,
+                                             std::string *detail) {
+  auto loader = DataLoader::fromFile(path, detail);
+  if (!loader.ok())
+    return loader.error();
+  return finish(std::move(loader.get()), options, detail);
+}
+
+Result<std::unique_ptr<Module>> Module::fromBytes(const void *data, size_t size,
+                                                  const ModuleOptions &options,
+                                                  std::string *detail) {
+  auto loader = DataLoader::fromBufferCopy(data, size);
+  if (!loader.ok()) {
+    if (detail)
+      *detail = "cannot allocate a copy of the program bytes";
+    return loader.error();
+  }
+  return finish(std::move(loader.get()), options, detail);
+}
+
+Module::~Module() {
+  // Methods (and their delegate handles) go before the program they view.
+  methods_.clear();
+}
+
+std::vector<std::string> Module::methodNames() const { return program_->methodNames(); }
+
+Error Module::loadMethod(const char *name) {
+  detail_.clear();
+  if (name == nullptr) {
+    detail_ = "method name is null";
+    return Error::InvalidArgument;
+  }
+  if (methods_.count(name) != 0) {
+    detail_ = std::string("method '") + name + "' is already loaded";
+    return Error::InvalidState;
+  }
+  auto plan = program_->plan(name);
+  if (!plan.ok()) {
+    // Method::load words the error (with the list of methods).
+    GrowingAllocator scratch;
+    MemoryManager mm(&scratch, {}, nullptr);
+    auto m = Method::load(*program_, name, mm, options_.kernels, &detail_);
+    return m.ok() ? Error::Internal : m.error();
+  }
+  std::vector<int64_t> arenas;
+  if (const auto *sizes = plan.get()->non_const_buffer_sizes()) {
+    for (flatbuffers::uoffset_t j = 1; j < sizes->size(); ++j) {
+      int64_t n = sizes->Get(j);
+      if (n < 0) {
+        detail_ = std::string("plan '") + name + "' non_const_buffer_sizes[" +
+                  std::to_string(j) + "] is negative";
+        return Error::InvalidProgram;
+      }
+      arenas.push_back(n);
+    }
+  }
+  auto memory = OwnedMemory::create(Span<const int64_t>(arenas.data(), arenas.size()),
+                                    options_.tempAllocatorBytes);
+  if (!memory.ok()) {
+    detail_ = std::string("plan '") + name + "': cannot allocate its planned memory";
+    return memory.error();
+  }
+  Loaded entry;
+  entry.memory = std::move(memory.get());
+  auto method = Method::load(*program_, name, entry.memory->manager(), options_.kernels, &detail_);
+  if (!method.ok())
+    return method.error();
+  entry.method = std::move(method.get());
+  methods_.emplace(name, std::move(entry));
+  return Error::Ok;
+}
+
+Error Module::unloadMethod(const char *name) {
+  detail_.clear();
+  auto it = name ? methods_.find(name) : methods_.end();
+  if (it == methods_.end()) {
+    detail_ = std::string("method '") + (name ? name : "") + "' is not loaded";
+    return Error::NotFound;
+  }
+  methods_.erase(it);
+  return Error::Ok;
+}
+
+bool Module::isMethodLoaded(const char *name) const {
+  return name != nullptr && methods_.count(name) != 0;
+}
+
+Method *Module::method(const char *name) {
+  if (name == nullptr)
+    return nullptr;
+  auto it = methods_.find(name);
+  return it == methods_.end() ? nullptr : it->second.method.get();
+}
+
+Method *Module::methodOrFail(const char *name) {
+  Method *m = method(name);
+  if (m == nullptr)
+    detail_ = std::string("method '") + (name ? name : "") + "' is not loaded";
+  return m;
+}
+
+Error Module::setInput(const char *name, size_t i, const Tensor &t) {
+  Method *m = methodOrFail(name);
+  if (m == nullptr)
+    return Error::InvalidState;
+  Error e = m->setInput(i, t);
+  if (e != Error::Ok)
+    detail_ = m->errorDetail();
+  return e;
+}
+
+Error Module::setInput(const char *name, size_t i, const EValue &v) {
+  Method *m = methodOrFail(name);
+  if (m == nullptr)
+    return Error::InvalidState;
+  Error e = m->setInput(i, v);
+  if (e != Error::Ok)
+    detail_ = m->errorDetail();
+  return e;
+}
+
+Error Module::execute(const char *name) {
+  Method *m = methodOrFail(name);
+  if (m == nullptr)
+    return Error::InvalidState;
+  Error e = m->execute();
+  if (e != Error::Ok)
+    detail_ = std::string(name) + ": " + m->errorDetail();
+  return e;
+}
+
+const EValue *Module::output(const char *name, size_t i) {
+  Method *m = method(name);
+  return m ? m->output(i) : nullptr;
+}
+
+} // namespace ptec::rt

@@ -1,0 +1,86 @@
+// Module: the convenient front door. Owns the file (mapped or copied), the
+// verified Program and each loaded Method together with that method's own
+// memory (planned arenas, method allocator, temp allocator). Several methods
+// may be loaded at once; unloading one leaves the others running.
+#pragma once
+
+#include "runtime/core/EValue.h"
+#include "runtime/core/Error.h"
+#include "runtime/core/Result.h"
+#include "runtime/core/Tensor.h"
+#include "runtime/executor/DataLoader.h"
+#include "runtime/executor/MemoryManager.h"
+#include "runtime/executor/Method.h"
+#include "runtime/executor/Program.h"
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ptec::rt {
+
+struct ModuleOptions {
+  /// Kernels for KernelCalls (tests inject tables; pte-run uses the portable
+  /// library's findKernel).
+  KernelResolver kernels;
+  Verification verification = Verification::Full;
+  /// Bytes of per-instruction scratch for kernels and backends.
+  size_t tempAllocatorBytes = 16u << 20;
+};
+
+class Module {
+public:
+  /// Map `path` and verify it as a program.
+  static Result<std::unique_ptr<Module>> load(const char *path, const ModuleOptions &options = {},
+                                              std::string *detail = nullptr);
+  /// Copy `size` bytes (into aligned memory) and verify them as a program.
+  static Result<std::unique_ptr<Module>> fromBytes(const void *data, size_t size,
+                                                   const ModuleOptions &options = {},
+                                                   std::string *detail = nullptr);
+  ~Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  const Program &program() const { return *program_; }
+  /// Names of all methods in the program, in file order.
+  std::vector<std::string> methodNames() const;
+
+  /// Load method `name` with memory of its own. InvalidState when it is
+  /// already loaded.
+  Error loadMethod(const char *name);
+  /// Destroy the method (its delegates' handles included) and its memory.
+  Error unloadMethod(const char *name);
+  bool isMethodLoaded(const char *name) const;
+  /// The loaded method, or nullptr.
+  Method *method(const char *name);
+
+  Error setInput(const char *method, size_t i, const Tensor &t);
+  Error setInput(const char *method, size_t i, const EValue &v);
+  Error execute(const char *method);
+  /// Output `i` of a loaded method after execute(); nullptr when absent.
+  const EValue *output(const char *method, size_t i);
+
+  /// Why the last failing call failed (field, index, instruction, kernel).
+  const std::string &errorDetail() const { return detail_; }
+
+private:
+  struct Loaded {
+    std::unique_ptr<OwnedMemory> memory; // destroyed after the method
+    std::unique_ptr<Method> method;
+  };
+  Module(DataLoader loader, ModuleOptions options)
+      : loader_(std::move(loader)), options_(options) {}
+  static Result<std::unique_ptr<Module>> finish(DataLoader loader, const ModuleOptions &options,
+                                                std::string *detail);
+  Method *methodOrFail(const char *name);
+
+  DataLoader loader_;
+  ModuleOptions options_;
+  std::unique_ptr<Program> program_;
+  std::map<std::string, Loaded> methods_;
+  std::string detail_;
+};
+
+} // namespace ptec::rt

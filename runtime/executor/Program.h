@@ -1,0 +1,96 @@
+// Program: a verified view of one .pte file. Loading checks the extended
+// header, the program buffer's alignment and identifier, runs the flatbuffers
+// Verifier (unless the caller vouches for the bytes), and bounds-checks every
+// segment, the constant segment and the mutable-data segment. Methods are
+// built from it with Method::load (or through Module).
+#pragma once
+
+#include "runtime/backend/BackendInterface.h"
+#include "runtime/core/Error.h"
+#include "runtime/core/Result.h"
+#include "runtime/core/Span.h"
+#include "runtime/executor/DataLoader.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace executorch_flatbuffer {
+struct Program;
+struct ExecutionPlan;
+struct BackendDelegateDataReference;
+} // namespace executorch_flatbuffer
+
+namespace ptec::rt {
+
+enum class Verification {
+  /// Run the flatbuffers Verifier over the program buffer (default).
+  Full,
+  /// Only check the root offset. For buffers the caller produced itself.
+  Minimal,
+};
+
+/// Parsed extended header ("eh00"); absent for plain flatbuffers.
+struct ExtendedHeader {
+  uint64_t programSize = 0;
+  uint64_t segmentBaseOffset = 0;
+  uint64_t segmentDataSize = 0;
+};
+
+class Program {
+public:
+  /// `loader` must outlive the Program. On failure `detail` (if given) says
+  /// which field is wrong.
+  static Result<std::unique_ptr<Program>> load(const DataLoader &loader,
+                                               Verification verification = Verification::Full,
+                                               std::string *detail = nullptr);
+
+  /// Parse the extended header at offset 8. Ok with `present = false` when
+  /// the magic is absent. Exposed for tests and pte-inspect style tools.
+  static Error parseExtendedHeader(Span<const uint8_t> file, ExtendedHeader &out,
+                                   bool &present, std::string *detail = nullptr);
+
+  const executorch_flatbuffer::Program *flat() const { return flat_; }
+  size_t numMethods() const;
+  std::vector<std::string> methodNames() const;
+  /// The plan with exactly this name; NotFound otherwise.
+  Result<const executorch_flatbuffer::ExecutionPlan *> plan(const char *name) const;
+
+  bool hasExtendedHeader() const { return hasHeader_; }
+  const ExtendedHeader &extendedHeader() const { return header_; }
+  /// Bytes of segment `index` (already bounds-checked at load).
+  Result<Span<const uint8_t>> segment(size_t index) const;
+
+  /// Constant tensor data: entry `bufferIdx` of the constant segment, which
+  /// must hold `nbytes` bytes.
+  Result<const uint8_t *> constantData(uint32_t bufferIdx, size_t nbytes,
+                                       std::string *detail = nullptr) const;
+  /// Initial bytes of a planned mutable tensor (mutable_data_segments[0]).
+  Result<const uint8_t *> mutableData(uint32_t bufferIdx, size_t nbytes,
+                                      std::string *detail = nullptr) const;
+  /// Processed bytes of a delegate: INLINE is a view into the program buffer,
+  /// SEGMENT a view of the segment.
+  Result<ProcessedBlob> delegateData(const executorch_flatbuffer::BackendDelegateDataReference *ref,
+                                     std::string *detail = nullptr) const;
+  /// Named data by key (named_data table); NotFound when absent.
+  Result<Span<const uint8_t>> namedData(const char *key) const;
+
+private:
+  Program() = default;
+  Error loadSegments(std::string *detail);
+
+  const DataLoader *loader_ = nullptr;
+  const executorch_flatbuffer::Program *flat_ = nullptr;
+  Span<const uint8_t> programBytes_;
+  bool hasHeader_ = false;
+  ExtendedHeader header_;
+  std::vector<Span<const uint8_t>> segments_;
+  Span<const uint8_t> constantSegment_;
+  const void *constantOffsets_ = nullptr; ///< flatbuffers::Vector<uint64_t>*
+  bool hasMutableSegment_ = false;
+  Span<const uint8_t> mutableSegment_;
+  const void *mutableOffsets_ = nullptr;
+};
+
+} // namespace ptec::rt
