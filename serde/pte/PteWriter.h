@@ -1,0 +1,74 @@
+// The .pte writer: turns a program in the flatbuffers object API plus its
+// side data (constant tensor bytes, initial mutable state, delegate blobs)
+// into the bytes of a finished .pte file: flatbuffer, extended header and
+// segments, laid out as spec/pte-format.md section 2 says. The emitter is its
+// one caller; pte-inspect reads what it writes.
+#pragma once
+
+#include "serde/pte/program_generated.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ptec::pte {
+
+// What the emitter fills. Segment-related Program fields (segments,
+// constant_segment, mutable_data_segments, backend_delegate_data,
+// constant_buffer, named_data) stay empty: the writer derives them.
+struct ProgramBuilder {
+  executorch_flatbuffer::ProgramT program;
+
+  // Constant tensor bytes, deduplicated by content. Returns the
+  // Tensor.data_buffer_idx to use (>= 1; 0 is the empty placeholder).
+  uint32_t addConstant(const uint8_t *data, size_t size);
+  // Initial state of a planned mutable tensor. Returns its index (>= 1) into
+  // the mutable-data segment's offsets, to use as Tensor.data_buffer_idx.
+  uint32_t addMutableData(const uint8_t *data, size_t size);
+  // A delegate's processed blob, deduplicated by bytes. Returns the index to
+  // put in BackendDelegate.processed = {INLINE, index}; the writer moves
+  // non-empty blobs into segments and rewrites the reference.
+  uint32_t addDelegateBlob(const uint8_t *data, size_t size);
+
+  // Index 0 of constants() and mutableData() is the empty placeholder.
+  const std::vector<std::vector<uint8_t>> &constants() const { return constants_; }
+  const std::vector<std::vector<uint8_t>> &mutableData() const { return mutable_; }
+  const std::vector<std::vector<uint8_t>> &delegateBlobs() const { return blobs_; }
+
+private:
+  std::vector<std::vector<uint8_t>> constants_{1};
+  std::vector<std::vector<uint8_t>> mutable_{1};
+  std::vector<std::vector<uint8_t>> blobs_;
+  std::unordered_multimap<uint64_t, uint32_t> constantIndex_, blobIndex_;
+};
+
+struct WriteOptions {
+  uint64_t segmentAlignment = 128;       // power of two
+  uint64_t constantTensorAlignment = 16; // power of two
+  bool extractDelegateSegments = true;
+};
+
+// The finished .pte bytes; empty when the program cannot be written (use
+// trySerializeProgram to learn why). The builder is not modified, so calling
+// this twice gives identical bytes.
+std::vector<uint8_t> serializeProgram(ProgramBuilder &b,
+                                      const WriteOptions &o = {});
+
+// Same, reporting bad input (a null table, an out-of-range blob index, a
+// segment field filled by the caller) in *err, naming the field.
+bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
+                         std::vector<uint8_t> *out, std::string *err);
+
+// Writes a temporary file in the same directory, then renames it over
+// `path`; on failure nothing is left behind and *err says why.
+bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
+                     std::string *err);
+
+// Layout constants of the extended header (spec section 2.2).
+inline constexpr size_t kExtendedHeaderOffset = 8;
+inline constexpr size_t kExtendedHeaderSize = 32;
+inline constexpr char kExtendedHeaderMagic[4] = {'e', 'h', '0', '0'};
+
+} // namespace ptec::pte
