@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Regenerate the fixture zoo into a temporary folder and compare it byte for byte with
+the committed files.
+
+Exit status: 0 when identical, or when torch is not available (prints
+"skipped: torch not available"); 1 when any file differs, is missing or is extra.
+Run it with the interpreter that has torch (Debian: /usr/bin/python3).
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def fixture_files(root, names):
+    out = set()
+    for name in names:
+        d = os.path.join(root, name)
+        if os.path.isdir(d):
+            out |= {os.path.join(name, f) for f in os.listdir(d)
+                    if os.path.isfile(os.path.join(d, f))}
+    return out
+
+
+def main():
+    try:
+        import torch  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:
+        print("skipped: torch not available")
+        return 0
+    sys.path.insert(0, HERE)
+    import zoo_models
+    names = [e.name for e in zoo_models.zoo()]
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run([sys.executable, os.path.join(HERE, "gen_zoo.py"), "--out", tmp],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if r.returncode != 0:
+            sys.stdout.write(r.stdout.decode(errors="replace"))
+            print("FAIL: gen_zoo.py exited with %d" % r.returncode)
+            return 1
+        new = fixture_files(tmp, names)
+        old = fixture_files(HERE, names)
+        bad = 0
+        for f in sorted(new | old):
+            if f not in old:
+                print("extra (not committed): %s" % f)
+                bad += 1
+            elif f not in new:
+                print("stale (no longer generated): %s" % f)
+                bad += 1
+            else:
+                with open(os.path.join(tmp, f), "rb") as a, open(os.path.join(HERE, f), "rb") as b:
+                    if a.read() != b.read():
+                        print("differs: %s" % f)
+                        bad += 1
+        if bad:
+            print("FAIL: %d fixture files differ; rerun test/models/gen_zoo.py" % bad)
+            return 1
+        print("ok: %d fixture files identical" % len(new))
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

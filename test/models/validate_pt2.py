@@ -1,0 +1,351 @@
+#!/usr/bin/env python3
+"""Structural validator for the PT2 archives of the fixture zoo (no torch needed).
+
+Checks, for every `*.pt2` under the given paths (default: this folder):
+  * the zip: central directory readable, every entry STORED, general-purpose flags 0x0808,
+    record data starting on a 64-byte boundary (computed from the LOCAL header), an 'FB'
+    padding extra field, CRC-32 and sizes in the central directory, ZIP64 end records;
+  * the PT2 records: root folder found via `archive_format` (= pt2), `archive_version` (= 0),
+    `byteorder`, `.data/version`, weights config, constants config, models/model.json;
+  * model.json: schema 8.x, every tensor name used by a node, a graph input/output or the
+    signature is defined exactly once and before use and has a tensor_values entry;
+    signature specs match graph inputs/outputs by position;
+  * weights: every parameter / persistent buffer FQN is in the weights config, its payload
+    exists and has exactly numel * element_size bytes, its TensorMeta matches the graph's;
+  * node arguments: names, order and kinds match the ATen schema (embedded table below,
+    torch 2.9 names), required arguments are present, output arity matches the returns.
+  * the fixture files listed in meta.json exist and are numpy .npy v1.0 files.
+
+Exit status 0 when everything passes; 1 otherwise (every problem is printed).
+"""
+
+import json
+import os
+import re
+import struct
+import sys
+import zipfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# ATen schemas (torch 2.9 native_functions.yaml spelling) of every op the zoo uses.
+SCHEMAS = [
+    "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+    "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor",
+    "bmm(Tensor self, Tensor mat2) -> Tensor",
+    "clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
+    "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
+    "SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
+    "expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
+    "full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None) -> Tensor",
+    "gelu(Tensor self, *, str approximate='none') -> Tensor",
+    "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
+    "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], "
+    "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
+    "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+    "mm(Tensor self, Tensor mat2) -> Tensor",
+    "mul.Tensor(Tensor self, Tensor other) -> Tensor",
+    "native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, "
+    "float eps) -> (Tensor, Tensor, Tensor)",
+    "_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, "
+    "Tensor running_mean, Tensor running_var, float momentum, float eps) "
+    "-> (Tensor, Tensor, Tensor)",
+    "permute(Tensor(a) self, int[] dims) -> Tensor(a)",
+    "relu(Tensor self) -> Tensor",
+    "sin(Tensor self) -> Tensor",
+    "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
+    "SymInt step=1) -> Tensor(a)",
+    "slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, "
+    "SymInt step=1) -> Tensor",
+    "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
+    "-> Tensor",
+    "view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+    "_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
+]
+
+ELEMENT_SIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 2, 7: 4, 8: 8, 9: 4, 10: 8, 11: 16, 12: 1,
+                13: 2}
+NPY_DTYPE = {"float32": "<f4", "int64": "<i8", "bool": "|b1", "int32": "<i4", "float64": "<f8"}
+
+
+def _split_top(s):
+    parts, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def parse_schema(s):
+    m = re.match(r"^([\w]+)(?:\.(\w+))?\((.*)\)\s*->\s*(.*)$", s)
+    name, overload, params, rets = m.group(1), m.group(2) or "default", m.group(3), m.group(4)
+    args, kwarg_only = [], False
+    for p in _split_top(params):
+        if p == "*":
+            kwarg_only = True
+            continue
+        decl, _, default = p.partition("=")
+        ty, arg_name = decl.strip().rsplit(" ", 1)
+        args.append({"name": arg_name, "type": ty, "kwarg_only": kwarg_only,
+                     "has_default": bool(_)})
+    rets = rets.strip()
+    n_ret = len(_split_top(rets[1:-1])) if rets.startswith("(") else 1
+    return "torch.ops.aten.%s.%s" % (name, overload), {"args": args, "n_returns": n_ret}
+
+
+SCHEMA_TABLE = dict(parse_schema(s) for s in SCHEMAS)
+
+
+class Checker:
+    def __init__(self):
+        self.errors = []
+
+    def check(self, cond, msg):
+        if not cond:
+            self.errors.append(msg)
+        return cond
+
+
+def check_zip(c, path, raw):
+    where = os.path.relpath(path)
+    eocd = raw.rfind(b"PK\x05\x06")
+    c.check(eocd >= 0, "%s: no end of central directory" % where)
+    c.check(raw.rfind(b"PK\x06\x06") >= 0 and raw.rfind(b"PK\x06\x07") >= 0,
+            "%s: no ZIP64 end records" % where)
+    zf = zipfile.ZipFile(path)
+    for info in zf.infolist():
+        off = info.header_offset
+        sig, _ver, flags, method = struct.unpack_from("<IHHH", raw, off)
+        c.check(sig == 0x04034B50, "%s: %s bad local header" % (where, info.filename))
+        c.check(method == 0 and info.compress_type == 0,
+                "%s: %s is not STORED" % (where, info.filename))
+        c.check(flags == 0x0808, "%s: %s flags 0x%x" % (where, info.filename, flags))
+        nlen, elen = struct.unpack_from("<HH", raw, off + 26)
+        extra = raw[off + 30 + nlen: off + 30 + nlen + elen]
+        c.check(extra[:2] == b"FB", "%s: %s has no FB padding field" % (where, info.filename))
+        start = off + 30 + nlen + elen
+        c.check(start % 64 == 0, "%s: %s data at %d is not 64-byte aligned"
+                % (where, info.filename, start))
+        data = raw[start:start + info.file_size]
+        c.check(zlib.crc32(data) & 0xFFFFFFFF == info.CRC, "%s: %s CRC" % (where, info.filename))
+        desc = raw[start + info.file_size: start + info.file_size + 16]
+        c.check(desc[:4] == b"PK\x07\x08" and
+                struct.unpack_from("<III", desc, 4) == (info.CRC, info.file_size, info.file_size),
+                "%s: %s bad data descriptor" % (where, info.filename))
+    return zf
+
+
+def tensor_names(arg):
+    (k, v), = arg.items()
+    if k == "as_tensor":
+        return [v["name"]]
+    if k == "as_tensors":
+        return [t["name"] for t in v]
+    if k == "as_optional_tensors":
+        return [t["as_tensor"]["name"] for t in v if "as_tensor" in t]
+    return []
+
+
+def check_node_schema(c, where, node):
+    sch = SCHEMA_TABLE.get(node["target"])
+    if not c.check(sch is not None, "%s: op %s not in the schema table" % (where, node["target"])):
+        return
+    names = [a["name"] for a in sch["args"]]
+    pos = -1
+    given = set()
+    for inp in node["inputs"]:
+        nm = inp["name"]
+        if not c.check(nm in names, "%s: %s has no argument %r" % (where, node["target"], nm)):
+            continue
+        i = names.index(nm)
+        c.check(i > pos, "%s: %s argument %r out of schema order" % (where, node["target"], nm))
+        pos = i
+        given.add(nm)
+        want_kind = 2 if sch["args"][i]["kwarg_only"] else 1
+        c.check(inp["kind"] == want_kind, "%s: %s argument %r kind %s, want %s"
+                % (where, node["target"], nm, inp["kind"], want_kind))
+    for a in sch["args"]:
+        c.check(a["has_default"] or a["name"] in given,
+                "%s: %s misses required argument %r" % (where, node["target"], a["name"]))
+    c.check(len(node["outputs"]) == sch["n_returns"], "%s: %s has %d outputs, schema %d"
+            % (where, node["target"], len(node["outputs"]), sch["n_returns"]))
+
+
+def check_graph(c, where, ep):
+    c.check(ep["schema_version"]["major"] == 8, "%s: schema major != 8" % where)
+    gm = ep["graph_module"]
+    g = gm["graph"]
+    tv = g["tensor_values"]
+    defined = set()
+
+    def define(name):
+        c.check(name not in defined, "%s: %s defined twice" % (where, name))
+        c.check(name in tv, "%s: %s has no tensor_values entry" % (where, name))
+        defined.add(name)
+
+    for a in g["inputs"]:
+        for n in tensor_names(a):
+            define(n)
+    for i, node in enumerate(g["nodes"]):
+        nw = "%s node %d (%s)" % (where, i, node["target"])
+        for inp in node["inputs"]:
+            for n in tensor_names(inp["arg"]):
+                c.check(n in defined, "%s: uses %s before definition" % (nw, n))
+                c.check(n in tv, "%s: %s not in tensor_values" % (nw, n))
+        for o in node["outputs"]:
+            for n in tensor_names(o):
+                define(n)
+        check_node_schema(c, nw, node)
+        st = node["metadata"].get("stack_trace", "")
+        c.check(not re.search(r'File "/', st), "%s: absolute path in stack trace" % nw)
+    for a in g["outputs"]:
+        for n in tensor_names(a):
+            c.check(n in defined, "%s: graph output %s undefined" % (where, n))
+    c.check(set(tv) == defined, "%s: tensor_values has unused entries %s"
+            % (where, sorted(set(tv) - defined)))
+    sig = gm["signature"]
+    c.check(len(sig["input_specs"]) == len(g["inputs"]), "%s: input spec count" % where)
+    c.check(len(sig["output_specs"]) == len(g["outputs"]), "%s: output spec count" % where)
+    for spec, a in zip(sig["input_specs"], g["inputs"]):
+        (k, v), = spec.items()
+        nm = v["arg"]["as_tensor"]["name"] if k == "user_input" else v["arg"]["name"]
+        c.check(tensor_names(a) == [nm], "%s: input spec %s does not match graph input" % (where, nm))
+    for spec, a in zip(sig["output_specs"], g["outputs"]):
+        (k, v), = spec.items()
+        nm = v["arg"]["as_tensor"]["name"] if k == "user_output" else v["arg"]["name"]
+        c.check(tensor_names(a) == [nm], "%s: output spec %s does not match" % (where, nm))
+    root = [e for e in gm["module_call_graph"] if e["fqn"] == ""]
+    c.check(len(root) == 1 and root[0]["signature"] is not None,
+            "%s: module_call_graph root entry" % where)
+    if root and root[0]["signature"]:
+        for key in ("in_spec", "out_spec"):
+            spec = json.loads(root[0]["signature"][key])
+            c.check(spec[0] == 1, "%s: %s protocol" % (where, key))
+
+
+def check_archive(c, path):
+    where = os.path.relpath(path)
+    raw = open(path, "rb").read()
+    zf = check_zip(c, path, raw)
+    names = zf.namelist()
+    fmt = [n for n in names if n.endswith("/archive_format") and n.count("/") == 1]
+    if not c.check(len(fmt) == 1, "%s: no archive_format record" % where):
+        return None
+    root = fmt[0].split("/")[0]
+
+    def rd(rel):
+        return zf.read("%s/%s" % (root, rel))
+
+    c.check(rd("archive_format") == b"pt2", "%s: archive_format" % where)
+    c.check(rd("archive_version") == b"0", "%s: archive_version" % where)
+    c.check(rd("byteorder") == b"little", "%s: byteorder" % where)
+    c.check(rd(".data/version") == b"6\n", "%s: .data/version" % where)
+    ep = json.loads(rd("models/model.json"))
+    wcfg = json.loads(rd("data/weights/model_weights_config.json"))["config"]
+    ccfg = json.loads(rd("data/constants/model_constants_config.json"))["config"]
+    check_graph(c, where, ep)
+    tv = ep["graph_module"]["graph"]["tensor_values"]
+    for spec in ep["graph_module"]["signature"]["input_specs"]:
+        (k, v), = spec.items()
+        if k == "parameter" or (k == "buffer" and v["persistent"]):
+            fqn = v.get("parameter_name") or v.get("buffer_name")
+            cfg = wcfg
+        elif k in ("buffer", "tensor_constant"):
+            fqn = v.get("buffer_name") or v.get("tensor_constant_name")
+            cfg = ccfg
+        else:
+            continue
+        if not c.check(fqn in cfg, "%s: weight %s missing from config" % (where, fqn)):
+            continue
+        meta = cfg[fqn]
+        c.check(meta["use_pickle"] is False, "%s: %s is pickled" % (where, fqn))
+        tm = meta["tensor_meta"]
+        numel = 1
+        for s in tm["sizes"]:
+            numel *= s["as_int"]
+        sub = "weights" if cfg is wcfg else "constants"
+        blob = rd("data/%s/%s" % (sub, meta["path_name"]))
+        c.check(len(blob) == numel * ELEMENT_SIZE[tm["dtype"]],
+                "%s: weight %s has %d bytes, want %d" % (where, fqn, len(blob),
+                                                         numel * ELEMENT_SIZE[tm["dtype"]]))
+        gmeta = tv[v["arg"]["name"]]
+        c.check(gmeta["dtype"] == tm["dtype"] and gmeta["sizes"] == tm["sizes"],
+                "%s: weight %s meta differs from the graph's" % (where, fqn))
+        c.check(meta["is_param"] == (k == "parameter"), "%s: %s is_param" % (where, fqn))
+    return ep
+
+
+def check_npy(c, path, dtype, shape):
+    where = os.path.relpath(path)
+    if not c.check(os.path.exists(path), "%s: missing" % where):
+        return
+    b = open(path, "rb").read()
+    c.check(b[:8] == b"\x93NUMPY\x01\x00", "%s: not a .npy v1.0 file" % where)
+    hlen = struct.unpack_from("<H", b, 8)[0]
+    header = b[10:10 + hlen].decode("latin1")
+    c.check((10 + hlen) % 64 == 0, "%s: header not 64-byte padded" % where)
+    c.check("'descr': '%s'" % NPY_DTYPE[dtype] in header, "%s: dtype %s" % (where, header))
+    c.check("'fortran_order': False" in header, "%s: not C order" % where)
+    shp = "(%s)" % "".join("%d, " % d for d in shape) if len(shape) == 1 else \
+        "(%s)" % ", ".join(str(d) for d in shape)
+    c.check("'shape': %s" % shp in header, "%s: shape %s, header %s" % (where, shape, header))
+    n = 1
+    for d in shape:
+        n *= d
+    size = int(NPY_DTYPE[dtype][2:])
+    c.check(len(b) == 10 + hlen + n * size, "%s: payload size" % where)
+
+
+def check_fixture_dir(c, d):
+    meta_path = os.path.join(d, "meta.json")
+    if not os.path.exists(meta_path):
+        return
+    meta = json.load(open(meta_path))
+    for m in meta["methods"]:
+        for io in m["inputs"] + m["outputs"]:
+            check_npy(c, os.path.join(d, io["file"]), io["dtype"], io["shape"])
+        c.check(os.path.exists(os.path.join(d, m["file"])), "%s: %s missing" % (d, m["file"]))
+        for fqn, fn in m["buffers_after"].items():
+            c.check(os.path.exists(os.path.join(d, fn)), "%s: %s missing" % (d, fn))
+
+
+def main(argv):
+    roots = argv or [HERE]
+    c = Checker()
+    archives = []
+    for r in roots:
+        if os.path.isfile(r):
+            archives.append(r)
+            continue
+        for dp, _, fns in os.walk(r):
+            archives += [os.path.join(dp, f) for f in fns if f.endswith(".pt2")]
+            if "meta.json" in fns:
+                check_fixture_dir(c, dp)
+    for a in sorted(archives):
+        n0 = len(c.errors)
+        ep = check_archive(c, a)
+        n_nodes = len(ep["graph_module"]["graph"]["nodes"]) if ep else 0
+        print("%-5s %s (%d nodes)" % ("ok" if len(c.errors) == n0 else "FAIL",
+                                      os.path.relpath(a), n_nodes))
+    for e in c.errors:
+        print("error:", e)
+    if not archives:
+        print("error: no .pt2 archives found")
+        return 1
+    print("%d archives, %d errors" % (len(archives), len(c.errors)))
+    return 1 if c.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,275 @@
+"""Model definitions of the ptec fixture zoo.
+
+Shared by gen_zoo.py (torch 1.13: make_fx + functionalization + our own PT2 writer)
+and gen_zoo_export.py (torch 2.x: torch.export + torch.export.save). Every model is
+small, built with a fixed seed, and has deterministic example inputs.
+
+Line numbers of the forward() bodies end up in the fixtures' stack traces, so editing
+this file changes the committed archives: regenerate the zoo afterwards.
+"""
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(32, 64)
+        self.act = nn.ReLU()
+        self.fc2 = nn.Linear(64, 16)
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+class SmallCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.relu1 = nn.ReLU()
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Conv2d(8, 16, 3)
+        self.relu2 = nn.ReLU()
+        self.gap = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = self.pool(self.relu1(self.bn1(self.conv1(x))))
+        x = self.relu2(self.conv2(x))
+        x = torch.flatten(self.gap(x), 1)
+        return self.fc(x)
+
+
+class InvertedResidual(nn.Module):
+    """MobileNetV2 block: 1x1 expand, 3x3 depthwise, ReLU6, 1x1 project, residual."""
+
+    def __init__(self, channels=8, expand=4):
+        super().__init__()
+        hidden = channels * expand
+        self.expand = nn.Conv2d(channels, hidden, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(hidden)
+        self.act1 = nn.ReLU6()
+        self.depthwise = nn.Conv2d(hidden, hidden, 3, padding=1, groups=hidden, bias=False)
+        self.bn2 = nn.BatchNorm2d(hidden)
+        self.act2 = nn.ReLU6()
+        self.project = nn.Conv2d(hidden, channels, 1, bias=False)
+        self.bn3 = nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        y = self.act1(self.bn1(self.expand(x)))
+        y = self.act2(self.bn2(self.depthwise(y)))
+        y = self.bn3(self.project(y))
+        return x + y
+
+
+class BasicBlock(nn.Module):
+    """ResNet basic block, stride 2 with a 1x1 conv + BN downsample path."""
+
+    def __init__(self, cin=8, cout=16, stride=2):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.relu = nn.ReLU()
+        self.conv2 = nn.Conv2d(cout, cout, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.downsample = nn.Sequential(
+            nn.Conv2d(cin, cout, 1, stride=stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        out = out + self.downsample(x)
+        return self.relu(out)
+
+
+class EncoderLayer(nn.Module):
+    """Post-norm transformer encoder layer written out by hand."""
+
+    def __init__(self, d_model=32, nhead=4, d_ff=64):
+        super().__init__()
+        self.nhead = nhead
+        self.head_dim = d_model // nhead
+        self.q_proj = nn.Linear(d_model, d_model)
+        self.k_proj = nn.Linear(d_model, d_model)
+        self.v_proj = nn.Linear(d_model, d_model)
+        self.out_proj = nn.Linear(d_model, d_model)
+        self.norm1 = nn.LayerNorm(d_model)
+        self.ff1 = nn.Linear(d_model, d_ff)
+        self.act = nn.GELU()
+        self.ff2 = nn.Linear(d_ff, d_model)
+        self.norm2 = nn.LayerNorm(d_model)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        q = self.q_proj(x).view(b, s, self.nhead, self.head_dim).transpose(1, 2)
+        k = self.k_proj(x).view(b, s, self.nhead, self.head_dim).transpose(1, 2)
+        v = self.v_proj(x).view(b, s, self.nhead, self.head_dim).transpose(1, 2)
+        scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / self.head_dim ** 0.5)
+        attn = torch.softmax(scores, dim=-1)
+        ctx = torch.matmul(attn, v).transpose(1, 2).reshape(b, s, d)
+        x = self.norm1(x + self.out_proj(ctx))
+        x = self.norm2(x + self.ff2(self.act(self.ff1(x))))
+        return x
+
+
+class MutableBuffer(nn.Module):
+    """A call counter and a KV-cache style slice write into a buffer."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("count", torch.zeros((), dtype=torch.int64))
+        self.register_buffer("cache", torch.randn(1, 16, 8))
+
+    def forward(self, x):
+        self.count += 1
+        self.cache[:, 4:8] = x
+        return self.cache.sum(1) + self.count
+
+
+class Step(nn.Module):
+    """sin(a @ x + b): only aten.mm, aten.add.Tensor and aten.sin."""
+
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Parameter(torch.randn(2, 2) * 0.5)
+        self.register_buffer("b", torch.randn(2, 2) * 0.5)
+
+    def forward(self, x):
+        return torch.sin(torch.mm(self.a, x) + self.b)
+
+
+class TenCalls(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = Step()
+
+    def forward(self, x):
+        for _ in range(10):
+            x = self.step(x)
+        return x
+
+
+class MutateInput(nn.Module):
+    def forward(self, x):
+        x.add_(1)
+        return x * 2
+
+
+class NoInputs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.randn(4))
+        self.w = nn.Parameter(torch.randn(3, 4))
+
+    def forward(self):
+        return torch.ones(3, 4) * self.scale + self.w
+
+
+class TwoMethods(nn.Module):
+    """The same weights used by prefill ([1,4,16]) and decode ([1,1,16])."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(16, 32)
+        self.act = nn.ReLU()
+        self.out = nn.Linear(32, 16)
+
+    def forward(self, x):
+        return self.out(self.act(self.proj(x)))
+
+
+class DemoOps(nn.Module):
+    """The two graphs the demo delegate backend supports: sin(x) and a @ x + b."""
+
+    def forward(self, a, x, b):
+        return torch.sin(a), torch.mm(a, x) + b
+
+
+def _randomize_bn(module, gen):
+    """Give every BatchNorm non-trivial affine params and running statistics."""
+    for m in module.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            n = m.num_features
+            with torch.no_grad():
+                m.weight.copy_(1.0 + 0.2 * torch.randn(n, generator=gen))
+                m.bias.copy_(0.1 * torch.randn(n, generator=gen))
+                m.running_mean.copy_(0.1 * torch.randn(n, generator=gen))
+                m.running_var.copy_(0.5 + torch.rand(n, generator=gen))
+                m.num_batches_tracked.fill_(100)
+
+
+def _build(cls, seed, bn=False):
+    torch.manual_seed(seed)
+    m = cls()
+    if bn:
+        gen = torch.Generator().manual_seed(seed + 1000)
+        _randomize_bn(m, gen)
+    return m.eval()
+
+
+def _inputs(seed, *shapes):
+    gen = torch.Generator().manual_seed(seed)
+    return tuple(torch.randn(*s, generator=gen) for s in shapes)
+
+
+class ZooEntry:
+    """One fixture: model factory, methods and their example inputs.
+
+    methods: list of (method_name, file_stem, input_names, example_inputs). A model with
+    one method is written as `model.pt2`; several methods as `<file_stem>.pt2` each.
+    """
+
+    def __init__(self, name, factory, methods, notes):
+        self.name = name
+        self.factory = factory
+        self.methods = methods
+        self.notes = notes
+
+
+def zoo():
+    return [
+        ZooEntry("mlp", lambda: _build(MLP, 1),
+                 [("forward", "model", ["x"], _inputs(101, (4, 32)))],
+                 "Linear(32,64) ReLU Linear(64,16)."),
+        ZooEntry("small_cnn", lambda: _build(SmallCNN, 2, bn=True),
+                 [("forward", "model", ["x"], _inputs(102, (1, 3, 16, 16)))],
+                 "conv, eval batch norm with non-trivial running stats, relu, max pool, "
+                 "adaptive avg pool (lowers to mean.dim), flatten, linear."),
+        ZooEntry("mobilenet_block", lambda: _build(InvertedResidual, 3, bn=True),
+                 [("forward", "model", ["x"], _inputs(103, (1, 8, 12, 12)))],
+                 "MobileNetV2 inverted residual: 1x1 expand, depthwise 3x3 (groups=32), "
+                 "ReLU6 (hardtanh), 1x1 project, BN, residual add."),
+        ZooEntry("resnet_block", lambda: _build(BasicBlock, 4, bn=True),
+                 [("forward", "model", ["x"], _inputs(104, (1, 8, 12, 12)))],
+                 "ResNet basic block 8->16 channels, stride 2, conv+BN downsample."),
+        ZooEntry("transformer_layer", lambda: _build(EncoderLayer, 5),
+                 [("forward", "model", ["x"], _inputs(105, (1, 8, 32)))],
+                 "Encoder layer: q/k/v Linear, matmul attention, softmax, layer_norm, "
+                 "GELU MLP, residuals. d_model 32, 4 heads, seq 8, batch 1."),
+        ZooEntry("mutable_buffer", lambda: _build(MutableBuffer, 6),
+                 [("forward", "model", ["x"], _inputs(106, (1, 4, 8)))],
+                 "Buffer mutations: count += 1 and cache[:, 4:8] = x. Expected outputs are "
+                 "for ONE call from the initial buffer state; state_after_* hold the "
+                 "buffers after that call."),
+        ZooEntry("ten_calls", lambda: _build(TenCalls, 7),
+                 [("forward", "model", ["x"], _inputs(107, (2, 2)))],
+                 "Submodule `step` (sin(mm(a, x) + b)) called 10 times; nn_module_stack "
+                 "keys carry the call index (`@i` suffix for calls after the first)."),
+        ZooEntry("mutate_input", lambda: _build(MutateInput, 8),
+                 [("forward", "model", ["x"], _inputs(108, (2, 3)))],
+                 "x.add_(1); return x * 2. The signature has a user_input_mutation output; "
+                 "state_after_x holds x after the call."),
+        ZooEntry("no_inputs", lambda: _build(NoInputs, 9),
+                 [("forward", "model", [], ())],
+                 "No user inputs: ones(3,4) * scale + w (ones lowers to aten.full)."),
+        ZooEntry("two_methods", lambda: _build(TwoMethods, 10),
+                 [("prefill", "prefill", ["x"], _inputs(110, (1, 4, 16))),
+                  ("decode", "decode", ["x"], _inputs(111, (1, 1, 16)))],
+                 "Two archives (prefill.pt2, decode.pt2) with identical weight FQNs and bytes."),
+        ZooEntry("demo_ops", lambda: _build(DemoOps, 11),
+                 [("forward", "model", ["a", "x", "b"], _inputs(112, (2, 2), (2, 2), (2, 2)))],
+                 "sin(a) and mm(a, x) + b on 2x2 floats, for the demo delegate backend."),
+    ]
