@@ -1,0 +1,805 @@
+#include "serde/pt2/GraphJson.h"
+
+#include "serde/pt2/Pt2Error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace ptec::pt2 {
+
+namespace {
+using json = nlohmann::json;
+
+// A JSON path, rendered only when an error needs it.
+struct Where {
+  const Where *parent = nullptr;
+  const char *key = nullptr;  // field name; null for an index or a map key
+  const std::string *mapKey = nullptr;
+  int64_t index = -1;
+
+  Where operator[](const char *k) const { return Where{this, k, nullptr, -1}; }
+  Where operator[](size_t i) const { return Where{this, nullptr, nullptr, static_cast<int64_t>(i)}; }
+  Where operator[](const std::string &k) const { return Where{this, nullptr, &k, -1}; }
+
+  std::string str() const {
+    std::string prefix = parent ? parent->str() : std::string();
+    if (key)
+      return prefix.empty() ? std::string(key) : prefix + "." + key;
+    if (mapKey)
+      return prefix + "['" + *mapKey + "']";
+    if (index >= 0)
+      return prefix + "[" + std::to_string(index) + "]";
+    return prefix;
+  }
+};
+
+[[noreturn]] void failAt(const Where &w, const std::string &msg) {
+  std::string path = w.str();
+  fail(path.empty() ? msg : path + ": " + msg);
+}
+
+const char *typeName(const json &j) {
+  switch (j.type()) {
+  case json::value_t::null: return "null";
+  case json::value_t::object: return "an object";
+  case json::value_t::array: return "an array";
+  case json::value_t::string: return "a string";
+  case json::value_t::boolean: return "a boolean";
+  case json::value_t::number_integer:
+  case json::value_t::number_unsigned: return "an integer";
+  case json::value_t::number_float: return "a float";
+  default: return "an unexpected value";
+  }
+}
+
+// Missing keys and explicit nulls both mean "use the default".
+const json *opt(const json &obj, const char *key) {
+  auto it = obj.find(key);
+  if (it == obj.end() || it->is_null())
+    return nullptr;
+  return &*it;
+}
+
+const json &req(const json &obj, const char *key, const Where &w) {
+  const json *v = opt(obj, key);
+  if (!v)
+    failAt(w, std::string("missing required field '") + key + "'");
+  return *v;
+}
+
+void expectObject(const json &j, const Where &w) {
+  if (!j.is_object())
+    failAt(w, std::string("expected an object, got ") + typeName(j));
+}
+
+void expectArray(const json &j, const Where &w) {
+  if (!j.is_array())
+    failAt(w, std::string("expected an array, got ") + typeName(j));
+}
+
+int64_t getInt(const json &j, const Where &w) {
+  if (j.is_number_unsigned()) {
+    uint64_t v = j.get<uint64_t>();
+    if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      failAt(w, "integer " + std::to_string(v) + " does not fit in 64 bits");
+    return static_cast<int64_t>(v);
+  }
+  if (j.is_number_integer())
+    return j.get<int64_t>();
+  failAt(w, std::string("expected an integer, got ") + typeName(j));
+}
+
+double getFloat(const json &j, const Where &w) {
+  if (j.is_number())
+    return j.get<double>();
+  if (j.is_string()) {
+    const std::string &s = j.get_ref<const std::string &>();
+    if (s == "Infinity")
+      return std::numeric_limits<double>::infinity();
+    if (s == "-Infinity")
+      return -std::numeric_limits<double>::infinity();
+    if (s == "NaN")
+      return std::numeric_limits<double>::quiet_NaN();
+    failAt(w, "expected a float, got the string '" + s + "'");
+  }
+  failAt(w, std::string("expected a float, got ") + typeName(j));
+}
+
+bool getBool(const json &j, const Where &w) {
+  if (!j.is_boolean())
+    failAt(w, std::string("expected a boolean, got ") + typeName(j));
+  return j.get<bool>();
+}
+
+const std::string &getString(const json &j, const Where &w) {
+  if (!j.is_string())
+    failAt(w, std::string("expected a string, got ") + typeName(j));
+  return j.get_ref<const std::string &>();
+}
+
+int64_t intField(const json &obj, const char *key, const Where &w, int64_t dflt) {
+  const json *v = opt(obj, key);
+  return v ? getInt(*v, w[key]) : dflt;
+}
+bool boolField(const json &obj, const char *key, const Where &w, bool dflt) {
+  const json *v = opt(obj, key);
+  return v ? getBool(*v, w[key]) : dflt;
+}
+std::string stringField(const json &obj, const char *key, const Where &w, const std::string &dflt) {
+  const json *v = opt(obj, key);
+  return v ? getString(*v, w[key]) : dflt;
+}
+std::string reqString(const json &obj, const char *key, const Where &w) {
+  return getString(req(obj, key, w), w[key]);
+}
+
+// A union is an object with exactly one key: the active field.
+std::pair<std::string, const json *> unionOf(const json &j, const Where &w) {
+  expectObject(j, w);
+  if (j.size() != 1) {
+    std::string keys;
+    for (auto it = j.begin(); it != j.end(); ++it)
+      keys += (keys.empty() ? "" : ", ") + it.key();
+    failAt(w, "a union must have exactly one key, found " + std::to_string(j.size()) +
+                  (keys.empty() ? "" : " (" + keys + ")"));
+  }
+  return {j.begin().key(), &j.begin().value()};
+}
+
+std::string deviceString(const json &j, const Where &w) {
+  if (j.is_string())  // tolerated: some writers flatten devices
+    return j.get<std::string>();
+  expectObject(j, w);
+  std::string type = stringField(j, "type", w, "cpu");
+  const json *index = opt(j, "index");
+  if (index)
+    type += ":" + std::to_string(getInt(*index, w["index"]));
+  return type;
+}
+
+// "Symbol('s0', integer=True, positive=True)" -> "s0"; other exprs as written.
+std::string symbolText(const std::string &expr) {
+  const std::string head = "Symbol('";
+  if (expr.compare(0, head.size(), head) == 0) {
+    size_t end = expr.find('\'', head.size());
+    if (end != std::string::npos)
+      return expr.substr(head.size(), end - head.size());
+  }
+  return expr.size() > 80 ? expr.substr(0, 77) + "..." : expr;
+}
+
+// A SymInt union: {"as_int": n} or {"as_expr": {...}}. Returns nullopt and
+// sets `expr` for a symbolic value.
+std::optional<int64_t> symInt(const json &j, const Where &w, std::string &expr) {
+  if (j.is_number_integer())  // tolerated: a bare int
+    return getInt(j, w);
+  auto [key, value] = unionOf(j, w);
+  if (key == "as_int")
+    return getInt(*value, w["as_int"]);
+  if (key == "as_expr") {
+    expr = "?";
+    if (value->is_object()) {
+      if (const json *e = opt(*value, "expr_str"); e && e->is_string())
+        expr = symbolText(e->get<std::string>());
+    } else if (value->is_string()) {
+      expr = symbolText(value->get<std::string>());
+    }
+    return std::nullopt;
+  }
+  failAt(w, "unknown SymInt kind '" + key + "'");
+}
+
+DType dtypeFrom(const json &j, const Where &w) {
+  int64_t code = getInt(j, w);
+  if (!isKnownDType(code))
+    failAt(w, "unknown dtype code " + std::to_string(code));
+  return static_cast<DType>(code);
+}
+
+struct SymbolicUse {
+  std::string tensor;
+  std::string what;  // "dimension 0", "stride 1", "storage offset"
+  std::string expr;
+};
+
+struct ParseState {
+  std::vector<SymbolicUse> symbolic;  // first one per tensor
+  int graphDepth = 0;                 // nesting of as_graph subgraphs
+};
+
+// Real HOP nesting is a handful of levels; this only stops hostile recursion.
+constexpr int kMaxGraphDepth = 64;
+
+// Returns false and fills `use` when some size/stride/offset is symbolic.
+bool tensorMeta(const json &j, const Where &w, TensorMeta &meta, SymbolicUse &use) {
+  expectObject(j, w);
+  meta.dtype = dtypeFrom(req(j, "dtype", w), w["dtype"]);
+  bool isStatic = true;
+  auto dims = [&](const char *key, const char *word, std::vector<int64_t> &out) {
+    const json *arr = opt(j, key);
+    if (!arr)
+      return;
+    Where wk = w[key];
+    expectArray(*arr, wk);
+    out.reserve(arr->size());
+    for (size_t d = 0; d < arr->size(); ++d) {
+      std::string expr;
+      std::optional<int64_t> v = symInt((*arr)[d], wk[d], expr);
+      if (!v && isStatic) {
+        isStatic = false;
+        use.what = std::string(word) + " " + std::to_string(d);
+        use.expr = expr;
+      }
+      out.push_back(v.value_or(-1));
+    }
+  };
+  dims("sizes", "dimension", meta.sizes);
+  dims("strides", "stride", meta.strides);
+  if (const json *off = opt(j, "storage_offset")) {
+    std::string expr;
+    std::optional<int64_t> v = symInt(*off, w["storage_offset"], expr);
+    if (!v && isStatic) {
+      isStatic = false;
+      use.what = "storage offset";
+      use.expr = expr;
+    }
+    meta.storageOffset = v.value_or(0);
+  }
+  meta.requiresGrad = boolField(j, "requires_grad", w, false);
+  if (const json *dev = opt(j, "device"))
+    meta.device = deviceString(*dev, w["device"]);
+  meta.layout = static_cast<int>(intField(j, "layout", w, 7));
+  return isStatic;
+}
+
+Graph parseGraph(const json &j, const Where &w, ParseState &st);
+
+// Sym*Argument: {"as_name": s} or {"as_int"/"as_float"/"as_bool": v}.
+void symScalar(const json &j, const Where &w, const char *valueKey, Argument &a) {
+  auto [key, value] = unionOf(j, w);
+  if (key == "as_name") {
+    a.name = getString(*value, w[key.c_str()]);
+    return;
+  }
+  if (key != valueKey)
+    failAt(w, "unknown symbolic value kind '" + key + "'");
+  Where wv = w[valueKey];
+  if (a.kind == Argument::Kind::SymInt)
+    a.i = getInt(*value, wv);
+  else if (a.kind == Argument::Kind::SymFloat)
+    a.f = getFloat(*value, wv);
+  else
+    a.b = getBool(*value, wv);
+}
+
+std::string tensorName(const json &j, const Where &w) {
+  expectObject(j, w);
+  return reqString(j, "name", w);
+}
+
+OptionalTensor optionalTensor(const json &j, const Where &w) {
+  auto [key, value] = unionOf(j, w);
+  OptionalTensor t;
+  if (key == "as_tensor") {
+    t.isNone = false;
+    t.name = tensorName(*value, w["as_tensor"]);
+  } else if (key != "as_none") {
+    failAt(w, "unknown optional tensor kind '" + key + "'");
+  }
+  return t;
+}
+
+Argument parseArgument(const json &j, const Where &w, ParseState &st) {
+  using K = Argument::Kind;
+  Argument a;
+  auto [key, vp] = unionOf(j, w);
+  const json &v = *vp;
+  Where wv = w[key.c_str()];
+  auto eachOf = [&](auto &&fn) {
+    expectArray(v, wv);
+    for (size_t k = 0; k < v.size(); ++k)
+      fn(v[k], wv[k]);
+  };
+  if (key == "as_none") {
+    a.kind = K::None;  // `true` since 8.2, `[]` before; the payload carries nothing
+  } else if (key == "as_tensor") {
+    a.kind = K::Tensor;
+    a.name = tensorName(v, wv);
+  } else if (key == "as_tensors") {
+    a.kind = K::Tensors;
+    eachOf([&](const json &x, const Where &wx) { a.names.push_back(tensorName(x, wx)); });
+  } else if (key == "as_int") {
+    a.kind = K::Int;
+    a.i = getInt(v, wv);
+  } else if (key == "as_ints") {
+    a.kind = K::Ints;
+    eachOf([&](const json &x, const Where &wx) { a.ints.push_back(getInt(x, wx)); });
+  } else if (key == "as_float") {
+    a.kind = K::Float;
+    a.f = getFloat(v, wv);
+  } else if (key == "as_floats") {
+    a.kind = K::Floats;
+    eachOf([&](const json &x, const Where &wx) { a.floats.push_back(getFloat(x, wx)); });
+  } else if (key == "as_string") {
+    a.kind = K::String;
+    a.s = getString(v, wv);
+  } else if (key == "as_strings") {
+    a.kind = K::Strings;
+    eachOf([&](const json &x, const Where &wx) { a.strings.push_back(getString(x, wx)); });
+  } else if (key == "as_bool") {
+    a.kind = K::Bool;
+    a.b = getBool(v, wv);
+  } else if (key == "as_bools") {
+    a.kind = K::Bools;
+    eachOf([&](const json &x, const Where &wx) { a.bools.push_back(getBool(x, wx)); });
+  } else if (key == "as_sym_int" || key == "as_sym_float" || key == "as_sym_bool") {
+    a.kind = key == "as_sym_int" ? K::SymInt : key == "as_sym_float" ? K::SymFloat : K::SymBool;
+    symScalar(v, wv, key == "as_sym_int" ? "as_int" : key == "as_sym_float" ? "as_float" : "as_bool", a);
+  } else if (key == "as_sym_ints" || key == "as_sym_floats" || key == "as_sym_bools") {
+    K item = key == "as_sym_ints" ? K::SymInt : key == "as_sym_floats" ? K::SymFloat : K::SymBool;
+    a.kind = item == K::SymInt ? K::SymInts : item == K::SymFloat ? K::SymFloats : K::SymBools;
+    eachOf([&](const json &x, const Where &wx) {
+      Argument e;
+      e.kind = item;
+      symScalar(x, wx, item == K::SymInt ? "as_int" : item == K::SymFloat ? "as_float" : "as_bool", e);
+      a.names.push_back(e.name);
+      a.symIsName.push_back(!e.name.empty());
+      if (item == K::SymInt)
+        a.ints.push_back(e.i);
+      else if (item == K::SymFloat)
+        a.floats.push_back(e.f);
+      else
+        a.bools.push_back(e.b);
+    });
+  } else if (key == "as_scalar_type") {
+    a.kind = K::ScalarType;
+    a.i = getInt(v, wv);
+  } else if (key == "as_memory_format") {
+    a.kind = K::MemoryFormat;
+    a.i = getInt(v, wv);
+  } else if (key == "as_layout") {
+    a.kind = K::Layout;
+    a.i = getInt(v, wv);
+  } else if (key == "as_device") {
+    a.kind = K::Device;
+    a.device = deviceString(v, wv);
+  } else if (key == "as_optional_tensors") {
+    a.kind = K::OptionalTensors;
+    eachOf([&](const json &x, const Where &wx) { a.optTensors.push_back(optionalTensor(x, wx)); });
+  } else if (key == "as_optional_tensor") {
+    a.kind = K::OptionalTensor;
+    a.optTensors.push_back(optionalTensor(v, wv));
+    a.name = a.optTensors.back().name;
+  } else if (key == "as_graph") {
+    a.kind = K::Graph;
+    expectObject(v, wv);
+    a.name = stringField(v, "name", wv, "");
+    if (st.graphDepth >= kMaxGraphDepth)
+      failAt(wv, "subgraphs nested deeper than " + std::to_string(kMaxGraphDepth) + " levels");
+    ++st.graphDepth;
+    a.graph = std::make_shared<Graph>(parseGraph(req(v, "graph", wv), wv["graph"], st));
+    --st.graphDepth;
+  } else if (key == "as_custom_obj") {
+    a.kind = K::CustomObj;
+    expectObject(v, wv);
+    a.name = reqString(v, "name", wv);
+    a.s = stringField(v, "class_fqn", wv, "");
+  } else if (key == "as_operator") {
+    a.kind = K::Operator;
+    a.name = getString(v, wv);
+  } else if (key == "as_complex") {
+    a.kind = K::Complex;
+    expectObject(v, wv);
+    a.f = getFloat(req(v, "real", wv), wv["real"]);
+    a.imag = getFloat(req(v, "imag", wv), wv["imag"]);
+  } else if (key == "as_int_lists") {
+    a.kind = K::IntLists;
+    eachOf([&](const json &x, const Where &wx) {
+      expectArray(x, wx);
+      std::vector<int64_t> row;
+      for (size_t k = 0; k < x.size(); ++k)
+        row.push_back(getInt(x[k], wx[k]));
+      a.intLists.push_back(std::move(row));
+    });
+  } else if (key == "as_float_lists") {
+    a.kind = K::FloatLists;
+    eachOf([&](const json &x, const Where &wx) {
+      expectArray(x, wx);
+      std::vector<double> row;
+      for (size_t k = 0; k < x.size(); ++k)
+        row.push_back(getFloat(x[k], wx[k]));
+      a.floatLists.push_back(std::move(row));
+    });
+  } else if (key == "as_nested_tensors") {
+    a.kind = K::NestedTensors;
+    eachOf([&](const json &x, const Where &wx) {
+      expectArray(x, wx);
+      std::vector<std::string> row;
+      for (size_t k = 0; k < x.size(); ++k)
+        row.push_back(tensorName(x[k], wx[k]));
+      a.nestedNames.push_back(std::move(row));
+    });
+  } else if (key == "as_token") {
+    a.kind = K::Tensor;  // tokens are tensors at runtime; see InputSpec
+    a.name = tensorName(v, wv);
+  } else {
+    failAt(w, "unsupported argument kind '" + key + "'");
+  }
+  return a;
+}
+
+std::vector<Argument> argumentList(const json &obj, const char *key, const Where &w,
+                                   ParseState &st) {
+  std::vector<Argument> out;
+  const json *arr = opt(obj, key);
+  if (!arr)
+    return out;
+  Where wk = w[key];
+  expectArray(*arr, wk);
+  out.reserve(arr->size());
+  for (size_t k = 0; k < arr->size(); ++k)
+    out.push_back(parseArgument((*arr)[k], wk[k], st));
+  return out;
+}
+
+std::string firstOutputName(const std::vector<Argument> &outputs) {
+  for (const Argument &o : outputs) {
+    if (!o.name.empty())
+      return o.name;
+    if (!o.names.empty() && !o.names.front().empty())
+      return o.names.front();
+  }
+  return "";
+}
+
+Node parseNode(const json &j, const Where &w, ParseState &st) {
+  expectObject(j, w);
+  Node n;
+  n.target = reqString(j, "target", w);
+  try {
+    if (const json *ins = opt(j, "inputs")) {
+      Where wi = w["inputs"];
+      expectArray(*ins, wi);
+      n.inputs.reserve(ins->size());
+      for (size_t k = 0; k < ins->size(); ++k) {
+        const json &x = (*ins)[k];
+        Where wx = wi[k];
+        expectObject(x, wx);
+        NamedArgument na;
+        na.name = stringField(x, "name", wx, "");
+        na.arg = parseArgument(req(x, "arg", wx), wx["arg"], st);
+        na.kind = static_cast<int>(intField(x, "kind", wx, 0));
+        n.inputs.push_back(std::move(na));
+      }
+    }
+    n.outputs = argumentList(j, "outputs", w, st);
+    if (const json *md = opt(j, "metadata")) {
+      expectObject(*md, w["metadata"]);
+      for (auto it = md->begin(); it != md->end(); ++it)
+        if (it->is_string())
+          n.metadata[it.key()] = it->get<std::string>();
+        else if (it->is_primitive())  // informational only; never dump nested values
+          n.metadata[it.key()] = it->dump();
+    }
+    n.name = stringField(j, "name", w, "");
+    if (n.name.empty())
+      n.name = firstOutputName(n.outputs);
+    bool single = n.outputs.size() == 1 && n.outputs[0].kind == Argument::Kind::Tensor;
+    n.isHopSingleTensorReturn = boolField(j, "is_hop_single_tensor_return", w, single);
+  } catch (const Pt2Error &e) {
+    fail(std::string(e.what()) + " (node " + (n.name.empty() ? "" : "'" + n.name + "' ") +
+         n.target + ")");
+  }
+  auto trace = n.metadata.find("stack_trace");
+  if (trace != n.metadata.end())
+    parseStackTrace(trace->second, n.sourceFile, n.sourceLine);
+  return n;
+}
+
+Graph parseGraph(const json &j, const Where &w, ParseState &st) {
+  expectObject(j, w);
+  Graph g;
+  g.inputs = argumentList(j, "inputs", w, st);
+  g.outputs = argumentList(j, "outputs", w, st);
+  if (const json *nodes = opt(j, "nodes")) {
+    Where wn = w["nodes"];
+    expectArray(*nodes, wn);
+    g.nodes.reserve(nodes->size());
+    for (size_t k = 0; k < nodes->size(); ++k)
+      g.nodes.push_back(parseNode((*nodes)[k], wn[k], st));
+  }
+  if (const json *tv = opt(j, "tensor_values")) {
+    Where wt = w["tensor_values"];
+    expectObject(*tv, wt);
+    for (auto it = tv->begin(); it != tv->end(); ++it) {
+      TensorMeta meta;
+      SymbolicUse use;
+      if (!tensorMeta(*it, wt[it.key()], meta, use)) {
+        use.tensor = it.key();
+        st.symbolic.push_back(use);
+      }
+      g.tensorValues.emplace(it.key(), std::move(meta));
+    }
+  }
+  if (const json *sv = opt(j, "sym_int_values")) {
+    Where ws = w["sym_int_values"];
+    expectObject(*sv, ws);
+    for (auto it = sv->begin(); it != sv->end(); ++it) {
+      std::string expr;
+      if (std::optional<int64_t> v = symInt(*it, ws[it.key()], expr))
+        g.symIntValues[it.key()] = *v;
+    }
+  }
+  g.isSingleTensorReturn = boolField(j, "is_single_tensor_return", w, false);
+  return g;
+}
+
+Argument tensorArg(const json &spec, const Where &w) {
+  Argument a;
+  a.kind = Argument::Kind::Tensor;
+  a.name = tensorName(req(spec, "arg", w), w["arg"]);
+  return a;
+}
+
+InputSpec parseInputSpec(const json &j, const Where &w, ParseState &st) {
+  auto [key, vp] = unionOf(j, w);
+  const json &v = *vp;
+  Where wv = w[key.c_str()];
+  expectObject(v, wv);
+  InputSpec s;
+  if (key == "user_input") {
+    s.kind = InputKind::UserInput;
+    s.arg = parseArgument(req(v, "arg", wv), wv["arg"], st);
+  } else if (key == "parameter") {
+    s.kind = InputKind::Parameter;
+    s.arg = tensorArg(v, wv);
+    s.target = reqString(v, "parameter_name", wv);
+  } else if (key == "buffer") {
+    s.kind = InputKind::Buffer;
+    s.arg = tensorArg(v, wv);
+    s.target = reqString(v, "buffer_name", wv);
+    s.persistent = boolField(v, "persistent", wv, true);
+  } else if (key == "tensor_constant") {
+    s.kind = InputKind::TensorConstant;
+    s.arg = tensorArg(v, wv);
+    s.target = reqString(v, "tensor_constant_name", wv);
+  } else if (key == "custom_obj") {
+    s.kind = InputKind::CustomObj;
+    const json &arg = req(v, "arg", wv);
+    expectObject(arg, wv["arg"]);
+    s.arg.kind = Argument::Kind::CustomObj;
+    s.arg.name = reqString(arg, "name", wv["arg"]);
+    s.arg.s = stringField(arg, "class_fqn", wv["arg"], "");
+    s.target = reqString(v, "custom_obj_name", wv);
+  } else if (key == "token") {
+    s.kind = InputKind::Token;
+    s.arg = tensorArg(v, wv);
+  } else if (key == "constant_input") {
+    s.kind = InputKind::ConstantInput;
+    s.target = stringField(v, "name", wv, "");
+    const json &value = req(v, "value", wv);
+    s.arg = parseArgument(value, wv["value"], st);  // ConstantValue keys are Argument keys
+    using K = Argument::Kind;
+    if (s.arg.kind != K::None && s.arg.kind != K::Int && s.arg.kind != K::Float &&
+        s.arg.kind != K::String && s.arg.kind != K::Bool)
+      failAt(wv["value"], "constant input must be none, int, float, string or bool");
+  } else {
+    failAt(w, "unknown input spec kind '" + key + "'");
+  }
+  return s;
+}
+
+OutputSpec parseOutputSpec(const json &j, const Where &w, ParseState &st) {
+  auto [key, vp] = unionOf(j, w);
+  const json &v = *vp;
+  Where wv = w[key.c_str()];
+  expectObject(v, wv);
+  OutputSpec s;
+  struct KindInfo {
+    const char *key;
+    OutputKind kind;
+    const char *targetField;  // null: no target
+  };
+  static const KindInfo kinds[] = {
+      {"user_output", OutputKind::UserOutput, nullptr},
+      {"loss_output", OutputKind::LossOutput, nullptr},
+      {"buffer_mutation", OutputKind::BufferMutation, "buffer_name"},
+      {"gradient_to_parameter", OutputKind::GradientToParameter, "parameter_name"},
+      {"gradient_to_user_input", OutputKind::GradientToUserInput, "user_input_name"},
+      {"user_input_mutation", OutputKind::UserInputMutation, "user_input_name"},
+      {"token", OutputKind::Token, nullptr},
+      {"parameter_mutation", OutputKind::ParameterMutation, "parameter_name"},
+  };
+  for (const KindInfo &k : kinds) {
+    if (key != k.key)
+      continue;
+    s.kind = k.kind;
+    if (k.kind == OutputKind::UserOutput)
+      s.arg = parseArgument(req(v, "arg", wv), wv["arg"], st);
+    else
+      s.arg = tensorArg(v, wv);
+    if (k.targetField)
+      s.target = reqString(v, k.targetField, wv);
+    return s;
+  }
+  failAt(w, "unknown output spec kind '" + key + "'");
+}
+
+const Argument *findInputArg(const ExportedProgram &ep, const std::string &tensor) {
+  for (const Argument &a : ep.graph.inputs)
+    if (a.kind == Argument::Kind::Tensor && a.name == tensor)
+      return &a;
+  return nullptr;
+}
+
+void rejectSymbolic(const ParseState &st, const ExportedProgram &ep) {
+  if (st.symbolic.empty())
+    return;
+  // Prefer naming a graph input, in input order: that is what the user controls.
+  const SymbolicUse *pick = &st.symbolic.front();
+  for (const Argument &in : ep.graph.inputs) {
+    bool found = false;
+    for (const SymbolicUse &u : st.symbolic)
+      if (in.kind == Argument::Kind::Tensor && u.tensor == in.name) {
+        pick = &u;
+        found = true;
+        break;
+      }
+    if (found)
+      break;
+  }
+  bool isInput = findInputArg(ep, pick->tensor) != nullptr;
+  fail(std::string(isInput ? "input" : "tensor") + " '" + pick->tensor + "' " + pick->what +
+       " is symbolic (" + pick->expr + "); dynamic shapes are not supported yet");
+}
+}  // namespace
+
+bool parseStackTrace(const std::string &trace, std::string &file, int &line) {
+  const std::string marker = "File \"";
+  size_t pos = trace.rfind(marker);
+  while (pos != std::string::npos) {
+    size_t nameStart = pos + marker.size();
+    size_t nameEnd = trace.find('"', nameStart);
+    const std::string lineMarker = ", line ";
+    if (nameEnd != std::string::npos && trace.compare(nameEnd + 1, lineMarker.size(), lineMarker) == 0) {
+      size_t digits = nameEnd + 1 + lineMarker.size();
+      long value = 0;
+      size_t k = digits;
+      while (k < trace.size() && k - digits < 9 && trace[k] >= '0' && trace[k] <= '9')
+        value = value * 10 + (trace[k++] - '0');
+      if (k > digits) {
+        file = trace.substr(nameStart, nameEnd - nameStart);
+        line = static_cast<int>(value);
+        return true;
+      }
+    }
+    if (pos == 0)
+      break;
+    pos = trace.rfind(marker, pos - 1);
+  }
+  return false;
+}
+
+void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::string &entryName,
+                              ExportedProgram &ep) {
+  ParseState st;
+  try {
+    json doc = json::parse(text.begin(), text.end());
+    Where root;
+    expectObject(doc, root);
+    // Version first: a different major means the rest may not parse at all.
+    const json &version = req(doc, "schema_version", root);
+    if (version.is_object()) {
+      ep.schemaMajor = static_cast<int>(getInt(req(version, "major", root["schema_version"]),
+                                               root["schema_version"]["major"]));
+      ep.schemaMinor = static_cast<int>(intField(version, "minor", root["schema_version"], 0));
+    } else {
+      ep.schemaMajor = static_cast<int>(getInt(version, root["schema_version"]));
+    }
+    if (ep.schemaMajor != 8)
+      fail("schema_version " + std::to_string(ep.schemaMajor) + "." +
+           std::to_string(ep.schemaMinor) + " is unsupported; only major version 8 is read");
+    ep.torchVersion = stringField(doc, "torch_version", root, "<=2.4");
+    if (const json *ops = opt(doc, "opset_version")) {
+      expectObject(*ops, root["opset_version"]);
+      for (auto it = ops->begin(); it != ops->end(); ++it)
+        ep.opsetVersion[it.key()] = getInt(*it, root["opset_version"][it.key()]);
+    }
+    if (const json *vs = opt(doc, "verifiers")) {
+      expectArray(*vs, root["verifiers"]);
+      for (size_t k = 0; k < vs->size(); ++k)
+        ep.verifiers.push_back(getString((*vs)[k], root["verifiers"][k]));
+    } else if (const json *dialect = opt(doc, "dialect")) {  // pre-verifiers writers
+      ep.verifiers.push_back(getString(*dialect, root["dialect"]));
+    }
+
+    Where wgm = root["graph_module"];
+    const json &gm = req(doc, "graph_module", root);
+    expectObject(gm, wgm);
+    ep.graph = parseGraph(req(gm, "graph", wgm), wgm["graph"], st);
+
+    Where wsig = wgm["signature"];
+    const json &sig = req(gm, "signature", wgm);
+    expectObject(sig, wsig);
+    if (const json *ins = opt(sig, "input_specs")) {
+      expectArray(*ins, wsig["input_specs"]);
+      for (size_t k = 0; k < ins->size(); ++k)
+        ep.inputSpecs.push_back(parseInputSpec((*ins)[k], wsig["input_specs"][k], st));
+    }
+    if (const json *outs = opt(sig, "output_specs")) {
+      expectArray(*outs, wsig["output_specs"]);
+      for (size_t k = 0; k < outs->size(); ++k)
+        ep.outputSpecs.push_back(parseOutputSpec((*outs)[k], wsig["output_specs"][k], st));
+    }
+    if (ep.inputSpecs.size() != ep.graph.inputs.size())
+      failAt(wsig, "graph has " + std::to_string(ep.graph.inputs.size()) + " inputs but " +
+                       std::to_string(ep.inputSpecs.size()) + " input specs");
+    if (ep.outputSpecs.size() != ep.graph.outputs.size())
+      failAt(wsig, "graph has " + std::to_string(ep.graph.outputs.size()) + " outputs but " +
+                       std::to_string(ep.outputSpecs.size()) + " output specs");
+
+    if (const json *mcg = opt(gm, "module_call_graph")) {
+      Where wm = wgm["module_call_graph"];
+      expectArray(*mcg, wm);
+      for (size_t k = 0; k < mcg->size(); ++k) {
+        const json &entry = (*mcg)[k];
+        expectObject(entry, wm[k]);
+        if (stringField(entry, "fqn", wm[k], "") != "")
+          continue;
+        if (const json *s = opt(entry, "signature")) {
+          expectObject(*s, wm[k]["signature"]);
+          ep.inSpec = stringField(*s, "in_spec", wm[k]["signature"], "");
+          ep.outSpec = stringField(*s, "out_spec", wm[k]["signature"], "");
+        }
+        break;
+      }
+    }
+  } catch (const json::exception &e) {
+    fail(entryName + ": invalid JSON: " + e.what());
+  } catch (const Pt2Error &e) {
+    fail(entryName + ": " + e.what());
+  }
+  rejectSymbolic(st, ep);
+}
+
+std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text,
+                                                const std::string &entryName) {
+  std::vector<PayloadMeta> out;
+  try {
+    json doc = json::parse(text.begin(), text.end());
+    Where root;
+    expectObject(doc, root);
+    const json *config = opt(doc, "config");
+    if (!config)
+      return out;
+    Where wc = root["config"];
+    expectObject(*config, wc);
+    for (auto it = config->begin(); it != config->end(); ++it) {
+      Where we = wc[it.key()];
+      expectObject(*it, we);
+      PayloadMeta m;
+      m.fqn = it.key();
+      m.pathName = reqString(*it, "path_name", we);
+      m.isParam = boolField(*it, "is_param", we, false);
+      m.usePickle = boolField(*it, "use_pickle", we, false);
+      if (const json *tm = opt(*it, "tensor_meta")) {
+        SymbolicUse use;
+        if (!tensorMeta(*tm, we["tensor_meta"], m.meta, use))
+          failAt(we["tensor_meta"], use.what + " is symbolic (" + use.expr +
+                                        "); a stored tensor must have static sizes");
+        m.hasTensorMeta = true;
+      }
+      out.push_back(std::move(m));
+    }
+  } catch (const json::exception &e) {
+    fail(entryName + ": invalid JSON: " + e.what());
+  } catch (const Pt2Error &e) {
+    fail(entryName + ": " + e.what());
+  }
+  return out;
+}
+
+}  // namespace ptec::pt2

@@ -1,0 +1,34 @@
+// Internal: turning a raw storage payload into a tensor's contiguous bytes.
+#ifndef PTEC_SERDE_PT2_WEIGHTS_H
+#define PTEC_SERDE_PT2_WEIGHTS_H
+
+#include "serde/pt2/ExportedProgram.h"
+
+#include <string>
+#include <vector>
+
+namespace ptec::pt2 {
+
+/// Largest view (in bytes) that may be materialized from a smaller storage
+/// (broadcast strides or an empty "fake" payload). Stops tiny files from
+/// asking for huge allocations.
+constexpr uint64_t kMaxExpandedBytes = uint64_t(1) << 30;
+
+/// Contiguous bytes of as_strided(meta.sizes, meta.strides, meta.storageOffset)
+/// over `storage`, a flat array of meta.dtype elements (little-endian). An
+/// empty storage means zeros when emptyMeansZeros (the PT2 payload rule).
+/// Empty strides mean contiguous. `what` names the tensor and its file in
+/// errors; every index is bounds-checked.
+std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
+                                        const TensorMeta &meta, const std::string &what,
+                                        bool emptyMeansZeros = true);
+
+/// Row-major strides for `sizes`.
+std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes);
+
+/// "float32[2, 3]" for messages.
+std::string describeTensor(DType dtype, const std::vector<int64_t> &sizes);
+
+}  // namespace ptec::pt2
+
+#endif  // PTEC_SERDE_PT2_WEIGHTS_H

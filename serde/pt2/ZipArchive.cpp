@@ -1,0 +1,179 @@
+#include "serde/pt2/ZipArchive.h"
+
+#include "serde/pt2/Pt2Error.h"
+
+#include <zip.h>
+
+#include <sys/stat.h>
+
+namespace ptec::pt2 {
+
+namespace {
+std::string libzipMessage(zip_error_t *error) {
+  const char *text = zip_error_strerror(error);
+  return text ? text : "unknown libzip error";
+}
+
+std::string openErrorMessage(int code) {
+  zip_error_t error;
+  zip_error_init_with_code(&error, code);
+  std::string text = libzipMessage(&error);
+  zip_error_fini(&error);
+  switch (code) {
+  case ZIP_ER_NOZIP:
+    return "not a zip archive (no end of central directory record; truncated?)";
+  case ZIP_ER_INCONS:
+    return "corrupt zip archive: central directory is inconsistent (" + text + ")";
+  default:
+    return "cannot open zip archive: " + text;
+  }
+}
+
+// A DEFLATE stream expands at most ~1032:1; a central directory claiming more
+// is lying, and trusting it would let a tiny file ask for a huge allocation.
+constexpr uint64_t kMaxDeflateRatio = 1100;
+}  // namespace
+
+ZipArchive::ZipArchive(struct zip *z, uint64_t archiveSize) : zip_(z), archiveSize_(archiveSize) {
+  zip_int64_t count = zip_get_num_entries(zip_, 0);
+  for (zip_int64_t i = 0; i < count; ++i) {
+    const char *name = zip_get_name(zip_, static_cast<zip_uint64_t>(i), 0);
+    if (!name)
+      continue;
+    std::string entry(name);
+    if (entry.empty() || entry.back() == '/')
+      continue;
+    if (index_.emplace(entry, static_cast<uint64_t>(i)).second)
+      names_.push_back(entry);
+  }
+}
+
+ZipArchive::~ZipArchive() {
+  if (zip_)
+    zip_discard(zip_);
+}
+
+std::unique_ptr<ZipArchive> ZipArchive::openMemory(const void *data, size_t size) {
+  zip_error_t error;
+  zip_error_init(&error);
+  // libzip wants a non-null pointer even for an empty buffer.
+  static const char kEmpty[1] = {0};
+  zip_source_t *src = zip_source_buffer_create(size ? data : kEmpty, size, 0, &error);
+  if (!src) {
+    std::string msg = libzipMessage(&error);
+    zip_error_fini(&error);
+    fail("cannot open zip archive: " + msg);
+  }
+  zip_t *z = zip_open_from_source(src, ZIP_RDONLY, &error);
+  if (!z) {
+    int code = zip_error_code_zip(&error);
+    zip_error_fini(&error);
+    zip_source_free(src);
+    fail(openErrorMessage(code));
+  }
+  zip_error_fini(&error);
+  return std::unique_ptr<ZipArchive>(new ZipArchive(z, size));
+}
+
+std::unique_ptr<ZipArchive> ZipArchive::openFile(const std::string &path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    fail("cannot open file: no such file or not readable");
+  if (!S_ISREG(st.st_mode))
+    fail("cannot open file: not a regular file");
+  int code = 0;
+  zip_t *z = zip_open(path.c_str(), ZIP_RDONLY, &code);
+  if (!z) {
+    if (code == ZIP_ER_OPEN || code == ZIP_ER_READ)
+      fail("cannot open file: not readable");
+    fail(openErrorMessage(code));
+  }
+  return std::unique_ptr<ZipArchive>(new ZipArchive(z, static_cast<uint64_t>(st.st_size)));
+}
+
+uint64_t ZipArchive::indexOf(const std::string &name) const {
+  auto it = index_.find(name);
+  if (it == index_.end())
+    fail(name + ": no such entry in the archive");
+  return it->second;
+}
+
+uint64_t ZipArchive::size(const std::string &name) const {
+  zip_stat_t st;
+  zip_stat_init(&st);
+  if (zip_stat_index(zip_, indexOf(name), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
+    fail(name + ": cannot read its central directory entry");
+  return st.size;
+}
+
+std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
+  uint64_t idx = indexOf(name);
+  zip_stat_t st;
+  zip_stat_init(&st);
+  if (zip_stat_index(zip_, idx, 0, &st) != 0)
+    fail(name + ": cannot read its central directory entry");
+  if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE)
+    fail(name + ": entry is encrypted; unsupported");
+  if (!(st.valid & ZIP_STAT_COMP_METHOD) || !(st.valid & ZIP_STAT_SIZE) ||
+      !(st.valid & ZIP_STAT_COMP_SIZE))
+    fail(name + ": central directory entry lacks sizes or method");
+  if (st.comp_size > archiveSize_)
+    fail(name + ": compressed size " + std::to_string(st.comp_size) +
+         " exceeds the archive size " + std::to_string(archiveSize_) + " (truncated?)");
+  if (st.comp_method == ZIP_CM_STORE) {
+    if (st.size != st.comp_size)
+      fail(name + ": stored entry has size " + std::to_string(st.size) +
+           " but compressed size " + std::to_string(st.comp_size));
+  } else if (st.comp_method == ZIP_CM_DEFLATE) {
+    if (st.size / kMaxDeflateRatio > st.comp_size + 1024)
+      fail(name + ": deflated entry claims an impossible size " + std::to_string(st.size));
+  } else {
+    fail(name + ": compression method " + std::to_string(st.comp_method) +
+         " is unsupported (only stored and deflate)");
+  }
+  if (st.size > SIZE_MAX / 2)
+    fail(name + ": entry too large");
+
+  zip_file_t *file = zip_fopen_index(zip_, idx, 0);
+  if (!file)
+    fail(name + ": cannot open entry: " + libzipMessage(zip_get_error(zip_)));
+  std::vector<uint8_t> out(static_cast<size_t>(st.size));
+  size_t done = 0;
+  while (done < out.size()) {
+    zip_int64_t n = zip_fread(file, out.data() + done, out.size() - done);
+    if (n < 0) {
+      std::string msg = libzipMessage(zip_file_get_error(file));
+      zip_fclose(file);
+      fail(name + ": cannot read entry data: " + msg);
+    }
+    if (n == 0)
+      break;
+    done += static_cast<size_t>(n);
+  }
+  // Drain to the end so libzip checks the CRC, and catch entries longer than stated.
+  uint8_t extra;
+  zip_int64_t more = done == out.size() ? zip_fread(file, &extra, 1) : 0;
+  std::string trailingError = more < 0 ? libzipMessage(zip_file_get_error(file)) : "";
+  zip_fclose(file);
+  if (done != out.size())
+    fail(name + ": entry data is truncated (" + std::to_string(done) + " of " +
+         std::to_string(out.size()) + " bytes)");
+  if (more < 0)
+    fail(name + ": cannot read entry data: " + trailingError);
+  if (more > 0)
+    fail(name + ": entry holds more data than its central directory size");
+  return out;
+}
+
+std::string ZipArchive::readTrimmedText(const std::string &name) const {
+  std::vector<uint8_t> bytes = read(name);
+  std::string text(bytes.begin(), bytes.end());
+  const char *ws = " \t\r\n";
+  size_t b = text.find_first_not_of(ws);
+  if (b == std::string::npos)
+    return "";
+  size_t e = text.find_last_not_of(ws);
+  return text.substr(b, e - b + 1);
+}
+
+}  // namespace ptec::pt2

@@ -1,0 +1,49 @@
+// Internal: a read-only view of a zip file (libzip underneath). Navigates by
+// the central directory, so torch's stream-writer archives (zero sizes in
+// local headers, 64-byte aligned data, ZIP64 records) read like any other.
+// Every method throws Pt2Error with a message naming the entry.
+#ifndef PTEC_SERDE_PT2_ZIPARCHIVE_H
+#define PTEC_SERDE_PT2_ZIPARCHIVE_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct zip;
+
+namespace ptec::pt2 {
+
+class ZipArchive {
+public:
+  /// `data` must stay alive as long as the archive.
+  static std::unique_ptr<ZipArchive> openMemory(const void *data, size_t size);
+  static std::unique_ptr<ZipArchive> openFile(const std::string &path);
+  ~ZipArchive();
+  ZipArchive(const ZipArchive &) = delete;
+  ZipArchive &operator=(const ZipArchive &) = delete;
+
+  /// Entry names in central-directory order, directories excluded.
+  const std::vector<std::string> &names() const { return names_; }
+  bool has(const std::string &name) const { return index_.count(name) != 0; }
+  /// Uncompressed size as the central directory states it.
+  uint64_t size(const std::string &name) const;
+  /// Whole entry; only STORED and DEFLATE entries are accepted.
+  std::vector<uint8_t> read(const std::string &name) const;
+  /// Whole entry as text, leading/trailing whitespace removed.
+  std::string readTrimmedText(const std::string &name) const;
+
+private:
+  ZipArchive(struct zip *z, uint64_t archiveSize);
+  uint64_t indexOf(const std::string &name) const;
+
+  struct zip *zip_;
+  uint64_t archiveSize_;
+  std::vector<std::string> names_;
+  std::map<std::string, uint64_t> index_;
+};
+
+}  // namespace ptec::pt2
+
+#endif  // PTEC_SERDE_PT2_ZIPARCHIVE_H
