@@ -6,7 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <csignal>
 #include <fstream>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -399,6 +401,25 @@ TEST_CASE("writer: atomic file write", "[writer]") {
     CHECK_FALSE(writeFileAtomic(ro + "/model.pte", bytes, &err));
     CHECK(listDir(ro).empty());
     rmdir(ro.c_str());
+  }
+  // A write that fails half way (file size limit; works as root too): the
+  // temporary file is removed and the old file is left as it was.
+  {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old{};
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    rlimit small = old;
+    small.rlim_cur = 4;
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    bool ok = writeFileAtomic(path, bytesOf("much longer than four bytes"), &err);
+    setrlimit(RLIMIT_FSIZE, &old);
+    CHECK_FALSE(ok);
+    CHECK(err.find("cannot write") == 0);
+    CHECK(listDir(dir).size() == 2);
+    std::ifstream again(path, std::ios::binary);
+    std::string content((std::istreambuf_iterator<char>(again)),
+                        std::istreambuf_iterator<char>());
+    CHECK(content == "v2");
   }
   rmdir(inner.c_str());
   rmdir(sub.c_str());
