@@ -23,7 +23,6 @@ The output is deterministic: rerunning gives byte-identical files.
 
 import argparse
 import builtins
-import copy
 import hashlib
 import io
 import json

@@ -320,9 +320,32 @@ def check_fixture_dir(c, d):
             c.check(os.path.exists(os.path.join(d, fn)), "%s: %s missing" % (d, fn))
 
 
+def cross_check_with_torch(c):
+    """When torch is importable, compare the embedded schema table with its schemas
+    (argument names, order and keyword-only flags). Ops the local torch lacks are skipped."""
+    try:
+        import torch
+    except ImportError:
+        return
+    for target, sch in SCHEMA_TABLE.items():
+        _, _, _, op, overload = target.split(".")
+        packet = getattr(torch.ops.aten, op, None)
+        if packet is None:
+            continue
+        try:
+            real = getattr(packet, overload)._schema.arguments
+        except (AttributeError, RuntimeError):
+            continue
+        got = [(a.name, a.kwarg_only) for a in real]
+        want = [(a["name"], a["kwarg_only"]) for a in sch["args"]]
+        c.check(got == want, "schema table entry %s differs from torch %s: %s"
+                % (target, torch.__version__, got))
+
+
 def main(argv):
     roots = argv or [HERE]
     c = Checker()
+    cross_check_with_torch(c)
     archives = []
     for r in roots:
         if os.path.isfile(r):

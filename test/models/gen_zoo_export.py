@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Generate the fixture zoo with REAL torch.export (PyTorch 2.x, tested design: 2.9).
+
+This is the reference counterpart of gen_zoo.py (which fakes the export with torch 1.13):
+for each model in zoo_models.py it runs
+
+    ep = torch.export.export(model, args)        # TRAINING dialect
+    ep = ep.run_decompositions()                 # core ATen ("ATEN" verifier)
+    torch.export.save(ep, "<dir>/<stem>.pt2")
+
+and writes the same side files as gen_zoo.py (input_<i>.npy, expected_<i>.npy from the
+ORIGINAL eager module, state_after_<fqn>.npy, meta.json, graph.txt).
+
+It cannot run on the Debian build machines (torch 1.13 has no torch.export). Usage on a
+machine with PyTorch >= 2.8:
+
+    python3 test/models/gen_zoo_export.py --out /some/dir [--only mlp ...]
+
+Differences to expect against the committed (gen_zoo.py) zoo: stack traces hold absolute
+paths and torch frames, nn_module_stack keys/type names follow that torch's conventions,
+node names may differ, and the archive has `torch_fn`/`source_fn_stack` metadata. The
+graph structure, signature kinds, weights and reference outputs should match.
+Do not commit its output without scrubbing absolute paths from the stack traces.
+"""
+
+import argparse
+import io
+import json
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import zoo_models  # noqa: E402
+
+NP_DTYPE = {torch.float32: "float32", torch.int64: "int64", torch.bool: "bool",
+            torch.int32: "int32", torch.float64: "float64"}
+
+
+def npy_bytes(t):
+    a = np.ascontiguousarray(t.detach().cpu().numpy())
+    a = a.astype(a.dtype.newbyteorder("<"), copy=False)
+    b = io.BytesIO()
+    np.lib.format.write_array(b, a, version=(1, 0), allow_pickle=False)
+    return b.getvalue()
+
+
+def _flat(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def export_method(entry, method, stem, user_names, inputs, out_dir):
+    files = {}
+    # Reference outputs: ORIGINAL eager module, initial state, cloned inputs.
+    ref_model = entry.factory()
+    ref_inputs = [t.clone() for t in inputs]
+    with torch.no_grad():
+        ref_outs = _flat(ref_model(*ref_inputs))
+
+    model = entry.factory()
+    ep = torch.export.export(model, tuple(t.clone() for t in inputs))
+    ep = ep.run_decompositions()
+    path = os.path.join(out_dir, "%s.pt2" % stem)
+    torch.export.save(ep, path)
+
+    # Round trip: the saved program reproduces eager PyTorch.
+    loaded = torch.export.load(path)
+    mod = loaded.module()
+    run_inputs = [t.clone() for t in inputs]
+    with torch.no_grad():
+        got = _flat(mod(*run_inputs))
+    for g, w in zip(got, ref_outs):
+        assert torch.allclose(g, w, rtol=1e-4, atol=1e-5), "%s: output mismatch" % entry.name
+
+    sig = loaded.graph_signature
+    user_out_names = [s.arg.name for s in sig.output_specs
+                      if s.kind == torch.export.graph_signature.OutputKind.USER_OUTPUT]
+    state_after = {}
+    for s in sig.output_specs:
+        if s.kind == torch.export.graph_signature.OutputKind.BUFFER_MUTATION:
+            state_after[s.target] = dict(ref_model.named_buffers())[s.target]
+        elif s.kind == torch.export.graph_signature.OutputKind.USER_INPUT_MUTATION:
+            # target is the placeholder name of the user input
+            idx = [i.arg.name for i in sig.input_specs
+                   if i.kind == torch.export.graph_signature.InputKind.USER_INPUT].index(s.target)
+            state_after[user_names[idx]] = ref_inputs[idx]
+
+    prefix = "" if stem == "model" else stem + "_"
+    txt = "graph.txt" if stem == "model" else "graph_%s.txt" % stem
+    files[txt] = str(loaded.graph_module.print_readable(print_output=False)).encode()
+    meta_in, meta_out, bufs = [], [], {}
+    for i, (nm, t) in enumerate(zip(user_names, inputs)):
+        fn = "%sinput_%d.npy" % (prefix, i)
+        files[fn] = npy_bytes(t)
+        meta_in.append({"name": nm, "dtype": NP_DTYPE[t.dtype], "shape": list(t.shape),
+                        "file": fn})
+    for i, (t, nm) in enumerate(zip(ref_outs, user_out_names)):
+        fn = "%sexpected_%d.npy" % (prefix, i)
+        files[fn] = npy_bytes(t)
+        meta_out.append({"name": nm, "dtype": NP_DTYPE[t.dtype], "shape": list(t.shape),
+                         "file": fn})
+    for target, t in state_after.items():
+        fn = "%sstate_after_%s.npy" % (prefix, target)
+        files[fn] = npy_bytes(t)
+        bufs[target] = fn
+    return files, {"method": method, "file": "%s.pt2" % stem, "inputs": meta_in,
+                   "outputs": meta_out, "buffers_after": bufs}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--only", nargs="*", help="model names to generate")
+    args = ap.parse_args(argv)
+    if not hasattr(torch, "export"):
+        print("error: torch %s has no torch.export; use gen_zoo.py" % torch.__version__)
+        return 1
+    for entry in zoo_models.zoo():
+        if args.only and entry.name not in args.only:
+            continue
+        d = os.path.join(args.out, entry.name)
+        os.makedirs(d, exist_ok=True)
+        files, methods = {}, []
+        for method, stem, user_names, inputs in entry.methods:
+            f, m = export_method(entry, method, stem, user_names, inputs, d)
+            files.update(f)
+            methods.append(m)
+        meta = {"name": entry.name}
+        if len(methods) == 1:
+            meta.update({"file": methods[0]["file"], "inputs": methods[0]["inputs"],
+                         "outputs": methods[0]["outputs"]})
+        meta["methods"] = methods
+        meta["rtol"] = 1e-4
+        meta["atol"] = 1e-5
+        meta["buffers_after"] = methods[0]["buffers_after"] if len(methods) == 1 else {}
+        meta["notes"] = entry.notes + " (exported with torch %s)" % torch.__version__
+        files["meta.json"] = (json.dumps(meta, indent=2) + "\n").encode()
+        for fn in sorted(files):
+            with open(os.path.join(d, fn), "wb") as f:
+                f.write(files[fn])
+        print("%-18s ok" % entry.name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
