@@ -1,1 +1,314 @@
+// Creation, fill and copy kernels: full/zeros/ones/arange/scalar_tensor,
+// fill, clone and the *_copy aliases, copy/copy_, _to_copy, constant_pad_nd.
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/KernelUtils.h"
+
+namespace ptec::rt::portable {
+
+namespace {
+
+/// Fill every element of `out` with `v` converted to out's dtype.
+void fillWith(Tensor &out, const Scalar &v) {
+  int64_t n = out.numel();
+  void *p = out.mutableData();
+  if (v.cat == Cat::Float)
+    for (int64_t i = 0; i < n; ++i)
+      storeAs<double>(p, out.dtype(), i, v.d);
+  else
+    for (int64_t i = 0; i < n; ++i)
+      storeAs<int64_t>(p, out.dtype(), i, v.i);
+}
+
+Error sizeFill(KernelContext &ctx, Args args, size_t nargs, bool hasValue, double constant) {
+  PT_NARGS(nargs);
+  IntList size;
+  Tensor *out;
+  Scalar v;
+  PTEC_TRY(argIntList(ctx, args, 0, "size", size));
+  if (hasValue) {
+    PTEC_TRY(argScalar(ctx, args, 1, "fill_value", v));
+  } else {
+    v.cat = Cat::Int;
+    v.i = static_cast<int64_t>(constant);
+    v.d = constant;
+  }
+  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, nargs - 1));
+  if (size.size() > static_cast<size_t>(kTensorMaxRank))
+    return ctx.fail(Error::InvalidArgument, "size has rank %zu, more than %d", size.size(),
+                    kTensorMaxRank);
+  Shape os;
+  for (size_t i = 0; i < size.size(); ++i) {
+    if (size[i] < 0)
+      return ctx.fail(Error::InvalidArgument, "negative size %lld",
+                      static_cast<long long>(size[i]));
+    os.push(size[i]);
+  }
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  fillWith(*out, v);
+  return Error::Ok;
+}
+
+/// out = convert(src broadcast to `shape`).
+Error copyBroadcast(KernelContext &ctx, const Tensor &src, Tensor &out, const Shape &shape) {
+  if (!broadcastsTo(src, shape)) {
+    ShapeText a(src), b(shape.span());
+    return ctx.fail(Error::InvalidArgument, "copy: src of shape %s does not broadcast to %s",
+                    a.c_str(), b.c_str());
+  }
+  if (src.dtype() == out.dtype() && sameShape(src, out)) {
+    if (src.data() != out.data())
+      copyElems(out.mutableData(), 0, src.data(), 0, src.numel(), src.elementSize());
+    return Error::Ok;
+  }
+  const Tensor *ins[1] = {&src};
+  forEachBroadcast<1>(shape, ins, [&](int64_t o, const int64_t(&ix)[1]) {
+    convertElem(src.data(), src.dtype(), ix[0], out.mutableData(), out.dtype(), o);
+  });
+  return Error::Ok;
+}
+
+/// [self, ..., out, ret]: out = self converted to out's dtype.
+Error convertCopy(KernelContext &ctx, Args args, size_t nargs) {
+  PT_NARGS(nargs);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, nargs - 1));
+  Shape os = Shape::of(*in);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  return copyBroadcast(ctx, *in, *out, os);
+}
+
+/// Same dtype copy for the alias-like ops (alias_copy, detach_copy, ...).
+Error plainCopy(KernelContext &ctx, Args args, size_t nargs, const char *op) {
+  PT_NARGS(nargs);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, nargs - 1));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
+  if (out->data() != in->data())
+    copyElems(out->mutableData(), 0, in->data(), 0, in->numel(), in->elementSize());
+  return Error::Ok;
+}
+
+/// MemoryFormat? : None, contiguous (0) or preserve (1); we are always contiguous.
+Error checkMemoryFormat(KernelContext &ctx, Args args, size_t i) {
+  EValue *v = args[i];
+  if (v && v->isNone())
+    return Error::Ok;
+  if (!v || !v->isInt())
+    return badTag(ctx, i, "memory_format", "Int or None", v);
+  if (v->toInt() != 0 && v->toInt() != 1)
+    return ctx.fail(Error::NotSupported,
+                    "memory_format %lld is not supported (only contiguous and preserve)",
+                    static_cast<long long>(v->toInt()));
+  return Error::Ok;
+}
+
+} // namespace
+
+Error full_out(KernelContext &ctx, Args args) { return sizeFill(ctx, args, 4, true, 0); }
+Error zeros_out(KernelContext &ctx, Args args) { return sizeFill(ctx, args, 3, false, 0); }
+Error ones_out(KernelContext &ctx, Args args) { return sizeFill(ctx, args, 3, false, 1); }
+
+Error full_like_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  Scalar v;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argScalar(ctx, args, 1, "fill_value", v));
+  PTEC_TRY(checkMemoryFormat(ctx, args, 2));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
+  fillWith(*out, v);
+  return Error::Ok;
+}
+
+Error fill_scalar_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  Tensor *in, *out;
+  Scalar v;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argScalar(ctx, args, 1, "value", v));
+  PTEC_TRY(argOut(ctx, args, 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, "fill"));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
+  fillWith(*out, v);
+  return Error::Ok;
+}
+
+Error scalar_tensor_out(KernelContext &ctx, Args args) {
+  PT_NARGS(3);
+  Scalar v;
+  Tensor *out;
+  PTEC_TRY(argScalar(ctx, args, 0, "s", v));
+  PTEC_TRY(argOut(ctx, args, 1, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(resizeOut(ctx, *out, Shape{}));
+  fillWith(*out, v);
+  return Error::Ok;
+}
+
+Error arange_start_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Scalar start, end, step;
+  Tensor *out;
+  PTEC_TRY(argScalar(ctx, args, 0, "start", start));
+  PTEC_TRY(argScalar(ctx, args, 1, "end", end));
+  PTEC_TRY(argScalar(ctx, args, 2, "step", step));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (step.d == 0)
+    return ctx.fail(Error::InvalidArgument, "arange: step must be nonzero");
+  if ((step.d > 0 && end.d < start.d) || (step.d < 0 && end.d > start.d))
+    return ctx.fail(Error::InvalidArgument, "arange: upper bound and step sign are inconsistent");
+  bool allInt = start.cat != Cat::Float && end.cat != Cat::Float && step.cat != Cat::Float;
+  int64_t n = allInt ? (end.i - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i
+                     : static_cast<int64_t>(std::ceil((end.d - start.d) / step.d));
+  if (n < 0)
+    n = 0;
+  PTEC_TRY(resizeOut(ctx, *out, Span<const int64_t>(&n, 1)));
+  for (int64_t i = 0; i < n; ++i) {
+    if (allInt && !isFloatDt(out->dtype()))
+      storeAs<int64_t>(out->mutableData(), out->dtype(), i, start.i + i * step.i);
+    else
+      storeAs<double>(out->mutableData(), out->dtype(), i, start.d + static_cast<double>(i) * step.d);
+  }
+  return Error::Ok;
+}
+
+Error clone_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  PTEC_TRY(checkMemoryFormat(ctx, args, 1));
+  return plainCopy(ctx, args, 4, "clone");
+}
+Error alias_copy_out(KernelContext &ctx, Args args) { return plainCopy(ctx, args, 3, "alias_copy"); }
+Error detach_copy_out(KernelContext &ctx, Args args) { return plainCopy(ctx, args, 3, "detach_copy"); }
+Error lift_fresh_copy_out(KernelContext &ctx, Args args) {
+  return plainCopy(ctx, args, 3, "lift_fresh_copy");
+}
+
+Error to_copy_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  bool nonBlocking;
+  PTEC_TRY(argBool(ctx, args, 1, "non_blocking", nonBlocking));
+  PTEC_TRY(checkMemoryFormat(ctx, args, 2));
+  return convertCopy(ctx, args, 5);
+}
+
+Error to_dim_order_copy_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  bool nonBlocking, hasOrder;
+  IntList order;
+  Tensor *in;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argBool(ctx, args, 1, "non_blocking", nonBlocking));
+  PTEC_TRY(argOptIntList(ctx, args, 2, "dim_order", hasOrder, order));
+  if (hasOrder) {
+    if (order.size() != static_cast<size_t>(in->dim()))
+      return ctx.fail(Error::InvalidArgument, "dim_order has %zu entries for a tensor of rank %d",
+                      order.size(), in->dim());
+    for (size_t i = 0; i < order.size(); ++i)
+      if (order[i] != static_cast<int64_t>(i))
+        return ctx.fail(Error::NotSupported,
+                        "_to_dim_order_copy: only the contiguous dim order is supported");
+  }
+  return convertCopy(ctx, args, 5);
+}
+
+Error copy_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *src, *out;
+  bool nonBlocking;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argTensor(ctx, args, 1, "src", src));
+  PTEC_TRY(argBool(ctx, args, 2, "non_blocking", nonBlocking));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  Shape os = Shape::of(*in);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  return copyBroadcast(ctx, *src, *out, os);
+}
+
+Error copy_inplace(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  Tensor *self, *src;
+  bool nonBlocking;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
+  PTEC_TRY(argTensor(ctx, args, 1, "src", src));
+  PTEC_TRY(argBool(ctx, args, 2, "non_blocking", nonBlocking));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  return copyBroadcast(ctx, *src, *self, Shape::of(*self));
+}
+
+Error constant_pad_nd_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  IntList pad;
+  Scalar value;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argIntList(ctx, args, 1, "pad", pad));
+  PTEC_TRY(argScalar(ctx, args, 2, "value", value));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, "constant_pad_nd"));
+  if (pad.size() % 2 != 0 || pad.size() > 2 * static_cast<size_t>(in->dim()))
+    return ctx.fail(Error::InvalidArgument,
+                    "constant_pad_nd: pad has %zu entries; needs an even count <= 2 * rank (%d)",
+                    pad.size(), 2 * in->dim());
+  // pad lists (before, after) pairs starting from the last dim.
+  int64_t before[kTensorMaxRank] = {}, after[kTensorMaxRank] = {};
+  for (size_t k = 0; k < pad.size() / 2; ++k) {
+    int d = in->dim() - 1 - static_cast<int>(k);
+    before[d] = pad[2 * k];
+    after[d] = pad[2 * k + 1];
+  }
+  Shape os;
+  for (int d = 0; d < in->dim(); ++d) {
+    int64_t s = in->size(d) + before[d] + after[d];
+    if (s < 0)
+      return ctx.fail(Error::InvalidArgument, "constant_pad_nd: dim %d would have negative size", d);
+    os.push(s);
+  }
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  fillWith(*out, value);
+  // The part of the input that lands inside the output.
+  Shape region;
+  int64_t inBase = 0, outBase = 0;
+  int64_t inStrides[kTensorMaxRank], outStrides[kTensorMaxRank];
+  for (int d = 0; d < in->dim(); ++d) {
+    int64_t inStart = before[d] < 0 ? -before[d] : 0;
+    int64_t outStart = before[d] > 0 ? before[d] : 0;
+    int64_t n = in->size(d) - inStart - (after[d] < 0 ? -after[d] : 0);
+    region.push(n < 0 ? 0 : n);
+    inBase += inStart * in->stride(d);
+    outBase += outStart * out->stride(d);
+    inStrides[d] = in->stride(d);
+    outStrides[d] = out->stride(d);
+  }
+  // Walk the region with out's strides; recover the input index per element.
+  size_t es = in->elementSize();
+  const uint8_t *src = static_cast<const uint8_t *>(in->data());
+  uint8_t *dst = static_cast<uint8_t *>(out->mutableData());
+  Shape rs = region;
+  int64_t rstr[kTensorMaxRank];
+  for (int d = 0; d < rs.n; ++d) { // contiguous strides of the region
+    rstr[d] = 1;
+    for (int e = d + 1; e < rs.n; ++e)
+      rstr[d] *= rs.d[e];
+  }
+  forEachStrided(rs, outStrides, outBase, [&](int64_t r, int64_t o) {
+    int64_t i = inBase;
+    for (int d = 0; d < rs.n; ++d)
+      i += ((r / rstr[d]) % rs.d[d]) * inStrides[d];
+    std::memcpy(dst + o * es, src + i * es, es);
+  });
+  return Error::Ok;
+}
+
+} // namespace ptec::rt::portable

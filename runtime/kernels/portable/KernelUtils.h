@@ -643,4 +643,61 @@ inline void copyElems(void *dst, int64_t di, const void *src, int64_t si, int64_
                 static_cast<const uint8_t *>(src) + si * esize, static_cast<size_t>(n) * esize);
 }
 
+/// Calls f(outIndex, base + sum(coord[d] * strides[d])) for every element of
+/// a row-major shape `os` (views: permute, slice, select, expand).
+template <typename F>
+inline void forEachStrided(const Shape &os, const int64_t *strides, int64_t base, F &&f) {
+  int64_t numel = os.numel();
+  if (numel == 0)
+    return;
+  if (os.n == 0) {
+    f(int64_t{0}, base);
+    return;
+  }
+  int64_t coord[kTensorMaxRank] = {};
+  int last = os.n - 1;
+  int64_t inner = os.d[last], st = strides[last];
+  for (int64_t o = 0; o < numel; o += inner) {
+    for (int64_t j = 0; j < inner; ++j)
+      f(o + j, base + j * st);
+    for (int d = last - 1; d >= 0; --d) {
+      base += strides[d];
+      if (++coord[d] < os.d[d])
+        break;
+      base -= strides[d] * coord[d];
+      coord[d] = 0;
+    }
+  }
+}
+
+/// out (contiguous, shape os, same dtype as in) gets in's elements read
+/// through `strides` from `base`.
+inline void gatherStrided(const Tensor &in, int64_t base, const int64_t *strides, Tensor &out,
+                          const Shape &os) {
+  size_t es = in.elementSize();
+  const uint8_t *src = static_cast<const uint8_t *>(in.data());
+  uint8_t *dst = static_cast<uint8_t *>(out.mutableData());
+  auto copy = [&](auto tag) {
+    using T = decltype(tag);
+    const T *s = reinterpret_cast<const T *>(src);
+    T *d = reinterpret_cast<T *>(dst);
+    forEachStrided(os, strides, base, [&](int64_t o, int64_t i) { d[o] = s[i]; });
+  };
+  switch (es) {
+  case 1: copy(uint8_t{}); break;
+  case 2: copy(uint16_t{}); break;
+  case 4: copy(uint32_t{}); break;
+  default: copy(uint64_t{}); break;
+  }
+}
+
+/// out must have in's dtype (the view-copy ops do not convert).
+inline Error checkSameDtype(KernelContext &ctx, const Tensor &in, const Tensor &out,
+                            const char *op) {
+  if (in.dtype() != out.dtype())
+    return ctx.fail(Error::InvalidArgument, "%s: out dtype %s differs from input dtype %s", op,
+                    toString(out.dtype()), toString(in.dtype()));
+  return Error::Ok;
+}
+
 } // namespace ptec::rt::portable

@@ -1,1 +1,217 @@
+// Reductions: sum, mean, amax, argmax, cumsum. Floating accumulation is in
+// double, integral in int64.
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/KernelUtils.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ptec::rt::portable {
+
+namespace {
+
+struct ReduceArgs {
+  Tensor *in = nullptr, *out = nullptr;
+  ReduceDims rd;
+  bool keepdim = false;
+  bool hasDtype = false;
+  ScalarType dtype = ScalarType::Float;
+};
+
+/// [self, dim[]?, keepdim, dtype?, out, ret] (sum.IntList_out, mean.out).
+Error unboxSumLike(KernelContext &ctx, Args args, const char *op, ReduceArgs &ra) {
+  PT_NARGS(6);
+  bool hasDims;
+  IntList dims;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", ra.in));
+  PTEC_TRY(argOptIntList(ctx, args, 1, "dim", hasDims, dims));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", ra.keepdim));
+  PTEC_TRY(argOptDtype(ctx, args, 3, "dtype", ra.hasDtype, ra.dtype));
+  PTEC_TRY(argOut(ctx, args, 4, "out", ra.out));
+  PTEC_TRY(argReturn(ctx, args, 5));
+  if (ra.hasDtype && ra.dtype != ra.out->dtype())
+    return ctx.fail(Error::InvalidArgument, "%s: dtype %s given but out has dtype %s", op,
+                    toString(ra.dtype), toString(ra.out->dtype()));
+  PTEC_TRY(parseReduceDims(ctx, *ra.in, hasDims, dims, ra.rd));
+  return resizeOut(ctx, *ra.out, reducedShape(*ra.in, ra.rd, ra.keepdim));
+}
+
+/// Sum (or mean) of the reduced elements into out.
+void sumInto(const Tensor &in, const ReduceDims &rd, Tensor &out, bool mean) {
+  const void *p = in.data();
+  ScalarType t = in.dtype();
+  if (isFloatDt(t) || isFloatDt(out.dtype())) {
+    double acc = 0;
+    forEachReduction(
+        in, rd, [&](int64_t) { acc = 0; },
+        [&](int64_t, int64_t i) { acc += loadAs<double>(p, t, i); },
+        [&](int64_t o, int64_t n) {
+          storeAs<double>(out.mutableData(), out.dtype(), o,
+                          mean ? acc / static_cast<double>(n) : acc);
+        });
+    return;
+  }
+  int64_t acc = 0;
+  forEachReduction(
+      in, rd, [&](int64_t) { acc = 0; },
+      [&](int64_t, int64_t i) { acc += loadAs<int64_t>(p, t, i); },
+      [&](int64_t o, int64_t) { storeAs<int64_t>(out.mutableData(), out.dtype(), o, acc); });
+}
+
+} // namespace
+
+Error sum_intlist_out(KernelContext &ctx, Args args) {
+  ReduceArgs ra;
+  PTEC_TRY(unboxSumLike(ctx, args, "sum", ra));
+  if (!canCastTo(maxCat(catOf(ra.in->dtype()), Cat::Int), ra.out->dtype()) &&
+      !(ra.in->dtype() == ScalarType::Bool && ra.out->dtype() == ScalarType::Bool))
+    return ctx.fail(Error::InvalidArgument, "sum: out dtype %s cannot hold a sum of %s",
+                    toString(ra.out->dtype()), toString(ra.in->dtype()));
+  sumInto(*ra.in, ra.rd, *ra.out, false);
+  return Error::Ok;
+}
+
+Error mean_out(KernelContext &ctx, Args args) {
+  ReduceArgs ra;
+  PTEC_TRY(unboxSumLike(ctx, args, "mean", ra));
+  if (!isFloatDt(ra.out->dtype()))
+    return ctx.fail(Error::InvalidArgument, "mean: needs a floating output dtype, got %s",
+                    toString(ra.out->dtype()));
+  if (!ra.hasDtype && !isFloatDt(ra.in->dtype()))
+    return ctx.fail(Error::InvalidArgument,
+                    "mean: input dtype %s is not floating; pass a floating dtype",
+                    toString(ra.in->dtype()));
+  sumInto(*ra.in, ra.rd, *ra.out, true);
+  return Error::Ok;
+}
+
+Error amax_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  IntList dims;
+  bool keepdim;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argIntList(ctx, args, 1, "dim", dims));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, "amax"));
+  ReduceDims rd;
+  PTEC_TRY(parseReduceDims(ctx, *in, true, dims, rd));
+  for (int i = 0; i < in->dim(); ++i)
+    if (rd.mask[i] && in->size(i) == 0)
+      return ctx.fail(Error::InvalidArgument, "amax: reduction dim %d has size 0", i);
+  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  if (isFloatDt(t)) {
+    double m = 0;
+    forEachReduction(
+        *in, rd, [&](int64_t) { m = -std::numeric_limits<double>::infinity(); },
+        [&](int64_t, int64_t i) {
+          double v = loadAs<double>(p, t, i);
+          if (std::isnan(v) || v > m)
+            m = std::isnan(m) ? m : v;
+        },
+        [&](int64_t o, int64_t) { storeAs<double>(out->mutableData(), out->dtype(), o, m); });
+  } else {
+    int64_t m = 0;
+    forEachReduction(
+        *in, rd, [&](int64_t) { m = std::numeric_limits<int64_t>::min(); },
+        [&](int64_t, int64_t i) {
+          int64_t v = loadAs<int64_t>(p, t, i);
+          if (v > m)
+            m = v;
+        },
+        [&](int64_t o, int64_t) { storeAs<int64_t>(out->mutableData(), out->dtype(), o, m); });
+  }
+  return Error::Ok;
+}
+
+Error argmax_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  bool hasDim, keepdim;
+  int64_t dim;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOptInt(ctx, args, 1, "dim", hasDim, dim));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (out->dtype() != ScalarType::Long)
+    return ctx.fail(Error::InvalidArgument, "argmax: out must be int64, got %s",
+                    toString(out->dtype()));
+  ReduceDims rd;
+  if (hasDim) {
+    PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+    if (in->dim() > 0)
+      rd.mask[dim] = true;
+  } else {
+    for (int i = 0; i < in->dim(); ++i)
+      rd.mask[i] = true;
+  }
+  for (int i = 0; i < in->dim(); ++i)
+    if (rd.mask[i] && in->size(i) == 0)
+      return ctx.fail(Error::InvalidArgument, "argmax: reduction over an empty dim %d", i);
+  if (!hasDim && in->numel() == 0)
+    return ctx.fail(Error::InvalidArgument, "argmax: input is empty");
+  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  double best = 0;
+  int64_t bestIdx = 0, k = 0;
+  forEachReduction(
+      *in, rd, [&](int64_t) { k = 0; bestIdx = -1; },
+      [&](int64_t, int64_t i) {
+        double v = loadAs<double>(p, t, i);
+        if (bestIdx < 0 || (!std::isnan(best) && (v > best || std::isnan(v)))) {
+          best = v;
+          bestIdx = k;
+        }
+        ++k;
+      },
+      [&](int64_t o, int64_t) { out->dataAs<int64_t>()[o] = bestIdx; });
+  return Error::Ok;
+}
+
+Error cumsum_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  int64_t dim;
+  bool hasDtype;
+  ScalarType dtype;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(argOptDtype(ctx, args, 2, "dtype", hasDtype, dtype));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (hasDtype && dtype != out->dtype())
+    return ctx.fail(Error::InvalidArgument, "cumsum: dtype %s given but out has dtype %s",
+                    toString(dtype), toString(out->dtype()));
+  PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+  if (!canCastTo(maxCat(catOf(in->dtype()), Cat::Int), out->dtype()))
+    return ctx.fail(Error::InvalidArgument, "cumsum: out dtype %s cannot hold a sum of %s",
+                    toString(out->dtype()), toString(in->dtype()));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
+  AxisSplit s = splitAt(*in, dim);
+  bool useFloat = isFloatDt(in->dtype()) || isFloatDt(out->dtype());
+  for (int64_t o = 0; o < s.outer; ++o) {
+    for (int64_t j = 0; j < s.inner; ++j) {
+      double accD = 0;
+      int64_t accI = 0;
+      for (int64_t k = 0; k < s.size; ++k) {
+        int64_t i = (o * s.size + k) * s.inner + j;
+        if (useFloat) {
+          accD += loadAs<double>(in->data(), in->dtype(), i);
+          storeAs<double>(out->mutableData(), out->dtype(), i, accD);
+        } else {
+          accI += loadAs<int64_t>(in->data(), in->dtype(), i);
+          storeAs<int64_t>(out->mutableData(), out->dtype(), i, accI);
+        }
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+} // namespace ptec::rt::portable
