@@ -1,1 +1,194 @@
+// Softmax, log-softmax, layer norm and inference batch norm (float only).
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/KernelUtils.h"
+
+#include <cmath>
+
+namespace ptec::rt::portable {
+
+namespace {
+
+Error requireFloat(KernelContext &ctx, const Tensor &t, const char *op, const char *what) {
+  if (!isFloatDt(t.dtype()))
+    return ctx.fail(Error::InvalidArgument, "%s: %s must be floating, got %s", op, what,
+                    toString(t.dtype()));
+  return Error::Ok;
+}
+
+Error softmaxImpl(KernelContext &ctx, Args args, bool log) {
+  const char *op = log ? "_log_softmax" : "_softmax";
+  PT_NARGS(5);
+  Tensor *in, *out;
+  int64_t dim;
+  bool halfToFloat;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(argBool(ctx, args, 2, "half_to_float", halfToFloat));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (halfToFloat)
+    return ctx.fail(Error::NotSupported, "%s: half_to_float is not supported on CPU", op);
+  PTEC_TRY(requireFloat(ctx, *in, op, "input"));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
+  AxisSplit s = splitAt(*in, in->dim() == 0 ? 0 : dim);
+  const void *p = in->data();
+  void *q = out->mutableData();
+  ScalarType t = in->dtype();
+  for (int64_t o = 0; o < s.outer; ++o) {
+    for (int64_t j = 0; j < s.inner; ++j) {
+      int64_t base = o * s.size * s.inner + j;
+      double m = -INFINITY;
+      for (int64_t k = 0; k < s.size; ++k) {
+        double v = loadAs<double>(p, t, base + k * s.inner);
+        if (v > m || std::isnan(v))
+          m = std::isnan(m) ? m : v;
+      }
+      double sum = 0;
+      for (int64_t k = 0; k < s.size; ++k)
+        sum += std::exp(loadAs<double>(p, t, base + k * s.inner) - m);
+      double logSum = std::log(sum);
+      for (int64_t k = 0; k < s.size; ++k) {
+        double x = loadAs<double>(p, t, base + k * s.inner) - m;
+        storeAs<double>(q, t, base + k * s.inner, log ? x - logSum : std::exp(x) / sum);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+/// Optional per-channel / per-element parameter of `n` elements.
+Error checkParam(KernelContext &ctx, const Tensor *p, int64_t n, const char *op,
+                 const char *what) {
+  if (!p)
+    return Error::Ok;
+  PTEC_TRY(requireFloat(ctx, *p, op, what));
+  if (p->numel() != n)
+    return ctx.fail(Error::InvalidArgument, "%s: %s has %lld elements, expected %lld", op, what,
+                    static_cast<long long>(p->numel()), static_cast<long long>(n));
+  return Error::Ok;
+}
+
+double paramAt(const Tensor *p, int64_t i, double dflt) {
+  return p ? loadAs<double>(p->data(), p->dtype(), i) : dflt;
+}
+
+} // namespace
+
+Error softmax_out(KernelContext &ctx, Args args) { return softmaxImpl(ctx, args, false); }
+Error log_softmax_out(KernelContext &ctx, Args args) { return softmaxImpl(ctx, args, true); }
+
+Error native_layer_norm_out(KernelContext &ctx, Args args) {
+  const char *op = "native_layer_norm";
+  PT_NARGS(9);
+  Tensor *in, *weight, *bias, *out, *mean, *rstd;
+  IntList normShape;
+  double eps;
+  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
+  PTEC_TRY(argIntList(ctx, args, 1, "normalized_shape", normShape));
+  PTEC_TRY(argOptTensor(ctx, args, 2, "weight", weight));
+  PTEC_TRY(argOptTensor(ctx, args, 3, "bias", bias));
+  PTEC_TRY(argDouble(ctx, args, 4, "eps", eps));
+  PTEC_TRY(argOut(ctx, args, 5, "out0", out));
+  PTEC_TRY(argOut(ctx, args, 6, "out1", mean));
+  PTEC_TRY(argOut(ctx, args, 7, "out2", rstd));
+  PTEC_TRY(argReturn(ctx, args, 8));
+  PTEC_TRY(requireFloat(ctx, *in, op, "input"));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  PTEC_TRY(checkSameDtype(ctx, *in, *mean, op));
+  PTEC_TRY(checkSameDtype(ctx, *in, *rstd, op));
+  int k = static_cast<int>(normShape.size());
+  if (k == 0 || k > in->dim())
+    return ctx.fail(Error::InvalidArgument,
+                    "%s: normalized_shape has %d dims for an input of rank %d", op, k, in->dim());
+  int axis = in->dim() - k;
+  for (int i = 0; i < k; ++i)
+    if (normShape[i] != in->size(axis + i)) {
+      ShapeText s(*in);
+      return ctx.fail(Error::InvalidArgument,
+                      "%s: normalized_shape does not match the trailing dims of input %s", op,
+                      s.c_str());
+    }
+  int64_t m = 1, n = 1;
+  for (int i = 0; i < in->dim(); ++i)
+    (i < axis ? m : n) *= in->size(i);
+  PTEC_TRY(checkParam(ctx, weight, n, op, "weight"));
+  PTEC_TRY(checkParam(ctx, bias, n, op, "bias"));
+  Shape statShape = Shape::of(*in);
+  for (int i = axis; i < in->dim(); ++i)
+    statShape.d[i] = 1;
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in), "out0"));
+  PTEC_TRY(resizeOut(ctx, *mean, statShape, "out1 (mean)"));
+  PTEC_TRY(resizeOut(ctx, *rstd, statShape, "out2 (rstd)"));
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  for (int64_t r = 0; r < m; ++r) {
+    double sum = 0, sq = 0;
+    for (int64_t c = 0; c < n; ++c)
+      sum += loadAs<double>(p, t, r * n + c);
+    double mu = n ? sum / static_cast<double>(n) : 0;
+    for (int64_t c = 0; c < n; ++c) {
+      double d = loadAs<double>(p, t, r * n + c) - mu;
+      sq += d * d;
+    }
+    double var = n ? sq / static_cast<double>(n) : 0;
+    double rs = 1.0 / std::sqrt(var + eps);
+    for (int64_t c = 0; c < n; ++c) {
+      double x = (loadAs<double>(p, t, r * n + c) - mu) * rs;
+      storeAs<double>(out->mutableData(), t, r * n + c,
+                      x * paramAt(weight, c, 1.0) + paramAt(bias, c, 0.0));
+    }
+    storeAs<double>(mean->mutableData(), t, r, mu);
+    storeAs<double>(rstd->mutableData(), t, r, rs);
+  }
+  return Error::Ok;
+}
+
+Error batch_norm_no_training_out(KernelContext &ctx, Args args) {
+  const char *op = "_native_batch_norm_legit_no_training";
+  PT_NARGS(11);
+  Tensor *in, *weight, *bias, *rmean, *rvar, *out, *saveMean, *saveInvstd;
+  double momentum, eps;
+  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
+  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
+  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
+  PTEC_TRY(argTensor(ctx, args, 3, "running_mean", rmean));
+  PTEC_TRY(argTensor(ctx, args, 4, "running_var", rvar));
+  PTEC_TRY(argDouble(ctx, args, 5, "momentum", momentum));
+  PTEC_TRY(argDouble(ctx, args, 6, "eps", eps));
+  PTEC_TRY(argOut(ctx, args, 7, "out0", out));
+  PTEC_TRY(argOut(ctx, args, 8, "out1", saveMean));
+  PTEC_TRY(argOut(ctx, args, 9, "out2", saveInvstd));
+  PTEC_TRY(argReturn(ctx, args, 10));
+  PTEC_TRY(requireFloat(ctx, *in, op, "input"));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  if (in->dim() < 2)
+    return ctx.fail(Error::InvalidArgument, "%s: input must have rank >= 2, got %d", op, in->dim());
+  int64_t c = in->size(1);
+  PTEC_TRY(checkParam(ctx, weight, c, op, "weight"));
+  PTEC_TRY(checkParam(ctx, bias, c, op, "bias"));
+  PTEC_TRY(checkParam(ctx, rmean, c, op, "running_mean"));
+  PTEC_TRY(checkParam(ctx, rvar, c, op, "running_var"));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in), "out0"));
+  int64_t zero = 0;
+  PTEC_TRY(resizeOut(ctx, *saveMean, Span<const int64_t>(&zero, 1), "out1"));
+  PTEC_TRY(resizeOut(ctx, *saveInvstd, Span<const int64_t>(&zero, 1), "out2"));
+  AxisSplit s = splitAt(*in, 1);
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  for (int64_t ch = 0; ch < c; ++ch) {
+    double mu = paramAt(rmean, ch, 0);
+    double inv = 1.0 / std::sqrt(paramAt(rvar, ch, 1) + eps);
+    double w = paramAt(weight, ch, 1.0), b = paramAt(bias, ch, 0.0);
+    for (int64_t o = 0; o < s.outer; ++o) {
+      int64_t base = (o * c + ch) * s.inner;
+      for (int64_t j = 0; j < s.inner; ++j)
+        storeAs<double>(out->mutableData(), t, base + j,
+                        (loadAs<double>(p, t, base + j) - mu) * inv * w + b);
+    }
+  }
+  return Error::Ok;
+}
+
+} // namespace ptec::rt::portable

@@ -1,1 +1,238 @@
+// 2-D pooling over (N, C, H, W) or (C, H, W): max with indices, average,
+// adaptive average.
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/KernelUtils.h"
+
+#include <cmath>
+
+namespace ptec::rt::portable {
+
+namespace {
+
+struct Pool2d {
+  int64_t kh, kw, sh, sw, ph, pw, dh = 1, dw = 1;
+  bool ceil = false;
+  int64_t planes, h, w, oh, ow; // planes = N * C
+  Shape outShape;
+};
+
+/// One or two ints from an IntList (a single value applies to both dims).
+Error pair(KernelContext &ctx, const IntList &l, const char *what, int64_t dflt0,
+           int64_t dflt1, int64_t &a, int64_t &b) {
+  if (l.size() == 0) {
+    a = dflt0;
+    b = dflt1;
+    return Error::Ok;
+  }
+  if (l.size() > 2)
+    return ctx.fail(Error::InvalidArgument, "%s must have 1 or 2 values, got %zu", what, l.size());
+  a = l[0];
+  b = l.size() == 2 ? l[1] : l[0];
+  return Error::Ok;
+}
+
+int64_t poolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
+  int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+  if (ceil && (out - 1) * stride >= in + pad)
+    --out;
+  return out;
+}
+
+/// Parses [self, kernel_size, stride, padding, (dilation)] and the geometry.
+Error parsePool(KernelContext &ctx, Args args, bool hasDilation, const char *op, Tensor *&in,
+                Pool2d &g) {
+  IntList ks, st, pd, dl;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argIntList(ctx, args, 1, "kernel_size", ks));
+  PTEC_TRY(argIntList(ctx, args, 2, "stride", st));
+  PTEC_TRY(argIntList(ctx, args, 3, "padding", pd));
+  if (!isFloatDt(in->dtype()))
+    return ctx.fail(Error::InvalidArgument, "%s: input must be floating, got %s", op,
+                    toString(in->dtype()));
+  if (in->dim() != 3 && in->dim() != 4)
+    return ctx.fail(Error::InvalidArgument, "%s: expects a 3-D or 4-D input, got rank %d", op,
+                    in->dim());
+  if (ks.size() == 0)
+    return ctx.fail(Error::InvalidArgument, "%s: kernel_size must not be empty", op);
+  PTEC_TRY(pair(ctx, ks, "kernel_size", 1, 1, g.kh, g.kw));
+  PTEC_TRY(pair(ctx, st, "stride", g.kh, g.kw, g.sh, g.sw));
+  PTEC_TRY(pair(ctx, pd, "padding", 0, 0, g.ph, g.pw));
+  if (hasDilation) {
+    PTEC_TRY(argIntList(ctx, args, 4, "dilation", dl));
+    PTEC_TRY(pair(ctx, dl, "dilation", 1, 1, g.dh, g.dw));
+  }
+  if (g.kh <= 0 || g.kw <= 0 || g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 ||
+      g.pw < 0)
+    return ctx.fail(Error::InvalidArgument,
+                    "%s: kernel, stride and dilation must be positive, padding non-negative", op);
+  if (g.ph > ((g.kh - 1) * g.dh + 1) / 2 || g.pw > ((g.kw - 1) * g.dw + 1) / 2)
+    return ctx.fail(Error::InvalidArgument, "%s: padding must be at most half the kernel size", op);
+  int r = in->dim();
+  g.h = in->size(r - 2);
+  g.w = in->size(r - 1);
+  g.planes = in->size(0) * (r == 4 ? in->size(1) : 1);
+  return Error::Ok;
+}
+
+Error finishGeometry(KernelContext &ctx, const Tensor &in, const char *op, Pool2d &g) {
+  g.oh = poolOutSize(g.h, g.kh, g.ph, g.sh, g.dh, g.ceil);
+  g.ow = poolOutSize(g.w, g.kw, g.pw, g.sw, g.dw, g.ceil);
+  if (g.oh <= 0 || g.ow <= 0)
+    return ctx.fail(Error::InvalidArgument, "%s: output size %lldx%lld is too small", op,
+                    static_cast<long long>(g.oh), static_cast<long long>(g.ow));
+  g.outShape = Shape::of(in);
+  g.outShape.d[in.dim() - 2] = g.oh;
+  g.outShape.d[in.dim() - 1] = g.ow;
+  return Error::Ok;
+}
+
+} // namespace
+
+Error max_pool2d_with_indices_out(KernelContext &ctx, Args args) {
+  const char *op = "max_pool2d_with_indices";
+  PT_NARGS(9);
+  Tensor *in, *out, *idx;
+  Pool2d g;
+  PTEC_TRY(parsePool(ctx, args, true, op, in, g));
+  PTEC_TRY(argBool(ctx, args, 5, "ceil_mode", g.ceil));
+  PTEC_TRY(argOut(ctx, args, 6, "out", out));
+  PTEC_TRY(argOut(ctx, args, 7, "indices", idx));
+  PTEC_TRY(argReturn(ctx, args, 8));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  if (idx->dtype() != ScalarType::Long)
+    return ctx.fail(Error::InvalidArgument, "%s: indices must be int64, got %s", op,
+                    toString(idx->dtype()));
+  PTEC_TRY(finishGeometry(ctx, *in, op, g));
+  PTEC_TRY(resizeOut(ctx, *out, g.outShape, "out"));
+  PTEC_TRY(resizeOut(ctx, *idx, g.outShape, "indices"));
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  int64_t *ip = idx->dataAs<int64_t>();
+  for (int64_t pl = 0; pl < g.planes; ++pl) {
+    int64_t inBase = pl * g.h * g.w, outBase = pl * g.oh * g.ow;
+    for (int64_t oy = 0; oy < g.oh; ++oy) {
+      for (int64_t ox = 0; ox < g.ow; ++ox) {
+        double best = -INFINITY;
+        int64_t bestAt = -1;
+        for (int64_t ky = 0; ky < g.kh; ++ky) {
+          int64_t y = oy * g.sh - g.ph + ky * g.dh;
+          if (y < 0 || y >= g.h)
+            continue;
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            int64_t x = ox * g.sw - g.pw + kx * g.dw;
+            if (x < 0 || x >= g.w)
+              continue;
+            double v = loadAs<double>(p, t, inBase + y * g.w + x);
+            if (bestAt < 0 || v > best || std::isnan(v)) {
+              if (bestAt >= 0 && std::isnan(best))
+                continue;
+              best = v;
+              bestAt = y * g.w + x;
+            }
+          }
+        }
+        storeAs<double>(out->mutableData(), t, outBase + oy * g.ow + ox, best);
+        ip[outBase + oy * g.ow + ox] = bestAt < 0 ? 0 : bestAt;
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Error avg_pool2d_out(KernelContext &ctx, Args args) {
+  const char *op = "avg_pool2d";
+  PT_NARGS(9);
+  Tensor *in, *out;
+  Pool2d g;
+  bool countPad, hasDiv;
+  int64_t divisor;
+  PTEC_TRY(parsePool(ctx, args, false, op, in, g));
+  PTEC_TRY(argBool(ctx, args, 4, "ceil_mode", g.ceil));
+  PTEC_TRY(argBool(ctx, args, 5, "count_include_pad", countPad));
+  PTEC_TRY(argOptInt(ctx, args, 6, "divisor_override", hasDiv, divisor));
+  PTEC_TRY(argOut(ctx, args, 7, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 8));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  if (hasDiv && divisor == 0)
+    return ctx.fail(Error::InvalidArgument, "%s: divisor_override must be nonzero", op);
+  PTEC_TRY(finishGeometry(ctx, *in, op, g));
+  PTEC_TRY(resizeOut(ctx, *out, g.outShape));
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  for (int64_t pl = 0; pl < g.planes; ++pl) {
+    int64_t inBase = pl * g.h * g.w, outBase = pl * g.oh * g.ow;
+    for (int64_t oy = 0; oy < g.oh; ++oy) {
+      for (int64_t ox = 0; ox < g.ow; ++ox) {
+        int64_t y0 = oy * g.sh - g.ph, x0 = ox * g.sw - g.pw;
+        int64_t y1 = std::min(y0 + g.kh, g.h + g.ph), x1 = std::min(x0 + g.kw, g.w + g.pw);
+        int64_t poolSize = (y1 - y0) * (x1 - x0);
+        y0 = std::max<int64_t>(y0, 0);
+        x0 = std::max<int64_t>(x0, 0);
+        y1 = std::min(y1, g.h);
+        x1 = std::min(x1, g.w);
+        double sum = 0;
+        for (int64_t y = y0; y < y1; ++y)
+          for (int64_t x = x0; x < x1; ++x)
+            sum += loadAs<double>(p, t, inBase + y * g.w + x);
+        int64_t div = hasDiv ? divisor : countPad ? poolSize : (y1 - y0) * (x1 - x0);
+        storeAs<double>(out->mutableData(), t, outBase + oy * g.ow + ox,
+                        div ? sum / static_cast<double>(div) : NAN);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Error adaptive_avg_pool2d_out(KernelContext &ctx, Args args) {
+  const char *op = "_adaptive_avg_pool2d";
+  PT_NARGS(4);
+  Tensor *in, *out;
+  IntList os;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argIntList(ctx, args, 1, "output_size", os));
+  PTEC_TRY(argOut(ctx, args, 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  if (!isFloatDt(in->dtype()))
+    return ctx.fail(Error::InvalidArgument, "%s: input must be floating, got %s", op,
+                    toString(in->dtype()));
+  if (in->dim() != 3 && in->dim() != 4)
+    return ctx.fail(Error::InvalidArgument, "%s: expects a 3-D or 4-D input, got rank %d", op,
+                    in->dim());
+  int64_t oh, ow;
+  PTEC_TRY(pair(ctx, os, "output_size", 1, 1, oh, ow));
+  if (os.size() == 0 || oh < 0 || ow < 0)
+    return ctx.fail(Error::InvalidArgument, "%s: invalid output_size", op);
+  int r = in->dim();
+  int64_t h = in->size(r - 2), w = in->size(r - 1);
+  for (int i = 0; i < r - 2; ++i)
+    if (in->size(i) == 0)
+      return resizeOut(ctx, *out, Shape::of(*in)); // nothing to pool
+  if (h == 0 || w == 0)
+    return ctx.fail(Error::InvalidArgument, "%s: input has an empty spatial dim", op);
+  Shape osh = Shape::of(*in);
+  osh.d[r - 2] = oh;
+  osh.d[r - 1] = ow;
+  PTEC_TRY(resizeOut(ctx, *out, osh));
+  int64_t planes = in->numel() / (h * w);
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  for (int64_t pl = 0; pl < planes; ++pl) {
+    for (int64_t oy = 0; oy < oh; ++oy) {
+      int64_t y0 = (oy * h) / oh, y1 = ((oy + 1) * h + oh - 1) / oh;
+      for (int64_t ox = 0; ox < ow; ++ox) {
+        int64_t x0 = (ox * w) / ow, x1 = ((ox + 1) * w + ow - 1) / ow;
+        double sum = 0;
+        for (int64_t y = y0; y < y1; ++y)
+          for (int64_t x = x0; x < x1; ++x)
+            sum += loadAs<double>(p, t, pl * h * w + y * w + x);
+        storeAs<double>(out->mutableData(), t, (pl * oh + oy) * ow + ox,
+                        sum / static_cast<double>((y1 - y0) * (x1 - x0)));
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+} // namespace ptec::rt::portable
