@@ -836,7 +836,7 @@ def graph_text(name, ep):
 # .npy
 # --------------------------------------------------------------------------------------
 def npy_bytes(t):
-    a = np.ascontiguousarray(t.detach().numpy())
+    a = np.array(t.detach().numpy(), order="C", copy=True)  # keeps 0-d shapes
     a = a.astype(a.dtype.newbyteorder("<"), copy=False)
     b = io.BytesIO()
     np.lib.format.write_array(b, a, version=(1, 0), allow_pickle=False)

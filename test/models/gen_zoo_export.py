@@ -41,7 +41,7 @@ NP_DTYPE = {torch.float32: "float32", torch.int64: "int64", torch.bool: "bool",
 
 
 def npy_bytes(t):
-    a = np.ascontiguousarray(t.detach().cpu().numpy())
+    a = np.array(t.detach().cpu().numpy(), order="C", copy=True)  # keeps 0-d shapes
     a = a.astype(a.dtype.newbyteorder("<"), copy=False)
     b = io.BytesIO()
     np.lib.format.write_array(b, a, version=(1, 0), allow_pickle=False)
