@@ -130,7 +130,7 @@ class TraceContext:
     zoo_models.py only, with a repository-relative path) and the nn.Module stack."""
 
     def __init__(self):
-        self.module_stack = []   # [(key, path, type_str)]
+        self.module_stack = []   # [(key, path, type_str, fqn)]
         self.call_counts = {}
 
     def capture_stack_trace(self):
@@ -175,10 +175,18 @@ def _install_module_hooks(model, ctx):
         def pre(m, inp, fqn=fqn):
             n = ctx.call_counts.get(fqn, 0)
             ctx.call_counts[fqn] = n + 1
-            key = "L__self___" + fqn.replace(".", "_")
-            if n > 0:
-                key += "@%d" % n
-            ctx.module_stack.append((key, fqn, types[fqn]))
+            # The path is the module FQN; from its second call on a module's own path
+            # segment gets "@<n>" (and its children inherit that prefix), as torch 2.x
+            # export does, so that every call site stays distinguishable.
+            parent, _, leaf = fqn.rpartition(".")
+            parent_path = ctx.module_stack[-1][1] if ctx.module_stack else ""
+            if parent and ctx.module_stack and ctx.module_stack[-1][3] == parent:
+                leaf = parent_path + "." + leaf
+            elif parent:
+                leaf = fqn
+            path = leaf + ("@%d" % n if n > 0 else "")
+            key = "L__self___" + path.replace(".", "_")
+            ctx.module_stack.append((key, path, types[fqn], fqn))
 
         def post(m, inp, out):
             ctx.module_stack.pop()
@@ -564,7 +572,7 @@ class Serializer:
             md["stack_trace"] = st
         ms = node.meta.get("zoo_module_stack")
         if ms:
-            md["nn_module_stack"] = ";".join("%s,%s,%s" % m for m in ms)
+            md["nn_module_stack"] = ";".join("%s,%s,%s" % m[:3] for m in ms)
         return md
 
     def graph(self):
