@@ -1,1 +1,317 @@
+// Matrix products (mm, bmm, addmm) and convolution, on Eigen GEMMs over the
+// caller's memory. Convolution is im2col + GEMM with the im2col matrix in the
+// temp allocator; without enough scratch it falls back to a direct loop.
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/KernelUtils.h"
+
+#include <Eigen/Core>
+
+namespace ptec::rt::portable {
+
+namespace {
+
+template <typename T>
+using MatRM = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T> using MapC = Eigen::Map<const MatRM<T>>;
+template <typename T> using MapM = Eigen::Map<MatRM<T>>;
+
+Error requireMatmulDtypes(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &b,
+                          const Tensor &out) {
+  if (!isFloatDt(a.dtype()) || a.dtype() != b.dtype() || a.dtype() != out.dtype())
+    return ctx.fail(Error::InvalidArgument,
+                    "%s: needs float32 or float64 operands of one dtype, got %s, %s -> %s", op,
+                    toString(a.dtype()), toString(b.dtype()), toString(out.dtype()));
+  return Error::Ok;
+}
+
+/// c[n x m] = a[n x k] * b[k x m], all row-major, contiguous.
+template <typename T>
+void gemm(const T *a, const T *b, T *c, int64_t n, int64_t k, int64_t m) {
+  MapM<T> C(c, n, m);
+  if (k == 0) {
+    C.setZero();
+    return;
+  }
+  C.noalias() = MapC<T>(a, n, k) * MapC<T>(b, k, m);
+}
+
+template <typename T>
+void gemmTensors(const Tensor &a, const Tensor &b, Tensor &out, int64_t batch, int64_t n,
+                 int64_t k, int64_t m) {
+  for (int64_t i = 0; i < batch; ++i)
+    gemm<T>(a.dataAs<T>() + i * n * k, b.dataAs<T>() + i * k * m, out.dataAs<T>() + i * n * m,
+            n, k, m);
+}
+
+Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &b, Tensor &out,
+             bool batched) {
+  PTEC_TRY(requireMatmulDtypes(ctx, op, a, b, out));
+  int r = batched ? 3 : 2;
+  if (a.dim() != r || b.dim() != r)
+    return ctx.fail(Error::InvalidArgument, "%s: expects rank-%d operands, got ranks %d and %d",
+                    op, r, a.dim(), b.dim());
+  int64_t batch = batched ? a.size(0) : 1;
+  int o = batched ? 1 : 0;
+  int64_t n = a.size(o), k = a.size(o + 1), m = b.size(o + 1);
+  if (b.size(o) != k || (batched && b.size(0) != batch)) {
+    ShapeText sa(a), sb(b);
+    return ctx.fail(Error::InvalidArgument, "%s: shapes %s and %s cannot be multiplied", op,
+                    sa.c_str(), sb.c_str());
+  }
+  Shape os;
+  if (batched)
+    os.push(batch);
+  os.push(n);
+  os.push(m);
+  PTEC_TRY(resizeOut(ctx, out, os));
+  if (out.dtype() == ScalarType::Float)
+    gemmTensors<float>(a, b, out, batch, n, k, m);
+  else
+    gemmTensors<double>(a, b, out, batch, n, k, m);
+  return Error::Ok;
+}
+
+// --- Convolution -----------------------------------------------------------
+
+struct ConvGeom {
+  int spatial;             // 1 or 2
+  int64_t n, cin, h, w;    // input (h = 1 for 1-D)
+  int64_t cout, kh, kw;    // weight
+  int64_t sh, sw, ph, pw, dh, dw, groups;
+  int64_t oh, ow;
+};
+
+/// A stride/padding/dilation list: one value, or one per spatial dim.
+Error convParam(KernelContext &ctx, const IntList &l, const char *what, int spatial,
+                int64_t &y, int64_t &x) {
+  if (l.size() != 1 && l.size() != static_cast<size_t>(spatial))
+    return ctx.fail(Error::InvalidArgument, "convolution: %s has %zu values, expected 1 or %d",
+                    what, l.size(), spatial);
+  y = l[0]; // 1-D: overridden by the caller
+  x = l[l.size() - 1];
+  return Error::Ok;
+}
+
+/// Direct convolution for one (batch, group): no scratch memory needed.
+template <typename T>
+void convDirect(const ConvGeom &g, const T *in, const T *wt, T *out, int64_t cinG,
+                int64_t coutG) {
+  for (int64_t oc = 0; oc < coutG; ++oc) {
+    const T *wOc = wt + oc * cinG * g.kh * g.kw;
+    for (int64_t oy = 0; oy < g.oh; ++oy)
+      for (int64_t ox = 0; ox < g.ow; ++ox) {
+        T acc = 0;
+        for (int64_t ic = 0; ic < cinG; ++ic)
+          for (int64_t ky = 0; ky < g.kh; ++ky) {
+            int64_t y = oy * g.sh - g.ph + ky * g.dh;
+            if (y < 0 || y >= g.h)
+              continue;
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              int64_t x = ox * g.sw - g.pw + kx * g.dw;
+              if (x < 0 || x >= g.w)
+                continue;
+              acc += in[(ic * g.h + y) * g.w + x] * wOc[(ic * g.kh + ky) * g.kw + kx];
+            }
+          }
+        out[(oc * g.oh + oy) * g.ow + ox] = acc;
+      }
+  }
+}
+
+/// col[(ic, ky, kx), (oy, ox)] = padded input sample.
+template <typename T> void im2col(const ConvGeom &g, const T *in, int64_t cinG, T *col) {
+  int64_t cols = g.oh * g.ow;
+  for (int64_t ic = 0; ic < cinG; ++ic)
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        T *row = col + ((ic * g.kh + ky) * g.kw + kx) * cols;
+        for (int64_t oy = 0; oy < g.oh; ++oy) {
+          int64_t y = oy * g.sh - g.ph + ky * g.dh;
+          for (int64_t ox = 0; ox < g.ow; ++ox) {
+            int64_t x = ox * g.sw - g.pw + kx * g.dw;
+            row[oy * g.ow + ox] =
+                (y >= 0 && y < g.h && x >= 0 && x < g.w) ? in[(ic * g.h + y) * g.w + x] : T(0);
+          }
+        }
+      }
+}
+
+template <typename T>
+void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const Tensor &weight,
+             const Tensor *bias, Tensor &out) {
+  int64_t cinG = g.cin / g.groups, coutG = g.cout / g.groups;
+  int64_t kdim = cinG * g.kh * g.kw, cols = g.oh * g.ow;
+  bool pointwise = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0;
+  T *col = nullptr;
+  if (!pointwise && ctx.tempAllocator() && kdim * cols > 0)
+    col = ctx.tempAllocator()->allocateArray<T>(static_cast<size_t>(kdim * cols));
+  const T *in = input.dataAs<T>();
+  const T *wt = weight.dataAs<T>();
+  T *o = out.dataAs<T>();
+  for (int64_t b = 0; b < g.n; ++b)
+    for (int64_t gr = 0; gr < g.groups; ++gr) {
+      const T *inG = in + (b * g.cin + gr * cinG) * g.h * g.w;
+      const T *wG = wt + gr * coutG * kdim;
+      T *oG = o + (b * g.cout + gr * coutG) * cols;
+      if (pointwise) {
+        gemm<T>(wG, inG, oG, coutG, kdim, cols);
+      } else if (col) {
+        im2col<T>(g, inG, cinG, col);
+        gemm<T>(wG, col, oG, coutG, kdim, cols);
+      } else {
+        convDirect<T>(g, inG, wG, oG, cinG, coutG);
+      }
+    }
+  if (bias)
+    for (int64_t b = 0; b < g.n; ++b)
+      for (int64_t oc = 0; oc < g.cout; ++oc) {
+        T bv = loadAs<T>(bias->data(), bias->dtype(), oc);
+        T *p = o + (b * g.cout + oc) * cols;
+        for (int64_t i = 0; i < cols; ++i)
+          p[i] += bv;
+      }
+}
+
+} // namespace
+
+Error mm_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  Tensor *a, *b, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", a));
+  PTEC_TRY(argTensor(ctx, args, 1, "mat2", b));
+  PTEC_TRY(argOut(ctx, args, 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  return matmul(ctx, "mm", *a, *b, *out, false);
+}
+
+Error bmm_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  Tensor *a, *b, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", a));
+  PTEC_TRY(argTensor(ctx, args, 1, "mat2", b));
+  PTEC_TRY(argOut(ctx, args, 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  return matmul(ctx, "bmm", *a, *b, *out, true);
+}
+
+Error addmm_out(KernelContext &ctx, Args args) {
+  PT_NARGS(7);
+  Tensor *self, *a, *b, *out;
+  Scalar beta, alpha;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
+  PTEC_TRY(argTensor(ctx, args, 1, "mat1", a));
+  PTEC_TRY(argTensor(ctx, args, 2, "mat2", b));
+  PTEC_TRY(argScalar(ctx, args, 3, "beta", beta));
+  PTEC_TRY(argScalar(ctx, args, 4, "alpha", alpha));
+  PTEC_TRY(argOut(ctx, args, 5, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 6));
+  if (self->dtype() != out->dtype())
+    return ctx.fail(Error::InvalidArgument, "addmm: self dtype %s differs from out dtype %s",
+                    toString(self->dtype()), toString(out->dtype()));
+  if (self == out || self->data() == out->data())
+    return ctx.fail(Error::InvalidArgument, "addmm: out must not alias self");
+  PTEC_TRY(matmul(ctx, "addmm", *a, *b, *out, false));
+  Shape os = Shape::of(*out);
+  if (!broadcastsTo(*self, os)) {
+    ShapeText s(*self), o(os.span());
+    return ctx.fail(Error::InvalidArgument, "addmm: self of shape %s does not broadcast to %s",
+                    s.c_str(), o.c_str());
+  }
+  const Tensor *ins[1] = {self};
+  double bt = beta.d, al = alpha.d;
+  void *po = out->mutableData();
+  ScalarType t = out->dtype();
+  forEachBroadcast<1>(os, ins, [&](int64_t o, const int64_t(&ix)[1]) {
+    double prod = loadAs<double>(po, t, o) * al;
+    double add = bt == 0 ? 0.0 : bt * loadAs<double>(self->data(), t, ix[0]);
+    storeAs<double>(po, t, o, prod + add);
+  });
+  return Error::Ok;
+}
+
+Error convolution_out(KernelContext &ctx, Args args) {
+  PT_NARGS(11);
+  Tensor *in, *weight, *bias, *out;
+  IntList stride, padding, dilation, outPad;
+  bool transposed;
+  int64_t groups;
+  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
+  PTEC_TRY(argTensor(ctx, args, 1, "weight", weight));
+  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
+  PTEC_TRY(argIntList(ctx, args, 3, "stride", stride));
+  PTEC_TRY(argIntList(ctx, args, 4, "padding", padding));
+  PTEC_TRY(argIntList(ctx, args, 5, "dilation", dilation));
+  PTEC_TRY(argBool(ctx, args, 6, "transposed", transposed));
+  PTEC_TRY(argIntList(ctx, args, 7, "output_padding", outPad));
+  PTEC_TRY(argInt(ctx, args, 8, "groups", groups));
+  PTEC_TRY(argOut(ctx, args, 9, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 10));
+  if (transposed)
+    return ctx.fail(Error::NotSupported,
+                    "convolution: transposed convolution is not supported by the portable kernels");
+  if (!isFloatDt(in->dtype()) || in->dtype() != weight->dtype() || in->dtype() != out->dtype() ||
+      (bias && bias->dtype() != in->dtype()))
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: input, weight, bias and out must share one floating dtype");
+  if (in->dim() != 3 && in->dim() != 4)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in->dim());
+  if (weight->dim() != in->dim())
+    return ctx.fail(Error::InvalidArgument, "convolution: weight rank %d != input rank %d",
+                    weight->dim(), in->dim());
+  ConvGeom g;
+  g.spatial = in->dim() - 2;
+  g.n = in->size(0);
+  g.cin = in->size(1);
+  g.h = g.spatial == 2 ? in->size(2) : 1;
+  g.w = in->size(in->dim() - 1);
+  g.cout = weight->size(0);
+  g.kh = g.spatial == 2 ? weight->size(2) : 1;
+  g.kw = weight->size(weight->dim() - 1);
+  g.groups = groups;
+  PTEC_TRY(convParam(ctx, stride, "stride", g.spatial, g.sh, g.sw));
+  PTEC_TRY(convParam(ctx, padding, "padding", g.spatial, g.ph, g.pw));
+  PTEC_TRY(convParam(ctx, dilation, "dilation", g.spatial, g.dh, g.dw));
+  if (g.spatial == 1) {
+    g.sh = g.dh = 1;
+    g.ph = 0;
+  }
+  if (groups <= 0 || g.cin % groups != 0 || g.cout % groups != 0)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: groups=%lld must divide in channels %lld and out channels %lld",
+                    static_cast<long long>(groups), static_cast<long long>(g.cin),
+                    static_cast<long long>(g.cout));
+  if (weight->size(1) * groups != g.cin) {
+    ShapeText a(*in), b(*weight);
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: input %s has %lld channels, weight %s with groups=%lld expects %lld",
+                    a.c_str(), static_cast<long long>(g.cin), b.c_str(),
+                    static_cast<long long>(groups),
+                    static_cast<long long>(weight->size(1) * groups));
+  }
+  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: stride and dilation must be positive, padding non-negative");
+  if (bias && bias->numel() != g.cout)
+    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
+                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
+  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
+  if (g.h + 2 * g.ph < g.dh * (g.kh - 1) + 1 || g.w + 2 * g.pw < g.dw * (g.kw - 1) + 1)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: kernel (after dilation) is larger than the padded input");
+  Shape os;
+  os.push(g.n);
+  os.push(g.cout);
+  if (g.spatial == 2)
+    os.push(g.oh);
+  os.push(g.ow);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  if (in->dtype() == ScalarType::Float)
+    convRun<float>(ctx, g, *in, *weight, bias, *out);
+  else
+    convRun<double>(ctx, g, *in, *weight, bias, *out);
+  return Error::Ok;
+}
+
+} // namespace ptec::rt::portable
