@@ -1,19 +1,248 @@
-//===- PlanMemory.cpp ----------------------------------------------------------===//
-// Placeholder: being implemented. Fails loudly so nothing silently skips it.
+//===- PlanMemory.cpp - assign arena offsets to planned tensors -----------===//
+//
+// Numbers the top-level ops of each method, computes the lifetime of every
+// planned storage (user inputs, written buffers, exir.alloc results, delegate
+// results, per-call delegate scratch) through the aliases that out-variant,
+// in-place and view results create, and asks the planner algorithms
+// (passes/planning) for offsets. Results are attributes the emitter reads:
+//   args:           exir.mem = #exir.mem<arena, offset, size>
+//   exir.alloc:     exir.mem
+//   delegate_call:  exir.mems = [...] (per result), exir.scratch_mems = [...]
+//   func:           exir.arena_sizes = array<i64: 0, N>, exir.plan = {...}
+//
+//===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/planning/MemoryPlanner.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace ptec {
 #define GEN_PASS_DEF_PLANMEMORY
 #include "passes/Passes.h.inc"
 
+using namespace mlir;
+
 namespace {
+
+int64_t tensorBytes(Type t) {
+  auto rt = llvm::dyn_cast<RankedTensorType>(t);
+  if (!rt || !rt.hasStaticShape())
+    return -1;
+  Type e = rt.getElementType();
+  int64_t bits = e.isIntOrFloat() ? e.getIntOrFloatBitWidth() : 0;
+  if (bits == 0)
+    return -1;
+  int64_t elemBytes = bits == 1 ? 1 : (bits + 7) / 8; // bool is a byte
+  return rt.getNumElements() * elemBytes;
+}
+
+/// The storage a value lives in: itself, or the operand an out-variant,
+/// in-place or view result aliases.
+Value storageRoot(Value v) {
+  while (auto op = v.getDefiningOp<exir::AtenOp>()) {
+    Value aliased = op.getAliasedOperand(llvm::cast<OpResult>(v).getResultNumber());
+    if (!aliased)
+      break;
+    v = aliased;
+  }
+  return v;
+}
+
+/// True when `arg` is written in `func` (copy_ destination or a written
+/// operand of a mutating ATen op).
+bool isWritten(BlockArgument arg) {
+  for (OpOperand &use : arg.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto copy = llvm::dyn_cast<exir::CopyOp>(user))
+      if (copy.getDst() == arg)
+        return true;
+    if (auto aten = llvm::dyn_cast<exir::AtenOp>(user)) {
+      const schema::FunctionSchema *s = aten.getSchema();
+      int a = aten.getSchemaArgForOperand(use.getOperandNumber());
+      if (s && a >= 0 && s->arguments[a].isWrite())
+        return true;
+    }
+  }
+  return false;
+}
+
+planning::PlanResult runAlgorithm(llvm::StringRef name,
+                                  const std::vector<planning::PlanRequest> &r) {
+  if (name == "greedy")
+    return planning::planGreedyBySize(r);
+  if (name == "best-fit")
+    return planning::planBestFit(r);
+  if (name == "first-fit")
+    return planning::planInOrderFirstFit(r);
+  return planning::planBest(r);
+}
+
 struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
   using PlanMemoryBase::PlanMemoryBase;
+
   void runOnOperation() override {
-    getOperation().emitError("pass '") << getArgument() << "' is not implemented yet";
-    signalPassFailure();
+    if (!llvm::is_contained({"best", "greedy", "best-fit", "first-fit"},
+                            algorithm)) {
+      getOperation().emitError("unknown planner algorithm '")
+          << algorithm << "' (expected best, greedy, best-fit or first-fit)";
+      return signalPassFailure();
+    }
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isDeclaration() && failed(planFunction(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult planFunction(func::FuncOp func) {
+    MLIRContext *ctx = func.getContext();
+    Block &body = func.getBody().front();
+
+    // Instruction numbering: arguments are defined at 0, top-level ops at
+    // 1..N in order; a nested use counts at its top-level ancestor.
+    llvm::DenseMap<Operation *, int64_t> index;
+    int64_t n = 0;
+    for (Operation &op : body)
+      index[&op] = ++n;
+    const int64_t end = n;
+    auto indexOf = [&](Operation *op) {
+      while (op->getBlock() != &body)
+        op = op->getParentOp();
+      return index.lookup(op);
+    };
+
+    // Planned storages, in a deterministic order, with their first use.
+    struct Storage {
+      int64_t size;
+      int64_t first;
+      int64_t last;
+    };
+    llvm::MapVector<Value, Storage> storages;
+    auto addStorage = [&](Value v, int64_t first, Location loc) -> LogicalResult {
+      int64_t size = tensorBytes(v.getType());
+      if (size < 0)
+        return emitError(loc, "cannot plan a value of type ")
+               << v.getType() << ": static shapes with int/float elements only";
+      storages[v] = {size, first, first};
+      return success();
+    };
+
+    for (BlockArgument arg : func.getArguments()) {
+      exir::InputAttr in = exir::getInputAttr(func, arg.getArgNumber());
+      llvm::StringRef kind = in ? in.getKind().getValue() : "user_input";
+      if (!llvm::isa<RankedTensorType>(arg.getType()))
+        continue;
+      bool planned = kind == "user_input" || (kind == "buffer" && isWritten(arg));
+      if (planned && failed(addStorage(arg, 0, func.getLoc())))
+        return failure();
+      // Written buffers hold state: they live for the whole method.
+      if (planned && kind == "buffer")
+        storages[arg].last = end;
+    }
+    for (Operation &op : body) {
+      int64_t i = index[&op];
+      if (auto alloc = llvm::dyn_cast<exir::AllocOp>(op)) {
+        if (failed(addStorage(alloc.getResult(), i, op.getLoc())))
+          return failure();
+      } else if (auto call = llvm::dyn_cast<exir::DelegateCallOp>(op)) {
+        for (Value r : call.getResults())
+          if (failed(addStorage(r, i, op.getLoc())))
+            return failure();
+      } else if (auto aten = llvm::dyn_cast<exir::AtenOp>(op)) {
+        for (OpResult r : aten->getResults())
+          if (!aten.getAliasedOperand(r.getResultNumber()))
+            return aten.emitError("result ")
+                   << r.getResultNumber() << " of '" << aten.getOpName()
+                   << "' has no planned storage; run exir-to-out-variants first";
+      }
+    }
+
+    // Lifetimes: every use of every value stored in a storage.
+    func.walk([&](Operation *user) {
+      if (user == func)
+        return;
+      for (Value v : user->getOperands()) {
+        auto it = storages.find(storageRoot(v));
+        if (it == storages.end())
+          continue;
+        int64_t at = llvm::isa<func::ReturnOp>(user) ? end : indexOf(user);
+        it->second.last = std::max(it->second.last, at);
+      }
+    });
+
+    // Delegate scratch: one request per spec per call site, live only for
+    // that call.
+    struct ScratchSite {
+      exir::DelegateCallOp call;
+      unsigned spec;
+    };
+    std::vector<ScratchSite> scratchSites;
+    std::vector<planning::PlanRequest> requests;
+    for (auto &[v, s] : storages)
+      requests.push_back({s.size, s.first, s.last, 1, 16});
+    SymbolTable symbols(func->getParentOfType<ModuleOp>());
+    for (auto call : body.getOps<exir::DelegateCallOp>()) {
+      auto lm = symbols.lookup<exir::LoweredModuleOp>(call.getCallee());
+      if (!lm)
+        continue;
+      int64_t i = index[call];
+      for (auto [k, attr] : llvm::enumerate(lm.getScratch())) {
+        auto spec = llvm::cast<exir::ScratchSpecAttr>(attr);
+        requests.push_back({spec.getSize(), i, i, 1,
+                            std::max<int64_t>(16, spec.getAlignment())});
+        scratchSites.push_back({call, static_cast<unsigned>(k)});
+      }
+    }
+
+    planning::PlanResult plan = runAlgorithm(algorithm, requests);
+    if (!plan.error.empty())
+      return func.emitError("memory planning failed: ") << plan.error;
+    std::string why;
+    if (!planning::verifyPlan(requests, plan, &why))
+      return func.emitError("memory plan is invalid: ") << why;
+
+    // Write the plan back.
+    auto memAttr = [&](size_t r) {
+      int64_t size = (requests[r].size + 15) / 16 * 16;
+      return exir::MemAttr::get(ctx, requests[r].memId, plan.offsets[r], size);
+    };
+    size_t r = 0;
+    llvm::DenseMap<Operation *, SmallVector<Attribute>> resultMems;
+    for (auto &entry : storages) {
+      Value v = entry.first;
+      exir::MemAttr mem = memAttr(r++);
+      if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+        func.setArgAttr(arg.getArgNumber(), "exir.mem", mem);
+      } else if (auto alloc = v.getDefiningOp<exir::AllocOp>()) {
+        alloc->setAttr("exir.mem", mem);
+      } else {
+        resultMems[v.getDefiningOp()].push_back(mem);
+      }
+    }
+    for (auto &[op, mems] : resultMems)
+      op->setAttr("exir.mems", ArrayAttr::get(ctx, mems));
+    llvm::DenseMap<Operation *, SmallVector<Attribute>> scratchMems;
+    for (const ScratchSite &site : scratchSites)
+      scratchMems[site.call].push_back(memAttr(r++));
+    for (auto &[op, mems] : scratchMems)
+      op->setAttr("exir.scratch_mems", ArrayAttr::get(ctx, mems));
+
+    Builder b(ctx);
+    SmallVector<int64_t> arenas(plan.arenaSizes.begin(), plan.arenaSizes.end());
+    while (arenas.size() < 2)
+      arenas.push_back(0);
+    func->setAttr("exir.arena_sizes", b.getDenseI64ArrayAttr(arenas));
+    func->setAttr("exir.plan",
+                  b.getDictionaryAttr({
+                      b.getNamedAttr("algorithm", b.getStringAttr(plan.algorithm)),
+                      b.getNamedAttr("lower_bound",
+                                     b.getI64IntegerAttr(plan.peakLiveLowerBound)),
+                      b.getNamedAttr("total", b.getI64IntegerAttr(plan.totalSize())),
+                  }));
+    return success();
   }
 };
+
 } // namespace
 } // namespace ptec

@@ -1,19 +1,135 @@
-//===- ToOutVariants.cpp ----------------------------------------------------------===//
-// Placeholder: being implemented. Fails loudly so nothing silently skips it.
+//===- ToOutVariants.cpp - functional ATen ops to .out forms --------------===//
+//
+// Every functional exir.aten op left on the portable CPU path becomes its
+// out-variant writing into fresh exir.alloc tensors, which memory planning
+// then places. Ops with no out-variant or no portable kernel are reported
+// together, each at its own location, so a user sees every problem at once.
+//
+//===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+
+#include "runtime/kernels/KernelRegistry.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 
 namespace ptec {
 #define GEN_PASS_DEF_TOOUTVARIANTS
 #include "passes/Passes.h.inc"
 
+using namespace mlir;
+namespace schema = ptec::schema;
+
 namespace {
+
+bool hasPortableKernel(llvm::StringRef name) {
+  return ptec::rt::findKernel(name.str().c_str()) != nullptr;
+}
+
+/// Rewrites `op` to its out-variant. Returns failure (after reporting) when
+/// there is none.
+LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
+  const schema::FunctionSchema *out =
+      schema::OperatorRegistry::builtin().outVariantOf(s);
+  if (!out)
+    return op.emitError("operator '")
+           << op.getOpName() << "' has no out-variant, so it cannot run on "
+           << "the portable CPU path";
+  std::string outName = out->fullName();
+  if (!hasPortableKernel(outName))
+    return op.emitError("no portable kernel for '")
+           << outName << "' (needed by '" << op.getOpName() << "')";
+
+  // One exir.alloc per tensor result, in return order.
+  OpBuilder b(op);
+  SmallVector<Value> allocs;
+  for (Type t : op->getResultTypes()) {
+    if (!llvm::isa<RankedTensorType>(t))
+      return op.emitError("operator '")
+             << op.getOpName() << "' returns a non-tensor (" << t
+             << "); only tensor results can be planned";
+    allocs.push_back(b.create<exir::AllocOp>(op.getLoc(), t));
+  }
+
+  // Operands: the functional ones, then the out arguments. An out `Tensor[]`
+  // takes every alloc; otherwise out args match returns one to one.
+  SmallVector<Value> operands(op.getInputs());
+  SmallVector<int32_t> segments(op.getOperandSegments());
+  unsigned nextAlloc = 0;
+  for (const schema::Argument &a : out->arguments) {
+    if (!a.isOut())
+      continue;
+    if (a.type.kind == schema::TypeKind::List) {
+      segments.push_back(allocs.size() - nextAlloc);
+      for (; nextAlloc < allocs.size(); ++nextAlloc)
+        operands.push_back(allocs[nextAlloc]);
+      continue;
+    }
+    if (nextAlloc >= allocs.size())
+      return op.emitError("out-variant '")
+             << outName << "' has more out arguments than '" << op.getOpName()
+             << "' has results";
+    segments.push_back(1);
+    operands.push_back(allocs[nextAlloc++]);
+  }
+  if (nextAlloc != allocs.size())
+    return op.emitError("out-variant '")
+           << outName << "' has fewer out arguments than '" << op.getOpName()
+           << "' has results";
+
+  SmallVector<Type> resultTypes;
+  for (unsigned i = 0; i < out->returns.size() && i < allocs.size(); ++i)
+    resultTypes.push_back(allocs[i].getType());
+  if (out->returns.size() == 1 &&
+      out->returns.front().type.kind == schema::TypeKind::List)
+    resultTypes.clear(); // `-> Tensor[]`: the allocs are the results.
+
+  SmallVector<NamedAttribute> args;
+  for (NamedAttribute na : op->getDiscardableAttrs())
+    args.push_back(na);
+  auto newOp = b.create<exir::AtenOp>(op.getLoc(), outName, resultTypes,
+                                      operands, segments, args);
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    op->getResult(i).replaceAllUsesWith(
+        i < newOp->getNumResults() ? newOp->getResult(i) : allocs[i]);
+  op->erase();
+  return success();
+}
+
 struct ToOutVariantsPass : impl::ToOutVariantsBase<ToOutVariantsPass> {
   using ToOutVariantsBase::ToOutVariantsBase;
+
   void runOnOperation() override {
-    getOperation().emitError("pass '") << getArgument() << "' is not implemented yet";
-    signalPassFailure();
+    bool anyFailed = false;
+    SmallVector<exir::AtenOp> work;
+    getOperation().walk([&](exir::AtenOp op) {
+      // Ops inside a delegate region belong to their backend.
+      if (!op->getParentOfType<exir::DelegateRegionOp>())
+        work.push_back(op);
+    });
+    for (exir::AtenOp op : work) {
+      const schema::FunctionSchema *s = op.getSchema();
+      if (!s) {
+        op.emitError("unknown operator '") << op.getOpName() << "'";
+        anyFailed = true;
+        continue;
+      }
+      if (s->isMutable()) {
+        // Already in-place or out form: it needs a kernel as it is.
+        if (!hasPortableKernel(s->fullName())) {
+          op.emitError("no portable kernel for '") << s->fullName() << "'";
+          anyFailed = true;
+        }
+        continue;
+      }
+      if (failed(rewriteToOut(op, *s)))
+        anyFailed = true;
+    }
+    if (anyFailed)
+      signalPassFailure();
   }
 };
+
 } // namespace
 } // namespace ptec

@@ -82,6 +82,27 @@ int AtenOp::getSchemaArgForOperand(unsigned operandIndex) {
   return -1;
 }
 
+Value AtenOp::getAliasedOperand(unsigned resultIndex) {
+  const schema::FunctionSchema *s = getSchema();
+  if (!s || resultIndex >= s->returns.size())
+    return {};
+  const schema::AliasInfo *ret = s->returns[resultIndex].alias();
+  if (!ret || ret->beforeSets.empty())
+    return {};
+  for (unsigned i = 0; i < s->arguments.size(); ++i) {
+    const schema::AliasInfo *arg = s->arguments[i].alias();
+    if (!arg || !isTensorArg(s->arguments[i]))
+      continue;
+    for (const std::string &set : ret->beforeSets) {
+      if (set == "*" || !llvm::is_contained(arg->beforeSets, set))
+        continue;
+      OperandRange operands = getArgOperands(i);
+      return operands.size() == 1 ? operands.front() : Value();
+    }
+  }
+  return {};
+}
+
 /// Is `attr` an acceptable value for a non-tensor schema type?
 static bool attrMatchesType(Attribute attr, const schema::SchemaType &t) {
   using K = schema::TypeKind;

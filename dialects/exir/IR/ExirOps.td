@@ -82,6 +82,11 @@ def Exir_AtenOp : Exir_Op<"aten", [
     /// Index of the tensor-like schema argument operand `operandIndex` belongs
     /// to, or -1 when the op has no schema.
     int getSchemaArgForOperand(unsigned operandIndex);
+    /// Operand that result `resultIndex` shares storage with, from the
+    /// schema's alias annotations (`-> Tensor(a!)` of an out or in-place op,
+    /// `-> Tensor(a)` of a view), or null when the result is fresh or the op
+    /// has no schema.
+    ::mlir::Value getAliasedOperand(unsigned resultIndex);
     /// Non-tensor argument value by schema name, or null when absent.
     ::mlir::Attribute getArgAttr(::llvm::StringRef name) {
       return (*this)->getAttr(name);

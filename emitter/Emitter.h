@@ -1,0 +1,40 @@
+//===- Emitter.h - exir IR to an ExecuTorch program -------------*- C++ -*-===//
+//
+// Turns a fully lowered module (out-variants, write-back copies, planned
+// memory, outlined delegates) into the flatbuffers object model of a .pte
+// program. serde/pte/PteWriter lays the bytes out; this file decides what the
+// program says.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "serde/pte/PteWriter.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace ptec {
+
+struct EmitOptions {
+  /// Write ExtraTensorInfo.fully_qualified_name on weights and buffers
+  /// (upstream writes it only on request; names help pte-inspect users).
+  bool emitWeightNames = false;
+};
+
+/// Per-method facts gathered while emitting, for reports and benchmarks.
+struct EmitStats {
+  struct Method {
+    std::string name;
+    size_t numValues = 0, numInstructions = 0, numDelegates = 0,
+           numDelegateCalls = 0;
+    std::vector<int64_t> arenaSizes;
+  };
+  std::vector<Method> methods;
+};
+
+/// Emit every method (func.func, sorted by name) of `module` into `out`.
+/// Reports problems as MLIR diagnostics at the offending op and fails.
+mlir::LogicalResult emitProgram(mlir::ModuleOp module, pte::ProgramBuilder &out,
+                                const EmitOptions &options = {},
+                                EmitStats *stats = nullptr);
+
+} // namespace ptec
