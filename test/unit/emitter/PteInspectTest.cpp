@@ -1,1 +1,242 @@
-// placeholder
+#include "serde/pte/PteInspect.h"
+#include "serde/pte/PteWriter.h"
+#include "test/unit/emitter/TestPrograms.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+using namespace ptec::pte;
+using namespace ptec::pte::testing;
+
+namespace {
+
+// forward (constants + mutable state) and prefill (a demo delegate entry
+// shared by 10 calls, with a 1-byte compile spec).
+std::vector<uint8_t> sampleProgram() {
+  ProgramBuilder b;
+  std::vector<uint8_t> w(24, 5), m(8, 1);
+  uint32_t wi = b.addConstant(w.data(), w.size());
+  b.addMutableData(m.data(), m.size());
+  uint32_t blob = addBlob(b, demoBlob());
+  b.program.execution_plan.push_back(addPlan("forward", wi));
+  b.program.execution_plan.push_back(delegatePlan("prefill", blob, 10));
+  std::vector<uint8_t> out;
+  std::string err;
+  REQUIRE(trySerializeProgram(b, {}, &out, &err));
+  return out;
+}
+
+std::string openError(std::vector<uint8_t> bytes) {
+  PteView v;
+  std::string err;
+  CHECK_FALSE(openPte(bytes.data(), bytes.size(), &v, &err));
+  return err;
+}
+
+void putLE(std::vector<uint8_t> &b, size_t at, uint64_t v, int n) {
+  for (int i = 0; i < n; ++i)
+    b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+bool contains(const std::string &hay, const std::string &needle) {
+  return hay.find(needle) != std::string::npos;
+}
+
+} // namespace
+
+TEST_CASE("inspect: summary of a written program", "[inspect]") {
+  std::vector<uint8_t> bytes = sampleProgram();
+  PteView v;
+  std::string err;
+  REQUIRE(openPte(bytes.data(), bytes.size(), &v, &err));
+  CHECK(v.header.present);
+  CHECK(v.header.length == 32);
+  CHECK(v.header.segmentBaseOffset % 128 == 0);
+  std::string s = summarizePte(v, "sample.pte");
+  INFO(s);
+  CHECK(contains(s, "sample.pte: " + std::to_string(bytes.size()) +
+                        " bytes, identifier ET12"));
+  CHECK(contains(s, "methods: 2"));
+  CHECK(contains(s, "method forward"));
+  CHECK(contains(s, "method prefill"));
+  CHECK(contains(s, "%0 Tensor float32[2, 3] planned mem 1 @ 0"));
+  CHECK(contains(s, "%3 Tensor float32[2, 3] planned mem 1 @ 32"));
+  CHECK(contains(s, "[0] aten::add.out  (1 call)"));
+  CHECK(contains(s, "[0] BackendWithCompilerDemo  processed: segment 2 (" +
+                        std::to_string(demoBlob().size()) +
+                        " bytes), shared by 10 calls"));
+  CHECK(contains(s, "compile spec max_value = 0x04 (1 byte)"));
+  CHECK(contains(s, "planned memory: arena 1: 64 bytes"));
+  CHECK(contains(s, "segments (3):"));
+  CHECK(contains(s, "[0] offset 0, size 24"));
+  CHECK(contains(s, ": constants"));
+  CHECK(contains(s, "[1] offset 128, size 8"));
+  CHECK(contains(s, ": mutable data"));
+  CHECK(contains(s, "[2] offset 256, size " + std::to_string(demoBlob().size())));
+  CHECK(contains(s, "delegate blob for prefill.delegates[0]"));
+  CHECK(contains(s, "constants: 1 buffer in segment 0 (24 bytes)"));
+  CHECK(contains(s, "instructions: 10 (10 DelegateCall)"));
+}
+
+TEST_CASE("inspect: JSON dump with container keys", "[inspect]") {
+  std::vector<uint8_t> bytes = sampleProgram();
+  PteView v;
+  std::string err, json;
+  REQUIRE(openPte(bytes.data(), bytes.size(), &v, &err));
+  REQUIRE(dumpPteJson(v, {}, &json, &err));
+  INFO(json.substr(0, 4000));
+  CHECK(json.front() == '{');
+  CHECK(contains(json, "\"execution_plan\": ["));
+  CHECK(contains(json, "\"name\": \"forward\""));
+  CHECK(contains(json, "\"name\": \"aten::add\""));
+  CHECK(contains(json, "\"overload\": \"out\""));
+  CHECK(contains(json, "\"id\": \"BackendWithCompilerDemo\""));
+  CHECK(contains(json, "\"location\": \"SEGMENT\""));
+  CHECK(contains(json, "\"val_type\": \"Tensor\""));
+  CHECK(contains(json, "\"instr_args_type\": \"DelegateCall\""));
+  CHECK(contains(json, "\"delegates\": [\n"));
+  CHECK(contains(json, "\"constant_buffer\": [\n"));
+  CHECK(contains(json, "\"extended_header\": {\n    \"magic\": \"eh00\",\n    "
+                       "\"length\": 32,"));
+  CHECK(contains(json, "\"segment_data_size\": " +
+                           std::to_string(v.header.segmentDataSize)));
+  CHECK(contains(json, "\"segment_table\": [\n    {\"index\": 0, \"offset\": 0, "
+                       "\"size\": 24, \"file_offset\": " +
+                           std::to_string(v.header.segmentBaseOffset) + "}"));
+  CHECK(json.substr(json.size() - 4) == "]\n}\n");
+
+  // The value of the 1-byte compile spec is a number array, or elided.
+  CHECK(contains(json, "\"value\": [\n"));
+  std::string elided;
+  JsonOptions o;
+  o.elideBytes = true;
+  REQUIRE(dumpPteJson(v, o, &elided, &err));
+  CHECK(contains(elided, "\"value\": \"<1 byte, fnv1a64 "));
+  CHECK_FALSE(contains(elided, "\"value\": [\n"));
+  CHECK(contains(elided, "\"dim_order\": [\n")); // not a payload; kept
+}
+
+TEST_CASE("inspect: program without segments", "[inspect]") {
+  ProgramBuilder b;
+  b.program.execution_plan.push_back(addPlan("forward", 0));
+  std::vector<uint8_t> bytes = serializeProgram(b);
+  PteView v;
+  std::string err, json;
+  REQUIRE(openPte(bytes.data(), bytes.size(), &v, &err));
+  CHECK_FALSE(v.header.present);
+  std::string s = summarizePte(v);
+  CHECK(contains(s, "extended header: none"));
+  CHECK(contains(s, "delegates (0):"));
+  CHECK(contains(s, "segments (1):\n  [0] offset 0, size 0: constants"));
+  REQUIRE(dumpPteJson(v, {}, &json, &err));
+  CHECK(contains(json, "\"extended_header\": null,"));
+  CHECK(contains(json, "\"segment_table\": [\n    {\"index\": 0, \"offset\": 0, "
+                       "\"size\": 0, \"file_offset\": 0}"));
+}
+
+TEST_CASE("inspect: malformed files get clear errors", "[inspect]") {
+  std::vector<uint8_t> good = sampleProgram();
+
+  CHECK(openError({}) ==
+        "file is 0 bytes; a .pte needs at least 8 (root offset and identifier)");
+
+  std::vector<uint8_t> bad = good;
+  std::memcpy(bad.data() + 4, "PK\x03\x04", 4);
+  CHECK(openError(bad) == "bad magic at offset 4: expected file identifier "
+                          "'ET12', found 'PK..' (0x504b0304)");
+
+  bad = good;
+  std::memcpy(bad.data() + 4, "ET13", 4);
+  CHECK(openError(bad) == "file identifier 'ET13' at offset 4: incompatible "
+                          "format version (expected 'ET12')");
+
+  bad = good;
+  putLE(bad, 12, 16, 4);
+  CHECK(openError(bad) == "extended header length 16 at offset 12 is below the "
+                          "minimum 24");
+
+  bad = good;
+  putLE(bad, 16, good.size() + 1, 8);
+  CHECK(openError(bad) == "extended header program_size " +
+                              std::to_string(good.size() + 1) +
+                              " at offset 16 is outside [40, file size " +
+                              std::to_string(good.size()) + "]");
+
+  bad = good;
+  putLE(bad, 32, UINT64_MAX - 10, 8);
+  CHECK(contains(openError(bad), "(offset 32) overflows"));
+
+  // Truncated in the segment data.
+  bad.assign(good.begin(), good.end() - 1);
+  CHECK(contains(openError(bad), "but it is " + std::to_string(good.size() - 1) +
+                                     ": truncated"));
+
+  // Truncated inside the header.
+  bad.assign(good.begin(), good.begin() + 20);
+  CHECK(openError(bad) == "extended header at offset 8 is truncated: the file "
+                          "ends at 20, the header needs 24 bytes");
+
+  bad = good;
+  putLE(bad, 24, 64, 8);
+  CHECK(contains(openError(bad), "segment_base_offset 64 at offset 24 lies "
+                                 "inside the program"));
+
+  bad = good;
+  putLE(bad, 0, 0xfffffff0u, 4);
+  CHECK(contains(openError(bad), "root table offset 4294967280 at byte 0 is "
+                                 "outside the program"));
+
+  // A root offset that is in range but points at garbage.
+  bad = good;
+  putLE(bad, 0, 12, 4);
+  CHECK(contains(openError(bad), "flatbuffer verification failed"));
+
+  // Every truncation of the file is rejected without a crash.
+  for (size_t n = 0; n < good.size(); n += 7) {
+    std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<long>(n));
+    PteView v;
+    std::string err;
+    CHECK_FALSE(openPte(cut.data(), cut.size(), &v, &err));
+    CHECK_FALSE(err.empty());
+  }
+  // Single-byte corruptions in the program are either rejected or yield a
+  // file that still renders.
+  for (size_t at = 40; at < std::min<size_t>(good.size(), 2000); ++at) {
+    std::vector<uint8_t> c = good;
+    c[at] ^= 0xA5;
+    PteView v;
+    std::string err, json;
+    if (openPte(c.data(), c.size(), &v, &err)) {
+      summarizePte(v);
+      dumpPteJson(v, {}, &json, &err);
+    }
+  }
+}
+
+TEST_CASE("inspect: file-level entry point and exit codes", "[inspect]") {
+  const char *base = std::getenv("TMPDIR");
+  std::string dir = std::string(base && *base ? base : "/tmp");
+  std::string path = dir + "/ptec-inspect-" + std::to_string(::getpid()) + ".pte";
+  std::string err, out;
+  REQUIRE(writeFileAtomic(path, sampleProgram(), &err));
+  CHECK(inspectPteFile(path, false, {}, &out, &err) == 0);
+  CHECK(contains(out, "method prefill"));
+  CHECK(inspectPteFile(path, true, {}, &out, &err) == 0);
+  CHECK(contains(out, "\"segment_table\""));
+  REQUIRE(writeFileAtomic(path, {'x', 'y'}, &err));
+  CHECK(inspectPteFile(path, false, {}, &out, &err) == 2);
+  CHECK(err == path + ": error: file is 2 bytes; a .pte needs at least 8 (root "
+                      "offset and identifier)");
+  ::unlink(path.c_str());
+  CHECK(inspectPteFile(path, false, {}, &out, &err) == 2);
+  CHECK(contains(err, ": error: cannot open file: No such file"));
+}
+
+TEST_CASE("inspect: embedded schema is program.fbs", "[inspect]") {
+  const std::string &s = embeddedProgramSchema();
+  CHECK(contains(s, "root_type Program;"));
+  CHECK(contains(s, "file_identifier \"ET12\";"));
+}
