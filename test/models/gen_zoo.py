@@ -76,12 +76,11 @@ OPSET_VERSION = {"aten": 10}
 # Ops that exist in torch 2.9 but not in 1.13
 # --------------------------------------------------------------------------------------
 class FutureArg:
-    def __init__(self, name, kwarg_only=False, has_default=False, default=None, kind="Tensor"):
+    def __init__(self, name, kwarg_only=False, has_default=False, default=None):
         self.name = name
         self.kwarg_only = kwarg_only
         self.default_value = default
         self.has_default = has_default
-        self.kind = kind
 
 
 class FutureOp:
@@ -118,7 +117,7 @@ BN_NO_TRAINING = FutureOp(
     "_native_batch_norm_legit_no_training", "",
     [FutureArg("input"), FutureArg("weight"), FutureArg("bias"),
      FutureArg("running_mean"), FutureArg("running_var"),
-     FutureArg("momentum", kind="float"), FutureArg("eps", kind="float")],
+     FutureArg("momentum"), FutureArg("eps")],
     3, _bn_no_training)
 
 
@@ -271,9 +270,13 @@ class Program:
 
     def __init__(self):
         self.graph = None            # torch.fx.Graph, output = mutations + user outputs
-        self.input_kinds = []        # (kind, fqn or user name)
-        self.output_kinds = []       # (kind, target name or None)
+        self.placeholders = []       # fx placeholder nodes, graph input order
+        self.input_kinds = []        # (kind, fqn or user name), same order
+        self.output_kinds = []       # (kind, target name or None), graph output order
+        self.single_return = False   # forward returned a bare tensor (leaf out_spec)
         self.node_names = {}         # fx node -> serialized name
+        self.model = None
+        self.pnames, self.bnames, self.user_names = [], [], []
 
 
 def build_program(gm, model, pnames, bnames, user_names):
@@ -281,6 +284,11 @@ def build_program(gm, model, pnames, bnames, user_names):
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     assert len(placeholders) == len(pnames) + len(bnames) + len(user_names), \
         "unexpected placeholder count"
+    persistent = set(model.state_dict().keys())
+    assert all(b in persistent for b in bnames), \
+        "non-persistent buffers are not supported (they belong in the constants config)"
+    assert not any(n.op == "get_attr" for n in graph.nodes), \
+        "lifted tensor constants are not supported by this generator"
     kinds = ([("parameter", n) for n in pnames] + [("buffer", n) for n in bnames]
              + [("user_input", n) for n in user_names])
 
@@ -301,7 +309,9 @@ def build_program(gm, model, pnames, bnames, user_names):
     for n in graph.nodes:
         if n.op == "call_function":
             assert n.target is not aten.copy_.default
-            assert not str(n.target).endswith("_"), "in-place op left: %s" % n.target
+            if isinstance(n.target, torch._ops.OpOverload):
+                assert not n.target.overloadpacket.__name__.endswith("_"), \
+                    "in-place op left: %s" % n.target
 
     # native_batch_norm(training=False) -> _native_batch_norm_legit_no_training
     for n in list(graph.nodes):
