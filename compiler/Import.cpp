@@ -1,0 +1,745 @@
+//===- Import.cpp - torch.export programs to exir -------------------------===//
+//
+// Each ExportedProgram becomes one func.func; each graph node one exir.aten
+// op checked against the schema registry, with every omitted argument filled
+// from its schema default. Lifted parameters, buffers and constants become
+// module-level exir.weight ops (one per fqn, shared by all methods) whose
+// bytes are dense_resource blobs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import.h"
+
+#include "compiler/ImportArguments.h"
+#include "dialects/exir/IR/ExirDialect.h"
+#include "dialects/exir/schema/OperatorSchema.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cstring>
+
+using namespace mlir;
+namespace pt2 = ptec::pt2;
+namespace schema = ptec::schema;
+namespace exir = ptec::exir;
+using AK = pt2::Argument::Kind;
+
+namespace ptec {
+
+void registerImportDialects(DialectRegistry &registry) {
+  registry.insert<exir::ExirDialect, func::FuncDialect>();
+}
+
+namespace {
+
+constexpr llvm::StringLiteral kOpsPrefix = "torch.ops.";
+constexpr llvm::StringLiteral kHopPrefix = "torch.ops.higher_order.";
+constexpr size_t kBlobAlignment = 16;
+
+/// The values of one graph (a method body or an inlined subgraph), by name.
+struct Scope {
+  const pt2::Graph &graph;
+  llvm::StringMap<Value> values;
+};
+
+/// A weight some method uses, before its exir.weight op exists.
+struct WeightUse {
+  std::string kind; // parameter, buffer, constant
+  const pt2::WeightTensor *tensor = nullptr;
+  std::string file; // the .pt2 that first provided it
+  RankedTensorType type;
+  Location loc;
+  bool isMutable = false;
+};
+
+bool isContiguous(const pt2::TensorMeta &meta) {
+  if (meta.strides.empty())
+    return true;
+  if (meta.strides.size() != meta.sizes.size())
+    return false;
+  int64_t expected = 1;
+  for (size_t d = meta.sizes.size(); d-- > 0;) {
+    if (meta.sizes[d] != 1 && meta.strides[d] != expected)
+      return false;
+    expected *= meta.sizes[d];
+  }
+  return true;
+}
+
+/// "fc.weight" -> "fc_weight": resource keys print as bare identifiers.
+std::string blobKey(StringRef fqn) {
+  std::string key;
+  for (char c : fqn)
+    key.push_back(llvm::isAlnum(c) || c == '_' ? c : '_');
+  if (key.empty() || llvm::isDigit(key.front()))
+    key.insert(key.begin(), '_');
+  return key;
+}
+
+/// The bytes of `w` as a blob. When the weight is its whole storage the blob
+/// refers to it directly and keeps it alive; otherwise the contiguous copy the
+/// reader made is copied once more into the blob.
+AsmResourceBlob makeBlob(const pt2::WeightTensor &w) {
+  const auto &storage = w.storage;
+  if (storage && storage->size() == w.data.size() && w.meta.storageOffset == 0 &&
+      isContiguous(w.meta) &&
+      reinterpret_cast<uintptr_t>(storage->data()) % kBlobAlignment == 0) {
+    ArrayRef<char> bytes(reinterpret_cast<const char *>(storage->data()),
+                         storage->size());
+    std::shared_ptr<const std::vector<uint8_t>> keep = storage;
+    return AsmResourceBlob(
+        bytes, kBlobAlignment,
+        [keep](void *, size_t, size_t) mutable { keep.reset(); },
+        /*dataIsMutable=*/false);
+  }
+  ArrayRef<char> bytes(reinterpret_cast<const char *>(w.data.data()),
+                       w.data.size());
+  return HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, kBlobAlignment,
+                                                       /*dataIsMutable=*/false);
+}
+
+const char *inputKindName(pt2::InputKind kind) {
+  switch (kind) {
+  case pt2::InputKind::UserInput: return "user_input";
+  case pt2::InputKind::Parameter: return "parameter";
+  case pt2::InputKind::Buffer: return "buffer";
+  case pt2::InputKind::TensorConstant: return "constant";
+  case pt2::InputKind::CustomObj: return "custom_obj";
+  case pt2::InputKind::Token: return "token";
+  case pt2::InputKind::ConstantInput: return "constant_input";
+  }
+  return "unknown";
+}
+
+const char *outputKindName(pt2::OutputKind kind) {
+  switch (kind) {
+  case pt2::OutputKind::UserOutput: return "user_output";
+  case pt2::OutputKind::LossOutput: return "loss_output";
+  case pt2::OutputKind::BufferMutation: return "buffer_mutation";
+  case pt2::OutputKind::GradientToParameter: return "gradient_to_parameter";
+  case pt2::OutputKind::GradientToUserInput: return "gradient_to_user_input";
+  case pt2::OutputKind::UserInputMutation: return "user_input_mutation";
+  case pt2::OutputKind::Token: return "token";
+  case pt2::OutputKind::ParameterMutation: return "parameter_mutation";
+  }
+  return "unknown";
+}
+
+class Importer {
+public:
+  Importer(MLIRContext &ctx, ModuleOp module)
+      : ctx(ctx), module(module), b(&ctx),
+        registry(schema::OperatorRegistry::builtin()) {}
+
+  LogicalResult importMethod(const MethodSource &src);
+  /// Creates the exir.weight ops, in order of first use, before the methods.
+  void createWeights();
+
+private:
+  Location fileLoc() const {
+    return FileLineColLoc::get(&ctx, program->path, 0, 0);
+  }
+  Location namedLoc(StringRef name) const {
+    return NameLoc::get(StringAttr::get(&ctx, name), fileLoc());
+  }
+  Location nodeLoc(const pt2::Node &node) const {
+    Location file = fileLoc();
+    if (!node.sourceFile.empty() && node.sourceLine > 0)
+      file = FileLineColLoc::get(&ctx, node.sourceFile, node.sourceLine, 0);
+    return NameLoc::get(StringAttr::get(&ctx, node.name), file);
+  }
+
+  FailureOr<RankedTensorType> tensorType(const pt2::TensorMeta &meta,
+                                         StringRef what, Location loc);
+  FailureOr<RankedTensorType> valueType(const pt2::Graph &graph,
+                                        StringRef name, Location loc);
+  FailureOr<Value> lookup(Scope &scope, StringRef name, const pt2::Node &node,
+                          Location loc);
+  LogicalResult define(Scope &scope, StringRef name, Value value, Location loc);
+
+  LogicalResult useWeight(const pt2::InputSpec &spec, RankedTensorType argType,
+                          Location loc);
+  LogicalResult importNodes(Scope &scope);
+  LogicalResult importNode(const pt2::Node &node, Scope &scope);
+  LogicalResult importHop(const pt2::Node &node, StringRef hop, Scope &scope,
+                          Location loc);
+  LogicalResult bindTensorArg(const schema::Argument &arg,
+                              const pt2::Argument *value, const pt2::Node &node,
+                              Scope &scope, Location loc,
+                              SmallVectorImpl<Value> &operands,
+                              SmallVectorImpl<int32_t> &segments,
+                              SmallVectorImpl<NamedAttribute> &attrs);
+  /// Result names and types of a node's outputs, flattened.
+  LogicalResult nodeResults(const pt2::Node &node, const pt2::Graph &graph,
+                            Location loc, SmallVectorImpl<std::string> &names,
+                            SmallVectorImpl<Type> &types);
+
+  MLIRContext &ctx;
+  ModuleOp module;
+  OpBuilder b;
+  const schema::OperatorRegistry &registry;
+  const pt2::ExportedProgram *program = nullptr;
+  llvm::MapVector<StringRef, WeightUse> weights; // keys live in the programs
+  llvm::StringSet<> methodNames;
+};
+
+FailureOr<RankedTensorType> Importer::tensorType(const pt2::TensorMeta &meta,
+                                                 StringRef what, Location loc) {
+  Type elem = import::elementTypeFor(&ctx, meta.dtype);
+  if (!elem)
+    return emitError(loc) << what << " has dtype " << static_cast<int>(meta.dtype)
+                          << ", which is not supported";
+  for (size_t d = 0; d < meta.sizes.size(); ++d)
+    if (meta.sizes[d] < 0)
+      return emitError(loc) << "dimension " << d << " of " << what
+                            << " is symbolic; dynamic shapes are not supported yet";
+  if (meta.layout != 7)
+    return emitError(loc) << what << " is not a dense (strided) tensor";
+  return RankedTensorType::get(meta.sizes, elem);
+}
+
+FailureOr<RankedTensorType> Importer::valueType(const pt2::Graph &graph,
+                                                StringRef name, Location loc) {
+  auto it = graph.tensorValues.find(name.str());
+  if (it == graph.tensorValues.end())
+    return emitError(loc) << "tensor '" << name
+                          << "' has no entry in the graph's tensor_values";
+  return tensorType(it->second, ("tensor '" + name + "'").str(), loc);
+}
+
+FailureOr<Value> Importer::lookup(Scope &scope, StringRef name,
+                                  const pt2::Node &node, Location loc) {
+  Value v = scope.values.lookup(name);
+  if (!v)
+    return emitError(loc) << "node '" << node.name << "' uses '" << name
+                          << "', which is not defined before it";
+  return v;
+}
+
+LogicalResult Importer::define(Scope &scope, StringRef name, Value value,
+                               Location loc) {
+  if (!scope.values.try_emplace(name, value).second)
+    return emitError(loc) << "value '" << name << "' is defined twice";
+  return success();
+}
+
+LogicalResult Importer::useWeight(const pt2::InputSpec &spec,
+                                  RankedTensorType argType, Location loc) {
+  const std::string &fqn = spec.target;
+  const char *kind = inputKindName(spec.kind);
+  const pt2::WeightTensor *tensor = nullptr;
+  for (const auto *table : {&program->weights, &program->constants}) {
+    auto it = table->find(fqn);
+    if (it != table->end()) {
+      tensor = &it->second;
+      break;
+    }
+  }
+  if (!tensor)
+    return emitError(loc) << program->path << " has no data for " << kind
+                          << " '" << fqn << "'";
+  FailureOr<RankedTensorType> type =
+      tensorType(tensor->meta, (llvm::Twine(kind) + " '" + fqn + "'").str(), loc);
+  if (failed(type))
+    return failure();
+  if (*type != argType)
+    return emitError(loc) << kind << " '" << fqn << "' holds " << *type
+                          << " but the graph uses it as " << argType;
+
+  auto [it, inserted] = weights.try_emplace(
+      fqn, WeightUse{kind, tensor, program->path, *type, namedLoc(fqn), false});
+  if (inserted)
+    return success();
+  WeightUse &prev = it->second;
+  auto differ = [&](StringRef what) {
+    return emitError(loc) << kind << " '" << fqn << "' differs between '"
+                          << prev.file << "' and '" << program->path << "' ("
+                          << what << "); methods can only share identical weights";
+  };
+  if (prev.kind != kind)
+    return differ(prev.kind + " vs " + kind);
+  if (prev.type != *type)
+    return differ("type");
+  if (prev.tensor->storage != tensor->storage &&
+      prev.tensor->data != tensor->data)
+    return differ("bytes");
+  return success();
+}
+
+void Importer::createWeights() {
+  b.setInsertionPointToStart(module.getBody());
+  for (auto &[fqn, w] : weights) {
+    auto value = DenseResourceElementsAttr::get(w.type, blobKey(fqn),
+                                                makeBlob(*w.tensor));
+    b.create<exir::WeightOp>(w.loc, b.getStringAttr(fqn), b.getStringAttr(w.kind),
+                             w.isMutable ? b.getUnitAttr() : UnitAttr(),
+                             llvm::cast<ElementsAttr>(value));
+  }
+}
+
+LogicalResult Importer::importMethod(const MethodSource &src) {
+  program = &src.program;
+  const pt2::Graph &graph = program->graph;
+  Location funcLoc = fileLoc();
+  if (!methodNames.insert(src.methodName).second)
+    return emitError(funcLoc) << "method '" << src.methodName
+                              << "' is defined twice; give each .pt2 its own "
+                                 "method name (file.pt2:name)";
+  if (graph.inputs.size() != program->inputSpecs.size())
+    return emitError(funcLoc) << "the graph has " << graph.inputs.size()
+                              << " inputs but the signature describes "
+                              << program->inputSpecs.size();
+  if (graph.outputs.size() != program->outputSpecs.size())
+    return emitError(funcLoc) << "the graph has " << graph.outputs.size()
+                              << " outputs but the signature describes "
+                              << program->outputSpecs.size();
+
+  // Arguments: one per graph input, with its kind and name.
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argAttrs;
+  SmallVector<Location> argLocs;
+  llvm::StringSet<> userInputs, buffers;
+  for (const pt2::InputSpec &spec : program->inputSpecs) {
+    const pt2::Argument &arg = spec.arg;
+    Location loc = namedLoc(arg.name.empty() ? spec.target : arg.name);
+    switch (spec.kind) {
+    case pt2::InputKind::CustomObj:
+      return emitError(loc) << "custom object input '" << spec.target
+                            << "' (class " << arg.s
+                            << ") is not supported: torchbind objects cannot be "
+                               "compiled ahead of time";
+    case pt2::InputKind::Token:
+      return emitError(loc) << "effect token input '" << arg.name
+                            << "' is not supported (ops with side-effect "
+                               "tokens are not supported)";
+    case pt2::InputKind::ConstantInput:
+      return emitError(loc) << "constant input '" << spec.target
+                            << "' is not supported yet";
+    default:
+      break;
+    }
+    if (arg.kind != AK::Tensor) {
+      if (arg.kind == AK::SymInt || arg.kind == AK::SymFloat ||
+          arg.kind == AK::SymBool)
+        return emitError(loc) << "input '" << arg.name
+                              << "' is a symbolic scalar; dynamic shapes are "
+                                 "not supported yet";
+      return emitError(loc) << "input '" << arg.name << "' is not a tensor ("
+                            << import::argumentKindName(arg.kind)
+                            << "); only tensor inputs are supported";
+    }
+    FailureOr<RankedTensorType> type = valueType(graph, arg.name, loc);
+    if (failed(type))
+      return failure();
+    StringRef kind = inputKindName(spec.kind);
+    StringAttr name;
+    if (spec.kind == pt2::InputKind::UserInput) {
+      name = b.getStringAttr(arg.name);
+      userInputs.insert(arg.name);
+    } else {
+      if (failed(useWeight(spec, *type, loc)))
+        return failure();
+      name = b.getStringAttr(spec.target);
+      if (spec.kind == pt2::InputKind::Buffer)
+        buffers.insert(spec.target);
+    }
+    argTypes.push_back(*type);
+    argLocs.push_back(loc);
+    argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+        exir::ExirDialect::kInputAttrName,
+        exir::InputAttr::get(&ctx, b.getStringAttr(kind), name))));
+  }
+
+  // Results: kinds first, so buffers written by any method become mutable.
+  SmallVector<Attribute> resultAttrs;
+  for (const pt2::OutputSpec &spec : program->outputSpecs) {
+    Location loc = namedLoc(spec.arg.name.empty() ? spec.target : spec.arg.name);
+    StringAttr target;
+    switch (spec.kind) {
+    case pt2::OutputKind::UserOutput:
+      break;
+    case pt2::OutputKind::BufferMutation:
+      if (!buffers.contains(spec.target))
+        return emitError(loc) << "output mutates buffer '" << spec.target
+                              << "', which is not an input of this method";
+      weights.find(spec.target)->second.isMutable = true;
+      target = b.getStringAttr(spec.target);
+      break;
+    case pt2::OutputKind::UserInputMutation:
+      if (!userInputs.contains(spec.target))
+        return emitError(loc) << "output mutates user input '" << spec.target
+                              << "', which is not an input of this method";
+      target = b.getStringAttr(spec.target);
+      break;
+    default:
+      return emitError(loc) << "outputs of kind '" << outputKindName(spec.kind)
+                            << "' are not supported (only user outputs, buffer "
+                               "mutations and user-input mutations)";
+    }
+    resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+        exir::ExirDialect::kOutputAttrName,
+        exir::OutputAttr::get(&ctx,
+                              b.getStringAttr(outputKindName(spec.kind)),
+                              target))));
+  }
+
+  // The body.
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = b.create<func::FuncOp>(funcLoc, src.methodName,
+                                     b.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  Scope scope{graph, {}};
+  for (auto [i, input] : llvm::enumerate(program->inputSpecs)) {
+    entry->getArgument(i).setLoc(argLocs[i]);
+    if (failed(define(scope, input.arg.name, entry->getArgument(i), argLocs[i])))
+      return failure();
+  }
+  b.setInsertionPointToEnd(entry);
+  if (failed(importNodes(scope)))
+    return failure();
+
+  SmallVector<Value> results;
+  for (auto [i, out] : llvm::enumerate(graph.outputs)) {
+    Location loc = namedLoc(out.name);
+    if (out.kind != AK::Tensor)
+      return emitError(loc) << "output " << i << " is not a tensor ("
+                            << import::argumentKindName(out.kind)
+                            << "); only tensor outputs are supported";
+    Value v = scope.values.lookup(out.name);
+    if (!v)
+      return emitError(loc) << "output " << i << " names '" << out.name
+                            << "', which the graph never defines";
+    results.push_back(v);
+  }
+  b.create<func::ReturnOp>(funcLoc, results);
+  func.setFunctionType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setAllArgAttrs(argAttrs);
+  func.setAllResultAttrs(resultAttrs);
+  return success();
+}
+
+LogicalResult Importer::importNodes(Scope &scope) {
+  for (const pt2::Node &node : scope.graph.nodes)
+    if (failed(importNode(node, scope)))
+      return failure();
+  return success();
+}
+
+LogicalResult Importer::nodeResults(const pt2::Node &node,
+                                    const pt2::Graph &graph, Location loc,
+                                    SmallVectorImpl<std::string> &names,
+                                    SmallVectorImpl<Type> &types) {
+  auto addTensor = [&](const std::string &name) -> LogicalResult {
+    FailureOr<RankedTensorType> type = valueType(graph, name, loc);
+    if (failed(type))
+      return failure();
+    names.push_back(name);
+    types.push_back(*type);
+    return success();
+  };
+  for (const pt2::Argument &out : node.outputs) {
+    switch (out.kind) {
+    case AK::Tensor:
+      if (failed(addTensor(out.name)))
+        return failure();
+      break;
+    case AK::Tensors:
+      for (const std::string &name : out.names)
+        if (failed(addTensor(name)))
+          return failure();
+      break;
+    case AK::None: // an unused None element of a tuple return
+      names.push_back("");
+      types.push_back(b.getNoneType());
+      break;
+    case AK::SymInt:
+    case AK::SymFloat:
+    case AK::SymBool:
+      return emitError(loc) << "node '" << node.name << "' (" << node.target
+                            << ") computes the symbolic value '" << out.name
+                            << "'; dynamic shapes are not supported yet";
+    default:
+      return emitError(loc) << "node '" << node.name << "' (" << node.target
+                            << ") has a non-tensor output ("
+                            << import::argumentKindName(out.kind)
+                            << "), which is not supported";
+    }
+  }
+  return success();
+}
+
+LogicalResult Importer::bindTensorArg(const schema::Argument &arg,
+                                      const pt2::Argument *value,
+                                      const pt2::Node &node, Scope &scope,
+                                      Location loc,
+                                      SmallVectorImpl<Value> &operands,
+                                      SmallVectorImpl<int32_t> &segments,
+                                      SmallVectorImpl<NamedAttribute> &attrs) {
+  using K = schema::TypeKind;
+  const schema::SchemaType &outer = arg.type;
+  bool optional = outer.kind == K::Optional;
+  const schema::SchemaType &t = optional ? outer.elems.front() : outer;
+  auto mismatch = [&]() {
+    return emitError(loc) << "node '" << node.name << "' (" << node.target
+                          << "): argument '" << arg.name << "' expects "
+                          << outer.str() << ", got "
+                          << import::argumentKindName(value->kind);
+  };
+  auto add = [&](StringRef name) -> LogicalResult {
+    FailureOr<Value> v = lookup(scope, name, node, loc);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+    return success();
+  };
+  bool absent = !value || value->kind == AK::None ||
+                (value->kind == AK::OptionalTensor && !value->optTensors.empty() &&
+                 value->optTensors.front().isNone);
+  if (absent && !optional && !arg.defaultValue)
+    return emitError(loc) << "node '" << node.name << "' (" << node.target
+                          << "): missing tensor argument '" << arg.name << "'";
+
+  if (t.kind == K::Tensor) {
+    if (absent) {
+      segments.push_back(0);
+      return success();
+    }
+    StringRef name;
+    if (value->kind == AK::Tensor)
+      name = value->name;
+    else if (value->kind == AK::OptionalTensor && !value->optTensors.empty())
+      name = value->optTensors.front().name;
+    else
+      return mismatch();
+    segments.push_back(1);
+    return add(name);
+  }
+
+  // Tensor lists: Tensor[], Tensor?[] (with a presence mask), Tensor[]?.
+  bool optionalElems = t.elems.front().kind == K::Optional;
+  SmallVector<bool> mask;
+  size_t before = operands.size();
+  if (!absent) {
+    switch (value->kind) {
+    case AK::Tensors:
+      for (const std::string &name : value->names) {
+        if (failed(add(name)))
+          return failure();
+        mask.push_back(true);
+      }
+      break;
+    case AK::OptionalTensors:
+      if (!optionalElems)
+        return mismatch();
+      for (const pt2::OptionalTensor &o : value->optTensors) {
+        mask.push_back(!o.isNone);
+        if (!o.isNone && failed(add(o.name)))
+          return failure();
+      }
+      break;
+    case AK::Ints:
+    case AK::Floats:
+    case AK::Bools:
+    case AK::Strings:
+    case AK::SymInts:
+      if (!value->ints.empty() || !value->floats.empty() ||
+          !value->bools.empty() || !value->strings.empty() ||
+          !value->names.empty())
+        return mismatch();
+      break; // an empty list written with another key
+    default:
+      return mismatch();
+    }
+  }
+  segments.push_back(static_cast<int32_t>(operands.size() - before));
+  if (optionalElems && !optional)
+    attrs.push_back(b.getNamedAttr(arg.name, b.getDenseBoolArrayAttr(mask)));
+  return success();
+}
+
+LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
+  Location loc = nodeLoc(node);
+  StringRef target = node.target;
+  if (target.starts_with(kHopPrefix))
+    return importHop(node, target.drop_front(kHopPrefix.size()), scope, loc);
+  if (!target.starts_with(kOpsPrefix))
+    return emitError(loc) << "node '" << node.name << "' calls the Python operator '"
+                          << target << "'; symbolic (dynamic-shape) arithmetic is "
+                                       "not supported yet";
+  const schema::FunctionSchema *s = registry.lookupTarget(target.str());
+  if (!s)
+    return emitError(loc) << "unknown operator '" << target << "' (node '"
+                          << node.name << "'): it is not in the operator schema "
+                                          "registry";
+
+  // Match inputs to schema arguments: by name, else by position.
+  SmallVector<const pt2::Argument *> bound(s->arguments.size(), nullptr);
+  size_t next = 0;
+  for (const pt2::NamedArgument &in : node.inputs) {
+    size_t idx = next;
+    if (!in.name.empty()) {
+      int found = s->findArgument(in.name);
+      if (found < 0)
+        return emitError(loc) << "node '" << node.name << "': '" << s->fullName()
+                              << "' has no argument named '" << in.name << "'";
+      idx = static_cast<size_t>(found);
+    }
+    if (idx >= bound.size())
+      return emitError(loc) << "node '" << node.name << "' passes "
+                            << node.inputs.size() << " arguments but '"
+                            << s->fullName() << "' takes " << bound.size();
+    if (bound[idx])
+      return emitError(loc) << "node '" << node.name << "' passes argument '"
+                            << s->arguments[idx].name << "' twice";
+    bound[idx] = &in.arg;
+    next = idx + 1;
+  }
+
+  SmallVector<Value> operands;
+  SmallVector<int32_t> segments;
+  SmallVector<NamedAttribute> attrs;
+  for (auto [i, arg] : llvm::enumerate(s->arguments)) {
+    if (arg.type.isTensorLike()) {
+      if (failed(bindTensorArg(arg, bound[i], node, scope, loc, operands,
+                               segments, attrs)))
+        return failure();
+      continue;
+    }
+    std::string error;
+    FailureOr<Attribute> attr =
+        bound[i] ? import::convertArgument(&ctx, arg, *bound[i],
+                                           scope.graph.symIntValues, &error)
+                 : import::defaultArgument(&ctx, arg, &error);
+    if (failed(attr))
+      return emitError(loc) << "node '" << node.name << "' (" << s->fullName()
+                            << "): argument '" << arg.name << "': " << error;
+    attrs.push_back(b.getNamedAttr(arg.name, *attr));
+  }
+
+  SmallVector<std::string> names;
+  SmallVector<Type> types;
+  if (failed(nodeResults(node, scope.graph, loc, names, types)))
+    return failure();
+  bool listReturn = s->returns.size() == 1 &&
+                    s->returns.front().type.kind == schema::TypeKind::List;
+  if (!listReturn && !s->varRets && types.size() != s->returns.size())
+    return emitError(loc) << "node '" << node.name << "': '" << s->fullName()
+                          << "' returns " << s->returns.size()
+                          << " values but the node has " << types.size()
+                          << " outputs";
+
+  auto op = b.create<exir::AtenOp>(loc, s->fullName(), types, operands,
+                                   segments, attrs);
+  for (auto [name, result] : llvm::zip(names, op->getResults()))
+    if (!name.empty() && failed(define(scope, name, result, loc)))
+      return failure();
+  return success();
+}
+
+LogicalResult Importer::importHop(const pt2::Node &node, StringRef hop,
+                                  Scope &scope, Location loc) {
+  if (hop != "wrap_with_set_grad_enabled" && hop != "wrap_with_autocast")
+    return emitError(loc) << "higher-order op '" << hop << "' (node '"
+                          << node.name << "') is not supported yet";
+  // The wrapper's subgraph is inlined: its inputs are the arguments after it.
+  auto graphIt = llvm::find_if(node.inputs, [](const pt2::NamedArgument &in) {
+    return in.arg.kind == AK::Graph && in.arg.graph;
+  });
+  if (graphIt == node.inputs.end())
+    return emitError(loc) << "node '" << node.name << "' (" << hop
+                          << ") has no subgraph";
+  const pt2::Graph &sub = *graphIt->arg.graph;
+  auto args = llvm::make_range(std::next(graphIt), node.inputs.end());
+  if (static_cast<size_t>(llvm::size(args)) != sub.inputs.size())
+    return emitError(loc) << "node '" << node.name << "' (" << hop << ") passes "
+                          << llvm::size(args) << " values to a subgraph with "
+                          << sub.inputs.size() << " inputs";
+
+  Scope inner{sub, {}};
+  for (auto [in, param] : llvm::zip(args, sub.inputs)) {
+    if (in.arg.kind != AK::Tensor || param.kind != AK::Tensor)
+      return emitError(loc) << "node '" << node.name << "' (" << hop
+                            << ") passes a non-tensor value ("
+                            << import::argumentKindName(in.arg.kind)
+                            << ") to its subgraph; not supported yet";
+    FailureOr<Value> v = lookup(scope, in.arg.name, node, loc);
+    if (failed(v) || failed(define(inner, param.name, *v, loc)))
+      return failure();
+  }
+  if (failed(importNodes(inner)))
+    return failure();
+
+  SmallVector<Value> results;
+  for (const pt2::Argument &out : sub.outputs) {
+    SmallVector<std::string> outNames;
+    if (out.kind == AK::Tensor)
+      outNames.push_back(out.name);
+    else if (out.kind == AK::Tensors)
+      outNames.assign(out.names.begin(), out.names.end());
+    else
+      return emitError(loc) << "the subgraph of node '" << node.name
+                            << "' returns a non-tensor value ("
+                            << import::argumentKindName(out.kind) << ")";
+    for (const std::string &name : outNames) {
+      FailureOr<Value> v = lookup(inner, name, node, loc);
+      if (failed(v))
+        return failure();
+      results.push_back(*v);
+    }
+  }
+  SmallVector<std::string> names;
+  for (const pt2::Argument &out : node.outputs) {
+    if (out.kind == AK::Tensor)
+      names.push_back(out.name);
+    else if (out.kind == AK::Tensors)
+      names.append(out.names.begin(), out.names.end());
+    else
+      return emitError(loc) << "node '" << node.name << "' (" << hop
+                            << ") has a non-tensor output ("
+                            << import::argumentKindName(out.kind) << ")";
+  }
+  if (names.size() != results.size())
+    return emitError(loc) << "node '" << node.name << "' (" << hop << ") has "
+                          << names.size() << " outputs but its subgraph returns "
+                          << results.size();
+  for (auto [name, v] : llvm::zip(names, results))
+    if (failed(define(scope, name, v, loc)))
+      return failure();
+  return success();
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importPrograms(MLIRContext &context,
+                                     ArrayRef<MethodSource> sources) {
+  context.loadDialect<exir::ExirDialect, func::FuncDialect>();
+  Location loc = sources.empty()
+                     ? UnknownLoc::get(&context)
+                     : Location(FileLineColLoc::get(
+                           &context, sources.front().program.path, 0, 0));
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  module->getOperation()->setAttr(
+      exir::ExirDialect::kVersionAttrName,
+      StringAttr::get(&context, std::to_string(exir::kIrVersionMajor) + "." +
+                                    std::to_string(exir::kIrVersionMinor)));
+  Importer importer(context, *module);
+  for (const MethodSource &src : sources)
+    if (failed(importer.importMethod(src)))
+      return nullptr;
+  importer.createWeights();
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace ptec
