@@ -154,12 +154,13 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
   const size_t rank = sizes->size();
   int64_t dims[kTensorMaxRank];
   uint64_t numel = 1;
-  bool overflow = false;
+  bool overflow = false, hasZero = false;
   for (size_t d = 0; d < rank; ++d) {
     int32_t s = sizes->Get(static_cast<flatbuffers::uoffset_t>(d));
     if (s < 0)
       return fail(Error::InvalidProgram, "value %zu: tensor sizes[%zu] is negative (%d)", i, d, s);
     dims[d] = s;
+    hasZero = hasZero || s == 0;
     if (s != 0 && numel > UINT64_MAX / static_cast<uint64_t>(s))
       overflow = true;
     numel *= static_cast<uint64_t>(s);
@@ -180,8 +181,10 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
                 "value %zu: dim_order is not contiguous; only contiguous tensors are supported",
                 i);
   size_t esize = elementSize(static_cast<ScalarType>(st));
-  if (numel == 0)
+  if (hasZero) {
     overflow = false; // a zero dimension makes the product 0 whatever came first
+    numel = 0;
+  }
   if (overflow || numel > (uint64_t)PTRDIFF_MAX / esize)
     return fail(Error::InvalidProgram, "value %zu: tensor byte size overflows", i);
   const size_t nbytes = static_cast<size_t>(numel * esize);
