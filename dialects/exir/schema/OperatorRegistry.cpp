@@ -157,8 +157,10 @@ const FunctionSchema *OperatorRegistry::lookupTarget(std::string_view target) co
 const FunctionSchema *OperatorRegistry::outVariantOf(const FunctionSchema &schema) const {
   if (schema.isOutVariant())
     return lookup(schema.fullName());
+  // In-place ops map through their functional form; other mutating ops
+  // (_native_batch_norm_legit updates running stats) match as they are.
   const FunctionSchema *functional = &schema;
-  if (schema.isMutable()) {
+  if (schema.isInplace()) {
     functional = functionalOf(schema);
     if (!functional)
       return nullptr;
