@@ -136,7 +136,48 @@ int64_t placeGreedy(const std::vector<PlanRequest> &reqs,
   return cursor;
 }
 
-enum class Algo { Greedy, BestFit, FirstFit };
+// Tensors of the busiest instruction first (largest first within it), then
+// the next busiest, each into its best-fitting gap: the peaks decide the
+// layout, and everything else fills in around them.
+void orderByBreadth(const std::vector<PlanRequest> &reqs,
+                    std::vector<size_t> &idx) {
+  std::map<int64_t, int64_t> breadth; // time -> live bytes
+  {
+    std::map<int64_t, int64_t> delta;
+    for (size_t i : idx) {
+      delta[reqs[i].firstUse] += plannedSize(reqs[i]);
+      delta[reqs[i].lastUse + 1] -= plannedSize(reqs[i]);
+    }
+    int64_t live = 0;
+    for (auto &[t, d] : delta) {
+      live += d;
+      breadth[t] = live;
+    }
+  }
+  std::vector<std::pair<int64_t, int64_t>> steps(breadth.begin(), breadth.end());
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const auto &a, const auto &b) { return a.second > b.second; });
+  std::vector<size_t> bySize = idx;
+  sortLargestFirst(reqs, bySize);
+  std::vector<size_t> order;
+  std::vector<bool> taken(reqs.size(), false);
+  for (const auto &step : steps) {
+    // Only change points are in `breadth`; a tensor is live over the whole
+    // stretch up to the next change point, so testing the start suffices.
+    for (size_t i : bySize)
+      if (!taken[i] && reqs[i].firstUse <= step.first &&
+          step.first <= reqs[i].lastUse) {
+        taken[i] = true;
+        order.push_back(i);
+      }
+  }
+  for (size_t i : bySize)
+    if (!taken[i])
+      order.push_back(i);
+  idx = std::move(order);
+}
+
+enum class Algo { Greedy, BestFit, FirstFit, Breadth };
 
 const char *algoName(Algo a) {
   switch (a) {
@@ -146,6 +187,8 @@ const char *algoName(Algo a) {
     return "best-fit";
   case Algo::FirstFit:
     return "in-order-first-fit";
+  case Algo::Breadth:
+    return "greedy-by-breadth";
   }
   return "?";
 }
@@ -175,6 +218,10 @@ PlanResult runPlanner(const std::vector<PlanRequest> &reqs, Algo algo) {
       });
       size = placeInGaps(reqs, order, /*bestFit=*/false, res.offsets);
       break;
+    case Algo::Breadth:
+      orderByBreadth(reqs, order);
+      size = placeInGaps(reqs, order, /*bestFit=*/true, res.offsets);
+      break;
     }
     if (res.arenaSizes.size() <= static_cast<size_t>(memId))
       res.arenaSizes.resize(static_cast<size_t>(memId) + 1, 0);
@@ -199,11 +246,15 @@ PlanResult planInOrderFirstFit(const std::vector<PlanRequest> &r) {
   return runPlanner(r, Algo::FirstFit);
 }
 
+PlanResult planGreedyByBreadth(const std::vector<PlanRequest> &r) {
+  return runPlanner(r, Algo::Breadth);
+}
+
 PlanResult planBest(const std::vector<PlanRequest> &r) {
   PlanResult best = planGreedyBySize(r);
   if (!best.error.empty())
     return best;
-  for (Algo a : {Algo::BestFit, Algo::FirstFit}) {
+  for (Algo a : {Algo::BestFit, Algo::FirstFit, Algo::Breadth}) {
     PlanResult next = runPlanner(r, a);
     if (next.totalSize() < best.totalSize())
       best = std::move(next);

@@ -39,6 +39,9 @@ PlanResult planGreedyBySize(const std::vector<PlanRequest> &requests);
 PlanResult planBestFit(const std::vector<PlanRequest> &requests);
 // By first use; each tensor goes to the lowest offset where it fits.
 PlanResult planInOrderFirstFit(const std::vector<PlanRequest> &requests);
+// The tensors live at the busiest instruction first, then the next busiest,
+// each into its best-fitting gap (after TFLite's "greedy by breadth").
+PlanResult planGreedyByBreadth(const std::vector<PlanRequest> &requests);
 // Runs every algorithm above and keeps the smallest total; ties -> first.
 PlanResult planBest(const std::vector<PlanRequest> &requests);
 

@@ -13,6 +13,7 @@ const std::vector<std::pair<const char *, Planner>> kPlanners = {
     {"greedy-by-size", planGreedyBySize},
     {"best-fit", planBestFit},
     {"in-order-first-fit", planInOrderFirstFit},
+    {"greedy-by-breadth", planGreedyByBreadth},
     {"best", planBest},
 };
 
@@ -180,4 +181,62 @@ TEST_CASE("planner: planBest breaks ties by algorithm order", "[planner]") {
   PlanResult r = planBest(reqs);
   CHECK(r.algorithm == "greedy-by-size");
   CHECK(r.totalSize() == 64);
+}
+
+TEST_CASE("planner: upstream greedy reuses objects; best fit fills gaps",
+          "[planner]") {
+  // 64 lives 0..1, 32 lives 2..3, 48 lives 2..3. Greedy: the 48 goes to the
+  // 64-byte object (disjoint), then the 32 fits above it (48 + 32 > 64: no),
+  // so it gets a new object. Best fit puts both into [0, 80).
+  std::vector<PlanRequest> reqs = {req(64, 0, 1), req(32, 2, 3), req(48, 2, 3)};
+  PlanResult g = planGreedyBySize(reqs);
+  CHECK(g.offsets == std::vector<int64_t>{0, 64, 0});
+  CHECK(g.arenaSizes == std::vector<int64_t>{0, 96});
+  PlanResult bf = planBestFit(reqs);
+  CHECK(bf.offsets == std::vector<int64_t>{0, 48, 0});
+  CHECK(bf.arenaSizes == std::vector<int64_t>{0, 80});
+  PlanResult best = planBest(reqs);
+  CHECK(best.algorithm == "best-fit");
+  CHECK(best.totalSize() == 80);
+  CHECK(best.peakLiveLowerBound == 80);
+}
+
+TEST_CASE("planner: in-order first fit reuses the lowest hole", "[planner]") {
+  // Long-lived tensors with transients between them; when the transients
+  // die, the next tensor takes the lowest hole that fits.
+  std::vector<PlanRequest> reqs = {
+      req(32, 0, 9),  // 0: [0, 32)
+      req(16, 0, 1),  // 1: transient, leaves a 16-byte hole at 32 later
+      req(64, 0, 9),  // 2
+      req(32, 0, 1),  // 3: transient
+      req(48, 0, 9),  // 4
+      req(16, 5, 6),  // 5: should take the 16-byte hole
+  };
+  PlanResult r = planInOrderFirstFit(reqs);
+  std::string why;
+  REQUIRE(verifyPlan(reqs, r, &why));
+  // First fit by first use: 0@0, 1@32, 2@48, 3@112, 4@144, 5 -> first hole 32.
+  CHECK(r.offsets == std::vector<int64_t>{0, 32, 48, 112, 144, 32});
+  CHECK(r.arenaSizes[1] == 192);
+}
+
+TEST_CASE("planner: best fit prefers the tighter gap", "[planner]") {
+  // Placed largest first: A(96)@0 and B(64)@96 live 0..9, C(48) lives 0..1.
+  // D(32) lives 0..9 and E(16) 5..6.
+  //   A [0,96) B [96,160) C [160,208) D [208,240); E overlaps A, B, D only:
+  //   the hole [160,208) left by C (48 bytes) is the only gap -> 160.
+  std::vector<PlanRequest> reqs = {req(96, 0, 9), req(64, 0, 9), req(48, 0, 1),
+                                   req(32, 0, 9), req(16, 5, 6)};
+  PlanResult r = planBestFit(reqs);
+  CHECK(r.offsets == std::vector<int64_t>{0, 96, 160, 208, 160});
+  CHECK(r.arenaSizes[1] == 240);
+  // Two holes: 48 bytes at 160 and 16 bytes at 240; a 16-byte tensor takes
+  // the exact one.
+  reqs = {req(96, 0, 9), req(64, 0, 9), req(48, 0, 1), req(32, 0, 9),
+          req(16, 0, 1), req(16, 0, 9), req(16, 5, 6)};
+  r = planBestFit(reqs);
+  // Largest first: 96@0 64@96 48@160 32@208 16(0..1)@240 16(0..9)@256.
+  CHECK(r.offsets == std::vector<int64_t>{0, 96, 160, 208, 240, 256, 240});
+  PlanResult ff = planInOrderFirstFit(reqs);
+  CHECK(ff.offsets[6] == 160); // first fit takes the lower, larger hole
 }
