@@ -1,0 +1,286 @@
+// Portable kernels: the table, and clean failures for bad input (wrong arg
+// count or tags, bad dtypes, non-broadcastable shapes, too-small outputs).
+#include "runtime/kernels/KernelRegistry.h"
+#include "test/unit/kernels/CaseFile.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace ptec;
+using rt::Error;
+using rt::EValue;
+using rt::ScalarType;
+using test::Boxer;
+
+namespace {
+
+Error call(rt::KernelContext &ctx, const char *name, std::vector<EValue *> args) {
+  const rt::KernelEntry *k = rt::findKernel(name);
+  REQUIRE(k != nullptr);
+  return k->fn(ctx, {args.data(), args.size()});
+}
+
+bool contains(const std::string &s, const char *part) { return s.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("kernel table is sorted, unique and searchable", "[kernels]") {
+  auto table = rt::portableKernels();
+  REQUIRE(table.size() >= 100);
+  for (size_t i = 1; i < table.size(); ++i) {
+    INFO(table[i - 1].name << " vs " << table[i].name);
+    CHECK(std::strcmp(table[i - 1].name, table[i].name) < 0);
+  }
+  for (const auto &k : table) {
+    INFO(k.name);
+    CHECK(rt::findKernel(k.name) == &k);
+    CHECK(std::strlen(k.name) < 100);
+  }
+  CHECK(rt::findKernel("aten::add.out")->numArgs == 5);
+  CHECK(rt::findKernel("aten::convolution.out")->numArgs == 11);
+  CHECK(rt::findKernel("aten::_native_batch_norm_legit_no_training.out")->numArgs == 11);
+  CHECK(rt::findKernel("aten::max_pool2d_with_indices.out")->numArgs == 9);
+  CHECK(rt::findKernel("aten::copy_")->numArgs == 4);
+  CHECK(rt::findKernel("aten::add") == nullptr);
+  CHECK(rt::findKernel("aten::zzz.out") == nullptr);
+  CHECK(rt::findKernel("") == nullptr);
+  CHECK(rt::findKernel(nullptr) == nullptr);
+}
+
+TEST_CASE("add.out computes and broadcasts", "[kernels]") {
+  Boxer b;
+  EValue *out = b.t(b.tensor(ScalarType::Float, {2, 2}));
+  rt::KernelContext ctx;
+  REQUIRE(call(ctx, "aten::add.out",
+               {b.f32({2, 2}, {1, 2, 3, 4}), b.f32({2}, {10, 20}), b.i(2), out, out}) ==
+          Error::Ok);
+  const float *p = out->toTensor().dataAs<float>();
+  CHECK(p[0] == 21);
+  CHECK(p[1] == 42);
+  CHECK(p[2] == 23);
+  CHECK(p[3] == 44);
+}
+
+TEST_CASE("wrong argument count fails cleanly", "[kernels]") {
+  Boxer b;
+  EValue *out = b.t(b.tensor(ScalarType::Float, {2}));
+  rt::KernelContext ctx;
+  CHECK(call(ctx, "aten::add.out", {b.f32({2}, {1, 2}), b.f32({2}, {1, 2}), out, out}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "expected 5 arguments, got 4"));
+  // Every kernel rejects an empty argument list without crashing.
+  for (const auto &k : rt::portableKernels()) {
+    rt::KernelContext c2;
+    INFO(k.name);
+    CHECK(k.fn(c2, {}) == Error::InvalidArgument);
+    CHECK(std::strlen(c2.message()) > 0);
+  }
+}
+
+TEST_CASE("every kernel rejects all-None arguments with a message", "[kernels]") {
+  Boxer b;
+  for (const auto &k : rt::portableKernels()) {
+    int n = k.numArgs >= 0 ? k.numArgs : 5;
+    std::vector<EValue *> args;
+    for (int i = 0; i < n; ++i)
+      args.push_back(b.none());
+    rt::KernelContext ctx;
+    INFO(k.name);
+    Error e = k.fn(ctx, {args.data(), args.size()});
+    CHECK(e != Error::Ok);
+    CHECK(std::strlen(ctx.message()) > 0);
+  }
+}
+
+TEST_CASE("wrong argument tag names the argument", "[kernels]") {
+  Boxer b;
+  EValue *out = b.t(b.tensor(ScalarType::Float, {2}));
+  rt::KernelContext ctx;
+  CHECK(call(ctx, "aten::mul.out", {b.f32({2}, {1, 2}), b.i(3), out, out}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "argument 1 (other): expected Tensor, got Int"));
+}
+
+TEST_CASE("non-broadcastable shapes fail with both shapes", "[kernels]") {
+  Boxer b;
+  EValue *out = b.t(b.tensor(ScalarType::Float, {2, 3}));
+  rt::KernelContext ctx;
+  CHECK(call(ctx, "aten::mul.out",
+             {b.f32({2, 3}, {1, 2, 3, 4, 5, 6}), b.f32({2}, {1, 2}), out, out}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "[2, 3]"));
+  CHECK(contains(ctx.message(), "[2]"));
+  CHECK(contains(ctx.message(), "not broadcastable"));
+}
+
+TEST_CASE("output too small fails cleanly", "[kernels]") {
+  Boxer b;
+  // Capacity for 2 floats, result needs 4.
+  EValue *out = b.t(b.tensor(ScalarType::Float, {2}, 8));
+  rt::KernelContext ctx;
+  CHECK(call(ctx, "aten::add.out",
+             {b.f32({4}, {1, 2, 3, 4}), b.f32({4}, {1, 2, 3, 4}), b.i(1), out, out}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "cannot resize out to [4]"));
+  CHECK(contains(ctx.message(), "capacity is 8"));
+
+  rt::KernelContext c2;
+  EValue *small = b.t(b.tensor(ScalarType::Float, {1, 1}, 4));
+  CHECK(call(c2, "aten::mm.out",
+             {b.f32({2, 2}, {1, 2, 3, 4}), b.f32({2, 2}, {1, 0, 0, 1}), small, small}) ==
+        Error::InvalidArgument);
+  CHECK(contains(c2.message(), "cannot resize"));
+}
+
+TEST_CASE("bad dtypes are refused", "[kernels]") {
+  Boxer b;
+  rt::KernelContext ctx;
+  // A floating result cannot go into an int64 out.
+  EValue *outL = b.t(b.tensor(ScalarType::Long, {2}));
+  CHECK(call(ctx, "aten::exp.out", {b.f32({2}, {1, 2}), outL, outL}) == Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "int64"));
+  // Matmul only on floats.
+  rt::KernelContext c2;
+  EValue *o2 = b.t(b.tensor(ScalarType::Long, {1, 1}));
+  CHECK(call(c2, "aten::mm.out", {b.i64({1, 1}, {2}), b.i64({1, 1}, {3}), o2, o2}) ==
+        Error::InvalidArgument);
+  CHECK(contains(c2.message(), "mm"));
+  // An unsupported dtype (half) in an input.
+  rt::KernelContext c3;
+  EValue *half = b.t(b.tensor(ScalarType::Half, {2}));
+  EValue *o3 = b.t(b.tensor(ScalarType::Float, {2}));
+  CHECK(call(c3, "aten::relu.out", {half, o3, o3}) == Error::InvalidArgument);
+  CHECK(contains(c3.message(), "float16"));
+  // where needs a bool condition.
+  rt::KernelContext c4;
+  EValue *o4 = b.t(b.tensor(ScalarType::Float, {2}));
+  CHECK(call(c4, "aten::where.self_out",
+             {b.f32({2}, {1, 0}), b.f32({2}, {1, 2}), b.f32({2}, {3, 4}), o4, o4}) ==
+        Error::InvalidArgument);
+  CHECK(contains(c4.message(), "condition"));
+}
+
+TEST_CASE("out-of-range indices and dims fail cleanly", "[kernels]") {
+  Boxer b;
+  rt::KernelContext ctx;
+  EValue *out = b.t(b.tensor(ScalarType::Float, {2, 2}));
+  CHECK(call(ctx, "aten::embedding.out",
+             {b.f32({3, 2}, {1, 2, 3, 4, 5, 6}), b.i64({2}, {0, 3}), b.i(-1), b.b(false),
+              b.b(false), out, out}) == Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "index 3 out of range"));
+
+  rt::KernelContext c2;
+  EValue *o2 = b.t(b.tensor(ScalarType::Float, {2}));
+  CHECK(call(c2, "aten::index.Tensor_out",
+             {b.f32({2}, {1, 2}), b.optTensorList({b.i64({1}, {5})}), o2, o2}) ==
+        Error::InvalidArgument);
+  CHECK(contains(c2.message(), "out of bounds"));
+
+  rt::KernelContext c3;
+  EValue *o3 = b.t(b.tensor(ScalarType::Float, {2}));
+  CHECK(call(c3, "aten::_softmax.out", {b.f32({2}, {1, 2}), b.i(3), b.b(false), o3, o3}) ==
+        Error::InvalidArgument);
+  CHECK(contains(c3.message(), "dim 3 out of range"));
+
+  rt::KernelContext c4;
+  EValue *o4 = b.t(b.tensor(ScalarType::Long, {2}));
+  CHECK(call(c4, "aten::div.out_mode",
+             {b.i64({2}, {4, 5}), b.i64({2}, {2, 0}), b.str("trunc"), o4, o4}) ==
+        Error::InvalidArgument);
+  CHECK(contains(c4.message(), "division by zero"));
+}
+
+TEST_CASE("transposed convolution is reported as not supported", "[kernels]") {
+  Boxer b;
+  rt::KernelContext ctx;
+  EValue *out = b.t(b.tensor(ScalarType::Float, {1, 1, 3, 3}));
+  std::vector<float> ones(9, 1.0f);
+  CHECK(call(ctx, "aten::convolution.out",
+             {b.f32({1, 1, 3, 3}, ones), b.f32({1, 1, 1, 1}, {1}), b.none(), b.intList({1, 1}),
+              b.intList({0, 0}), b.intList({1, 1}), b.b(true), b.intList({0, 0}), b.i(1), out,
+              out}) == Error::NotSupported);
+  CHECK(contains(ctx.message(), "transposed"));
+}
+
+TEST_CASE("convolution falls back to direct loops when scratch is too small", "[kernels]") {
+  Boxer b;
+  std::vector<float> x(16), w(9);
+  for (int i = 0; i < 16; ++i)
+    x[i] = static_cast<float>(i);
+  for (int i = 0; i < 9; ++i)
+    w[i] = static_cast<float>(i % 3) - 1.0f;
+  auto run = [&](rt::MemoryAllocator *temp) {
+    EValue *out = b.t(b.tensor(ScalarType::Float, {1, 1, 2, 2}));
+    rt::KernelContext ctx(temp);
+    REQUIRE(call(ctx, "aten::convolution.out",
+                 {b.f32({1, 1, 4, 4}, x), b.f32({1, 1, 3, 3}, w), b.none(), b.intList({1, 1}),
+                  b.intList({0, 0}), b.intList({1, 1}), b.b(false), b.intList({0, 0}), b.i(1),
+                  out, out}) == Error::Ok);
+    const float *p = out->toTensor().dataAs<float>();
+    return std::vector<float>(p, p + 4);
+  };
+  uint64_t tiny[2];
+  rt::MemoryAllocator small(tiny, sizeof(tiny));
+  std::vector<uint64_t> big(1024);
+  rt::MemoryAllocator large(big.data(), big.size() * 8);
+  auto a = run(nullptr), c = run(&small), d = run(&large);
+  // Row-wise kernel (-1, 0, 1): each output is 2 * 3 = 6.
+  CHECK(a == std::vector<float>{6, 6, 6, 6});
+  CHECK(c == a);
+  CHECK(d == a);
+}
+
+TEST_CASE("et_view aliases the input storage", "[kernels]") {
+  Boxer b;
+  EValue *in = b.f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  rt::Tensor *o = b.tensor(ScalarType::Float, {6});
+  o->setData(nullptr, 0);
+  EValue *out = b.t(o);
+  rt::KernelContext ctx;
+  REQUIRE(call(ctx, "executorch_prim::et_view.default", {in, b.intList({3, -1}), out}) ==
+          Error::Ok);
+  CHECK(o->data() == in->toTensor().data());
+  CHECK(o->dim() == 2);
+  CHECK(o->size(0) == 3);
+  CHECK(o->size(1) == 2);
+  rt::KernelContext c2;
+  CHECK(call(c2, "executorch_prim::et_view.default", {in, b.intList({4, -1}), out}) ==
+        Error::InvalidArgument);
+  CHECK(contains(c2.message(), "view"));
+}
+
+TEST_CASE("absent optional tensors: None and the BYTE [0] placeholder", "[kernels]") {
+  Boxer b;
+  auto run = [&](EValue *weight) {
+    EValue *o0 = b.t(b.tensor(ScalarType::Float, {1, 2}));
+    EValue *o1 = b.t(b.tensor(ScalarType::Float, {1, 1}));
+    EValue *o2 = b.t(b.tensor(ScalarType::Float, {1, 1}));
+    EValue *ret = b.tensorList({o0, o1, o2});
+    rt::KernelContext ctx;
+    REQUIRE(call(ctx, "aten::native_layer_norm.out",
+                 {b.f32({1, 2}, {1, 3}), b.intList({2}), weight, b.none(), b.d(0.0), o0, o1, o2,
+                  ret}) == Error::Ok);
+    const float *p = o0->toTensor().dataAs<float>();
+    return std::vector<float>(p, p + 2);
+  };
+  EValue *placeholder = b.t(b.tensor(ScalarType::Byte, {0}));
+  CHECK(run(b.none()) == std::vector<float>{-1, 1});
+  CHECK(run(placeholder) == std::vector<float>{-1, 1});
+}
+
+TEST_CASE("empty and rank-0 tensors", "[kernels]") {
+  Boxer b;
+  rt::KernelContext ctx;
+  EValue *out = b.t(b.tensor(ScalarType::Float, {0, 3}, 0));
+  CHECK(call(ctx, "aten::relu.out", {b.t(b.tensor(ScalarType::Float, {0, 3})), out, out}) ==
+        Error::Ok);
+  CHECK(out->toTensor().numel() == 0);
+  EValue *s = b.t(b.tensor(ScalarType::Float, {}));
+  CHECK(call(ctx, "aten::add.out",
+             {b.f32({}, {2}), b.f32({}, {3}), b.i(1), s, s}) == Error::Ok);
+  CHECK(s->toTensor().dim() == 0);
+  CHECK(s->toTensor().dataAs<float>()[0] == 5);
+}

@@ -1,0 +1,687 @@
+#!/usr/bin/python3
+"""Generate the portable-kernel conformance cases from PyTorch.
+
+Run with Debian's python3-torch (not a pyenv/venv python):
+    /usr/bin/python3 test/unit/kernels/gen_cases.py
+
+Writes one binary case file per kernel into test/unit/kernels/cases/. Each
+case holds the boxed argument list exactly as a KernelCall passes it (schema
+args in order, then the return value(s)) plus PyTorch's expected outputs. The
+format is read by CaseFile.cpp; it is described there. Output is
+deterministic (fixed seed, sorted files).
+"""
+import os
+import struct
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT_DIR = os.path.join(HERE, "cases")
+
+# .pte ScalarType numbering.
+DTYPE = {
+    torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
+    torch.float32: 6, torch.float64: 7, torch.bool: 11,
+}
+# Tolerance classes (rtol, atol); documented in docs/kernels.md.
+EW = (1e-5, 1e-6)     # element-wise, copies, indexing
+RED = (1e-4, 1e-5)    # reductions, normalisation, matmul, convolution, pooling
+
+TAG_NONE, TAG_INT, TAG_DOUBLE, TAG_BOOL, TAG_STRING, TAG_TENSOR = 0, 1, 2, 3, 4, 5
+TAG_INTLIST, TAG_DOUBLELIST, TAG_BOOLLIST, TAG_TENSORLIST, TAG_OPTTENSORLIST = 6, 7, 8, 9, 10
+TAG_OUT, TAG_REF, TAG_REFLIST, TAG_OUTLIST = 11, 12, 13, 14
+
+
+class IL:
+    """int[] argument (boxed IntList)."""
+    def __init__(self, items): self.items = [int(i) for i in items]
+
+
+class TL:
+    """Tensor[] argument."""
+    def __init__(self, items): self.items = items
+
+
+class OTL:
+    """Tensor?[] argument (None entries allowed)."""
+    def __init__(self, items): self.items = items
+
+
+class Out:
+    """An out tensor, checked against `expected` after the call."""
+    def __init__(self, expected, cap=None, nodata=False):
+        self.expected = expected
+        self.cap = cap
+        self.nodata = nodata
+
+
+class OutList:
+    """Tensor(a!)[] out argument (split_with_sizes_copy)."""
+    def __init__(self, expected): self.expected = expected
+
+
+class Ref:
+    """The same EValue as argument `index` (out args appear twice)."""
+    def __init__(self, index): self.index = index
+
+
+class RefList:
+    """A TensorList of earlier argument EValues (several returns)."""
+    def __init__(self, indices): self.indices = indices
+
+
+class Expect:
+    """Check argument `index` (an in-place op's self) after the call."""
+    def __init__(self, index, tensor): self.index, self.tensor = index, tensor
+
+
+def u32(v): return struct.pack("<I", v)
+
+
+def s(text):
+    b = text.encode()
+    return struct.pack("<H", len(b)) + b
+
+
+def tensor_blob(t):
+    t = t.contiguous()
+    out = struct.pack("<bB", DTYPE[t.dtype], t.dim())
+    out += b"".join(struct.pack("<q", d) for d in t.shape)
+    out += t.numpy().tobytes() if t.numel() else b""
+    return out
+
+
+def shape_blob(t):
+    return struct.pack("<bB", DTYPE[t.dtype], t.dim()) + b"".join(
+        struct.pack("<q", d) for d in t.shape)
+
+
+def arg_blob(a):
+    if a is None:
+        return bytes([TAG_NONE])
+    if isinstance(a, bool):
+        return bytes([TAG_BOOL]) + struct.pack("<B", a)
+    if isinstance(a, int):
+        return bytes([TAG_INT]) + struct.pack("<q", a)
+    if isinstance(a, float):
+        return bytes([TAG_DOUBLE]) + struct.pack("<d", a)
+    if isinstance(a, str):
+        return bytes([TAG_STRING]) + s(a)
+    if isinstance(a, torch.Tensor):
+        return bytes([TAG_TENSOR]) + tensor_blob(a)
+    if isinstance(a, IL):
+        return bytes([TAG_INTLIST]) + u32(len(a.items)) + b"".join(
+            struct.pack("<q", i) for i in a.items)
+    if isinstance(a, TL):
+        return bytes([TAG_TENSORLIST]) + u32(len(a.items)) + b"".join(
+            tensor_blob(t) for t in a.items)
+    if isinstance(a, OTL):
+        out = bytes([TAG_OPTTENSORLIST]) + u32(len(a.items))
+        for t in a.items:
+            out += b"\x00" if t is None else b"\x01" + tensor_blob(t)
+        return out
+    if isinstance(a, Out):
+        cap = a.expected.numel() * a.expected.element_size() if a.cap is None else a.cap
+        return bytes([TAG_OUT]) + shape_blob(a.expected) + struct.pack(
+            "<qB", cap, 1 if a.nodata else 0)
+    if isinstance(a, OutList):
+        return bytes([TAG_OUTLIST]) + u32(len(a.expected)) + b"".join(
+            shape_blob(t) + struct.pack("<qB", t.numel() * t.element_size(), 0)
+            for t in a.expected)
+    if isinstance(a, Ref):
+        return bytes([TAG_REF]) + u32(a.index)
+    if isinstance(a, RefList):
+        return bytes([TAG_REFLIST]) + u32(len(a.indices)) + b"".join(u32(i) for i in a.indices)
+    raise TypeError("unsupported argument %r" % (a,))
+
+
+CASES = {}  # kernel name -> list of case blobs
+
+
+def case(kernel, name, args, tol=EW, expect=()):
+    expected = []
+    for i, a in enumerate(args):
+        if isinstance(a, Out):
+            expected.append((i, -1, a.expected))
+        elif isinstance(a, OutList):
+            expected += [(i, k, t) for k, t in enumerate(a.expected)]
+    expected += [(e.index, -1, e.tensor) for e in expect]
+    blob = s(name) + struct.pack("<ff", tol[0], tol[1]) + u32(len(args))
+    blob += b"".join(arg_blob(a) for a in args)
+    blob += u32(len(expected))
+    for idx, elem, t in expected:
+        blob += u32(idx) + struct.pack("<i", elem) + tensor_blob(t)
+    CASES.setdefault(kernel, []).append(blob)
+
+
+def out1(kernel, name, args, expected, tol=EW):
+    """Schema args, then the out tensor twice (arg and return)."""
+    n = len(args)
+    case(kernel, name, list(args) + [Out(expected), Ref(n)], tol)
+
+
+def outN(kernel, name, args, expected, tol=RED):
+    """Several out tensors, then one TensorList holding them."""
+    n = len(args)
+    outs = [Out(e) for e in expected]
+    case(kernel, name, list(args) + outs + [RefList(list(range(n, n + len(outs))))], tol)
+
+
+# ---------------------------------------------------------------------------
+
+g = torch.Generator().manual_seed(1234)
+
+
+def rnd(*shape, dtype=torch.float32, lo=-2.0, hi=2.0):
+    t = torch.rand(shape, generator=g) * (hi - lo) + lo
+    return t.to(dtype) if dtype != torch.float32 else t
+
+
+def rint(*shape, lo=-5, hi=6, dtype=torch.int64):
+    return torch.randint(lo, hi, shape, generator=g, dtype=dtype)
+
+
+def rbool(*shape):
+    return torch.rand(shape, generator=g) > 0.5
+
+
+def aten(name):
+    return "aten::" + name
+
+
+def gen_binary():
+    pairs = [((2, 3), (2, 3)), ((2, 3), (3,)), ((4, 1, 3), (2, 1)), ((), (2, 2)),
+             ((0, 3), (3,)), ((), ())]
+    for op, fn in [("add", torch.add), ("sub", torch.sub), ("mul", torch.mul),
+                   ("div", torch.div)]:
+        k = aten(op + ".out")
+        for i, (sa, sb) in enumerate(pairs):
+            a, b = rnd(*sa), rnd(*sb)
+            if op == "div":
+                b = b + torch.sign(b) * 0.5
+            args = [a, b, 1] if op in ("add", "sub") else [a, b]
+            out1(k, "f32_bcast%d" % i, args, fn(a, b))
+        if op in ("add", "sub"):
+            a, b = rnd(3, 4), rnd(4)
+            out1(k, "alpha_float", [a, b, 2.5], fn(a, b, alpha=2.5))
+            a, b = rint(3, 4), rint(4)
+            out1(k, "i64_alpha", [a, b, 3], fn(a, b, alpha=3))
+        if op == "mul":
+            a, b = rint(3, 4), rint(3, 1)
+            out1(k, "i64", [a, b], a * b)
+            a, b = rbool(2, 3), rbool(3)
+            out1(k, "bool", [a, b], a * b)
+            a, b = rint(2, 3), rnd(3)
+            out1(k, "i64_times_f32", [a, b], a * b)
+        if op == "div":
+            a, b = rint(2, 3), rint(2, 3, lo=1, hi=4)
+            out1(k, "i64_true_div", [a, b], a / b)
+    # Scalar overloads.
+    a = rnd(2, 3)
+    out1(aten("add.Scalar_out"), "f32", [a, 1.5, 2], torch.add(a, 1.5, alpha=2))
+    ai = rint(2, 3)
+    out1(aten("add.Scalar_out"), "i64", [ai, 4, 1], ai + 4)
+    out1(aten("add.Scalar_out"), "i64_plus_float", [ai, 0.5, 1], ai + 0.5)
+    out1(aten("sub.Scalar_out"), "f32", [a, 0.75, 1], a - 0.75)
+    out1(aten("mul.Scalar_out"), "f32", [a, -3.0], a * -3.0)
+    out1(aten("mul.Scalar_out"), "i64", [ai, 3], ai * 3)
+    out1(aten("div.Scalar_out"), "f32", [a, 4.0], a / 4.0)
+    out1(aten("div.Scalar_out"), "i64", [ai, 2], ai / 2)
+    out1(aten("rsub.Scalar_out"), "f32", [a, 2.0, 3], torch.rsub(a, 2.0, alpha=3))
+    out1(aten("rsub.Scalar_out"), "i64", [ai, 7, 1], torch.rsub(ai, 7))
+    # div with rounding modes.
+    a, b = rnd(3, 4, lo=-9, hi=9), rnd(4, lo=0.5, hi=3)
+    b[1] = -b[1]
+    k = aten("div.out_mode")
+    out1(k, "none", [a, b, None], torch.div(a, b))
+    out1(k, "trunc_f32", [a, b, "trunc"], torch.div(a, b, rounding_mode="trunc"))
+    out1(k, "floor_f32", [a, b, "floor"], torch.div(a, b, rounding_mode="floor"))
+    ai, bi = rint(3, 4, lo=-20, hi=20), rint(4, lo=1, hi=5)
+    bi[0] = -3
+    out1(k, "trunc_i64", [ai, bi, "trunc"], torch.div(ai, bi, rounding_mode="trunc"))
+    out1(k, "floor_i64", [ai, bi, "floor"], torch.div(ai, bi, rounding_mode="floor"))
+    # pow.
+    a = rnd(2, 3, lo=0.1, hi=3)
+    out1(aten("pow.Tensor_Scalar_out"), "f32_sq", [a, 2], a ** 2)
+    out1(aten("pow.Tensor_Scalar_out"), "f32_frac", [a, 0.5], a ** 0.5)
+    ai = rint(2, 3, lo=-3, hi=4)
+    out1(aten("pow.Tensor_Scalar_out"), "i64", [ai, 3], ai ** 3)
+    b = rnd(3, lo=-2, hi=2)
+    out1(aten("pow.Tensor_Tensor_out"), "f32_bcast", [a, b], a ** b)
+    e = rint(3, lo=0, hi=4)
+    out1(aten("pow.Tensor_Tensor_out"), "i64", [ai, e], torch.pow(ai, e))
+
+
+def gen_compare():
+    for op in ["eq", "ne", "lt", "le", "gt", "ge"]:
+        fn = getattr(torch, op)
+        a = rint(3, 4, lo=0, hi=3).float()
+        b = rint(4, lo=0, hi=3).float()
+        out1(aten(op + ".Tensor_out"), "f32_bcast", [a, b], fn(a, b))
+        ai, bi = rint(2, 3, lo=0, hi=3), rint(2, 1, lo=0, hi=3)
+        out1(aten(op + ".Tensor_out"), "i64", [ai, bi], fn(ai, bi))
+        out1(aten(op + ".Scalar_out"), "f32", [a, 1.0], fn(a, 1.0))
+        out1(aten(op + ".Scalar_out"), "i64", [ai, 1], fn(ai, 1))
+        out1(aten(op + ".Scalar_out"), "empty", [rnd(0, 2), 0.0], fn(rnd(0, 2), 0.0))
+    a, b = rbool(3, 4), rbool(4)
+    out1(aten("logical_and.out"), "bool", [a, b], torch.logical_and(a, b))
+    fa, fb = rint(3, 4, lo=0, hi=2).float(), rint(3, 4, lo=0, hi=2).float()
+    out1(aten("logical_and.out"), "f32", [fa, fb], torch.logical_and(fa, fb))
+    out1(aten("logical_not.out"), "bool", [a], torch.logical_not(a))
+    out1(aten("logical_not.out"), "f32", [fa], torch.logical_not(fa))
+    out1(aten("bitwise_not.out"), "bool", [a], torch.bitwise_not(a))
+    ai = rint(2, 3)
+    out1(aten("bitwise_not.out"), "i64", [ai], torch.bitwise_not(ai))
+    x = rnd(2, 3)
+    x[0, 1] = float("nan")
+    x[1, 2] = float("inf")
+    out1(aten("isnan.out"), "f32", [x], torch.isnan(x))
+
+
+def gen_unary():
+    ops = [("neg", torch.neg, (-3, 3)), ("abs", torch.abs, (-3, 3)), ("exp", torch.exp, (-3, 3)),
+           ("log", torch.log, (0.1, 5)), ("sqrt", torch.sqrt, (0, 5)),
+           ("rsqrt", torch.rsqrt, (0.1, 5)), ("sin", torch.sin, (-4, 4)),
+           ("cos", torch.cos, (-4, 4)), ("tanh", torch.tanh, (-4, 4)),
+           ("sigmoid", torch.sigmoid, (-6, 6)), ("relu", torch.relu, (-2, 2)),
+           ("reciprocal", torch.reciprocal, (0.2, 4)), ("erf", torch.erf, (-3, 3))]
+    for op, fn, (lo, hi) in ops:
+        k = aten(op + ".out")
+        for i, shape in enumerate([(2, 3, 4), (), (0, 5)]):
+            x = rnd(*shape, lo=lo, hi=hi)
+            out1(k, "f32_%d" % i, [x], fn(x))
+    for op, fn in [("neg", torch.neg), ("abs", torch.abs), ("relu", torch.relu)]:
+        x = rint(7)
+        out1(aten(op + ".out"), "i64", [x], fn(x))
+    x = rint(5, lo=1, hi=9)
+    out1(aten("exp.out"), "i64_to_f32", [x], torch.exp(x))
+    out1(aten("sqrt.out"), "i64_to_f32", [x], torch.sqrt(x))
+    x = rnd(3, 5, lo=-4, hi=4)
+    out1(aten("gelu.out"), "none", [x, "none"], torch.nn.functional.gelu(x))
+    out1(aten("gelu.out"), "tanh", [x, "tanh"], torch.nn.functional.gelu(x, approximate="tanh"))
+    out1(aten("hardtanh.out"), "default", [x, -1, 1], torch.nn.functional.hardtanh(x))
+    out1(aten("hardtanh.out"), "relu6", [x, 0.0, 6.0], torch.nn.functional.hardtanh(x, 0.0, 6.0))
+    out1(aten("leaky_relu.out"), "default", [x, 0.01], torch.nn.functional.leaky_relu(x))
+    out1(aten("leaky_relu.out"), "slope", [x, 0.2], torch.nn.functional.leaky_relu(x, 0.2))
+    out1(aten("clamp.out"), "both", [x, -0.5, 0.5], torch.clamp(x, -0.5, 0.5))
+    out1(aten("clamp.out"), "min_only", [x, 0.0, None], torch.clamp(x, min=0.0))
+    out1(aten("clamp.out"), "max_only", [x, None, 1], torch.clamp(x, max=1))
+    xi = rint(8)
+    out1(aten("clamp.out"), "i64", [xi, -2, 2], torch.clamp(xi, -2, 2))
+
+
+def gen_select():
+    c, a, b = rbool(3, 1), rnd(3, 4), rnd(4)
+    out1(aten("where.self_out"), "f32_bcast", [c, a, b], torch.where(c, a, b))
+    ai, bi = rint(2, 3), rint(2, 3)
+    c = rbool(2, 3)
+    out1(aten("where.self_out"), "i64", [c, ai, bi], torch.where(c, ai, bi))
+    x, m = rnd(2, 3, 4), rbool(3, 1)
+    out1(aten("masked_fill.Scalar_out"), "f32_bcast", [x, m, -1e4], x.masked_fill(m, -1e4))
+    xi, m = rint(2, 3), rbool(2, 3)
+    out1(aten("masked_fill.Scalar_out"), "i64", [xi, m, 7], xi.masked_fill(m, 7))
+    x = rnd(2, 3)
+    m = rbool(2, 3)
+    out1(aten("masked_fill.Scalar_out"), "neg_inf", [x, m, float("-inf")],
+         x.masked_fill(m, float("-inf")))
+
+
+def gen_linear():
+    a, b = rnd(4, 5), rnd(5, 3)
+    out1(aten("mm.out"), "4x5x3", [a, b], a @ b, RED)
+    a, b = rnd(33, 17), rnd(17, 9)
+    out1(aten("mm.out"), "33x17x9", [a, b], a @ b, RED)
+    out1(aten("mm.out"), "k0", [rnd(3, 0), rnd(0, 2)], torch.zeros(3, 2), RED)
+    a, b = rnd(2, 3, 4), rnd(2, 4, 5)
+    out1(aten("bmm.out"), "2x3x4x5", [a, b], torch.bmm(a, b), RED)
+    s, a, b = rnd(3), rnd(2, 4), rnd(4, 3)
+    out1(aten("addmm.out"), "bias_bcast", [s, a, b, 1, 1], torch.addmm(s, a, b), RED)
+    s = rnd(2, 3)
+    out1(aten("addmm.out"), "beta_alpha", [s, a, b, 0.5, 2.0],
+         torch.addmm(s, a, b, beta=0.5, alpha=2.0), RED)
+    k = aten("convolution.out")
+
+    def conv(name, x, w, bias, stride, pad, dil, groups):
+        y = torch.convolution(x, w, bias, stride, pad, dil, False, [0] * len(stride), groups)
+        out1(k, name, [x, w, bias, IL(stride), IL(pad), IL(dil), False,
+                       IL([0] * len(stride)), groups], y, RED)
+
+    conv("2d_basic", rnd(1, 3, 8, 8), rnd(4, 3, 3, 3), rnd(4), [1, 1], [1, 1], [1, 1], 1)
+    conv("2d_stride_nobias", rnd(2, 2, 9, 7), rnd(3, 2, 3, 2), None, [2, 1], [0, 1], [1, 1], 1)
+    conv("2d_dilation", rnd(1, 2, 10, 10), rnd(2, 2, 3, 3), rnd(2), [1, 1], [2, 2], [2, 2], 1)
+    conv("2d_groups", rnd(1, 4, 6, 6), rnd(6, 2, 3, 3), rnd(6), [1, 1], [1, 1], [1, 1], 2)
+    conv("2d_depthwise", rnd(2, 3, 5, 5), rnd(3, 1, 3, 3), rnd(3), [2, 2], [1, 1], [1, 1], 3)
+    conv("2d_pointwise", rnd(1, 5, 4, 4), rnd(7, 5, 1, 1), rnd(7), [1, 1], [0, 0], [1, 1], 1)
+    conv("1d_basic", rnd(2, 3, 10), rnd(4, 3, 3), rnd(4), [1], [1], [1], 1)
+    conv("1d_stride_groups", rnd(1, 4, 11), rnd(4, 2, 5), None, [2], [2], [1], 2)
+    # Absent bias as the emitter writes it: an empty BYTE tensor of sizes [0].
+    x, w = rnd(1, 2, 5, 5), rnd(2, 2, 3, 3)
+    y = torch.convolution(x, w, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1)
+    out1(k, "2d_bias_placeholder", [x, w, torch.zeros(0, dtype=torch.uint8), IL([1, 1]),
+                                    IL([0, 0]), IL([1, 1]), False, IL([0, 0]), 1], y, RED)
+
+
+def gen_norm():
+    for op, fn in [("_softmax", torch._softmax), ("_log_softmax", torch._log_softmax)]:
+        k = aten(op + ".out")
+        x = rnd(3, 5, 4, lo=-5, hi=5)
+        for d in [-1, 0, 1]:
+            out1(k, "dim%d" % d, [x, d, False], fn(x, d, False), RED)
+        x = rnd(2, 3) * 50
+        out1(k, "large", [x, 1, False], fn(x, 1, False), RED)
+        x = rnd()
+        out1(k, "rank0", [x, 0, False], fn(x, 0, False), RED)
+    k = aten("native_layer_norm.out")
+    x, w, b = rnd(2, 3, 8), rnd(8), rnd(8)
+    outN(k, "last_dim", [x, IL([8]), w, b, 1e-5], list(torch.native_layer_norm(x, [8], w, b, 1e-5)))
+    x, w = rnd(2, 4, 3), rnd(4, 3)
+    outN(k, "two_dims_no_bias", [x, IL([4, 3]), w, None, 1e-6],
+         list(torch.native_layer_norm(x, [4, 3], w, None, 1e-6)))
+    outN(k, "no_affine", [x, IL([3]), None, None, 1e-5],
+         list(torch.native_layer_norm(x, [3], None, None, 1e-5)))
+    k = aten("_native_batch_norm_legit_no_training.out")
+    for name, shape in [("nchw", (2, 3, 4, 5)), ("nc", (4, 3)), ("ncl", (2, 3, 6))]:
+        x = rnd(*shape)
+        w, b, m, v = rnd(3), rnd(3), rnd(3), rnd(3, lo=0.5, hi=2)
+        y = torch.nn.functional.batch_norm(x, m, v, w, b, False, 0.1, 1e-5)
+        empty = torch.zeros(0)
+        outN(k, name, [x, w, b, m, v, 0.1, 1e-5], [y, empty, empty])
+    x, m, v = rnd(1, 3, 2, 2), rnd(3), rnd(3, lo=0.5, hi=2)
+    y = torch.nn.functional.batch_norm(x, m, v, None, None, False, 0.1, 1e-3)
+    outN(k, "no_affine", [x, None, None, m, v, 0.1, 1e-3], [y, torch.zeros(0), torch.zeros(0)])
+
+
+def gen_pool():
+    k = aten("max_pool2d_with_indices.out")
+    cases = [("k2s2", (1, 2, 6, 6), [2, 2], [2, 2], [0, 0], [1, 1], False),
+             ("k3s2p1", (2, 3, 7, 7), [3, 3], [2, 2], [1, 1], [1, 1], False),
+             ("ceil", (1, 1, 7, 7), [2, 2], [2, 2], [0, 0], [1, 1], True),
+             ("dilated", (1, 2, 9, 9), [3, 3], [1, 1], [1, 1], [2, 2], False),
+             ("chw_default_stride", (3, 6, 6), [2], [], [0], [1], False)]
+    for name, shape, ks, st, pd, dl, ceil in cases:
+        x = rnd(*shape)
+        y, idx = torch.nn.functional.max_pool2d_with_indices(
+            x, ks, st if st else None, pd, dl, ceil, True)
+        outN(k, name, [x, IL(ks), IL(st), IL(pd), IL(dl), ceil], [y, idx], EW)
+    k = aten("avg_pool2d.out")
+    cases = [("k2s2", (1, 2, 6, 6), [2, 2], [2, 2], [0, 0], False, True, None),
+             ("pad_count", (1, 2, 5, 5), [3, 3], [2, 2], [1, 1], False, True, None),
+             ("pad_nocount", (1, 2, 5, 5), [3, 3], [2, 2], [1, 1], False, False, None),
+             ("ceil", (2, 1, 7, 7), [2, 2], [2, 2], [0, 0], True, True, None),
+             ("divisor", (1, 1, 4, 4), [2, 2], [1, 1], [0, 0], False, True, 3)]
+    for name, shape, ks, st, pd, ceil, cip, div in cases:
+        x = rnd(*shape)
+        y = torch.nn.functional.avg_pool2d(x, ks, st, pd, ceil, cip, div)
+        out1(k, name, [x, IL(ks), IL(st), IL(pd), ceil, cip, div], y, RED)
+    k = aten("_adaptive_avg_pool2d.out")
+    for name, shape, os_ in [("to1", (2, 3, 5, 7), [1, 1]), ("uneven", (1, 2, 7, 5), [3, 2]),
+                             ("same", (1, 1, 4, 4), [4, 4]), ("chw", (3, 6, 6), [2, 3])]:
+        x = rnd(*shape)
+        out1(k, name, [x, IL(os_)], torch._adaptive_avg_pool2d(x, os_), RED)
+
+
+def gen_reduce():
+    x = rnd(3, 4, 5)
+    for op, fn in [("mean.out", torch.mean), ("sum.IntList_out", torch.sum)]:
+        k = aten(op)
+        out1(k, "dim1", [x, IL([1]), False, None], fn(x, [1]), RED)
+        out1(k, "dims_neg_keep", [x, IL([0, -1]), True, None], fn(x, [0, -1], keepdim=True), RED)
+        out1(k, "all_none", [x, None, False, None], fn(x, [0, 1, 2]) if op == "mean.out"
+             else fn(x), RED)
+        out1(k, "all_empty_list", [x, IL([]), False, None], fn(x), RED)
+        out1(k, "dtype_f32", [x, IL([2]), False, 6], fn(x, [2], dtype=torch.float32), RED)
+        r0 = rnd()
+        out1(k, "rank0", [r0, IL([]), False, None], fn(r0), RED)
+    xi = rint(3, 4)
+    out1(aten("sum.IntList_out"), "i64", [xi, IL([1]), False, None], torch.sum(xi, [1]))
+    b = rbool(3, 4)
+    out1(aten("sum.IntList_out"), "bool_to_i64", [b, IL([0]), False, 4],
+         torch.sum(b, [0], dtype=torch.int64))
+    out1(aten("mean.out"), "i64_with_dtype", [xi, IL([0]), False, 6],
+         torch.mean(xi.float(), [0]), RED)
+    out1(aten("mean.out"), "empty_dim", [rnd(0, 3), IL([1]), False, None],
+         torch.mean(rnd(0, 3), [1]), RED)
+    k = aten("amax.out")
+    out1(k, "dim1", [x, IL([1]), False], torch.amax(x, [1]))
+    out1(k, "all", [x, IL([]), True], torch.amax(x, [], keepdim=True))
+    y = x.clone()
+    y[1, 2, 3] = float("nan")
+    out1(k, "nan", [y, IL([2]), False], torch.amax(y, [2]))
+    out1(k, "i64", [xi, IL([0]), False], torch.amax(xi, [0]))
+    k = aten("argmax.out")
+    xt = rint(4, 6, lo=0, hi=4).float()  # ties: first index wins
+    out1(k, "dim1_ties", [xt, 1, False], torch.argmax(xt, 1))
+    out1(k, "dim0_keep", [x[0], 0, True], torch.argmax(x[0], 0, keepdim=True))
+    out1(k, "flat", [x, None, False], torch.argmax(x))
+    out1(k, "i64", [xi, -1, False], torch.argmax(xi, -1))
+    k = aten("cumsum.out")
+    out1(k, "dim1", [x, 1, None], torch.cumsum(x, 1), RED)
+    out1(k, "dim_neg", [x, -1, None], torch.cumsum(x, -1), RED)
+    out1(k, "i64", [xi, 0, None], torch.cumsum(xi, 0))
+    out1(k, "i64_to_f32", [xi, 1, 6], torch.cumsum(xi, 1, dtype=torch.float32), RED)
+
+
+def gen_shape():
+    x = rnd(2, 3, 4)
+    out1(aten("permute_copy.out"), "201", [x, IL([2, 0, 1])], x.permute(2, 0, 1))
+    out1(aten("permute_copy.out"), "neg", [x, IL([-1, -2, 0])], x.permute(-1, -2, 0))
+    xi = rint(2, 3)
+    out1(aten("permute_copy.out"), "i64", [xi, IL([1, 0])], xi.permute(1, 0))
+    out1(aten("view_copy.out"), "infer", [x, IL([4, -1])], x.reshape(4, -1))
+    y = rnd(1, 1)
+    out1(aten("view_copy.out"), "to_rank0", [y, IL([])], y.reshape(()))
+    y = rnd(3, 1)
+    out1(aten("expand_copy.out"), "bcast", [y, IL([2, 3, 4]), False], y.expand(2, 3, 4))
+    out1(aten("expand_copy.out"), "minus1", [y, IL([-1, 5]), False], y.expand(-1, 5))
+    out1(aten("clone.out"), "f32", [x, None], x.clone())
+    b = rbool(3)
+    out1(aten("clone.out"), "bool_contig", [b, 0], b.clone())
+    out1(aten("alias_copy.out"), "f32", [x], x.clone())
+    out1(aten("detach_copy.out"), "f32", [x], x.clone())
+    out1(aten("lift_fresh_copy.out"), "i64", [xi], xi.clone())
+    out1(aten("unsqueeze_copy.out"), "dim1", [x, 1], x.unsqueeze(1))
+    out1(aten("unsqueeze_copy.out"), "neg", [x, -1], x.unsqueeze(-1))
+    r0 = rnd()
+    out1(aten("unsqueeze_copy.out"), "rank0", [r0, 0], r0.unsqueeze(0))
+    y = rnd(1, 3, 1, 2)
+    out1(aten("squeeze_copy.dims_out"), "some", [y, IL([0, 2])], y.squeeze(2).squeeze(0))
+    out1(aten("squeeze_copy.dims_out"), "non_one_kept", [y, IL([1, -2])], y.squeeze(2))
+    out1(aten("select_copy.int_out"), "mid", [x, 1, 2], x.select(1, 2))
+    out1(aten("select_copy.int_out"), "neg", [x, -1, -1], x.select(-1, -1))
+    v = rnd(4)
+    out1(aten("select_copy.int_out"), "to_rank0", [v, 0, 3], v.select(0, 3))
+    k = aten("slice_copy.Tensor_out")
+    out1(k, "basic", [x, 2, 1, 3, 1], x[:, :, 1:3])
+    out1(k, "step", [x, 2, 0, 4, 2], x[:, :, 0:4:2])
+    out1(k, "none_bounds", [x, 1, None, None, 2], x[:, ::2])
+    out1(k, "neg_clamped", [x, 0, -1, 100, 1], x[-1:100])
+    out1(k, "empty", [x, 1, 2, 1, 1], x[:, 2:1])
+    out1(aten("transpose_copy.int_out"), "01", [x, 0, 1], x.transpose(0, 1))
+    out1(aten("transpose_copy.int_out"), "neg", [x, -1, 0], x.transpose(-1, 0))
+    m = rnd(3, 5)
+    out1(aten("t_copy.out"), "2d", [m], m.t())
+    out1(aten("t_copy.out"), "1d", [v], v.t())
+    a, b, c = rnd(2, 3), rnd(2, 1), rnd(2, 4)
+    out1(aten("cat.out"), "dim1", [TL([a, b, c]), 1], torch.cat([a, b, c], 1))
+    out1(aten("cat.out"), "dim0", [TL([a, a]), 0], torch.cat([a, a], 0))
+    out1(aten("cat.out"), "neg_legacy_empty", [TL([a, torch.zeros(0), c]), -1],
+         torch.cat([a, c], -1))
+    ai = rint(2, 2)
+    out1(aten("cat.out"), "mixed_int_float", [TL([ai.float(), ai]), 0],
+         torch.cat([ai.float(), ai.float()], 0))
+    out1(aten("stack.out"), "dim0", [TL([a, a * 2]), 0], torch.stack([a, a * 2], 0))
+    out1(aten("stack.out"), "dim_last", [TL([a, a, a]), -1], torch.stack([a, a, a], -1))
+    out1(aten("stack.out"), "dim1", [TL([a, a + 1]), 1], torch.stack([a, a + 1], 1))
+    k = aten("split_with_sizes_copy.out")
+    parts = list(torch.split(x, [1, 3], dim=2))
+    case(k, "dim2", [x, IL([1, 3]), 2, OutList(parts)])
+    parts = list(torch.split(x, [2, 0, 1], dim=1))
+    case(k, "with_empty", [x, IL([2, 0, 1]), 1, OutList(parts), None])
+    # et_view: the output aliases the input's storage (no planned memory).
+    case("executorch_prim::et_view.default", "infer",
+         [x, IL([-1, 4]), Out(x.reshape(-1, 4), cap=0, nodata=True)])
+    case("executorch_prim::et_view.default", "rank0",
+         [r0, IL([1, 1]), Out(r0.reshape(1, 1), cap=0, nodata=True)])
+
+
+def gen_index():
+    x = rnd(4, 5, 3)
+    i0 = torch.tensor([0, 2, -1, 3])
+    k = aten("index.Tensor_out")
+    out1(k, "first_dim", [x, OTL([i0])], x[i0])
+    i1 = torch.tensor([[1, 4], [0, 2]])
+    out1(k, "middle_dim", [x, OTL([None, i1])], x[:, i1])
+    out1(k, "two_adjacent", [x, OTL([torch.tensor([0, 3]), torch.tensor([1, 2])])],
+         x[torch.tensor([0, 3]), torch.tensor([1, 2])])
+    a0, a2 = torch.tensor([[0], [2]]), torch.tensor([0, 2, 1])
+    out1(k, "non_adjacent_bcast", [x, OTL([a0, None, a2])], x[a0, :, a2])
+    m = x[:, :, 0] > 0
+    out1(k, "bool_mask_2d", [x, OTL([m])], x[m])
+    m1 = torch.tensor([True, False, True, True, False])
+    out1(k, "bool_mask_middle", [x, OTL([None, m1])], x[:, m1])
+    out1(k, "int32", [x, OTL([torch.tensor([1, 0], dtype=torch.int32)])],
+         x[torch.tensor([1, 0])])
+    k = aten("index_put.out")
+    v = rnd(4, 5, 3)
+    vals = rnd(3)
+    idx = torch.tensor([0, 2])
+    out1(k, "row_bcast", [v, OTL([idx]), vals, False],
+         torch.index_put(v, (idx,), vals, False))
+    idx = torch.tensor([1, 1, 3])
+    vals = rnd(3, 5, 3)
+    out1(k, "accumulate_dup", [v, OTL([idx]), vals, True],
+         torch.index_put(v, (idx,), vals, True))
+    ia, ib = torch.tensor([0, 3]), torch.tensor([4, 0])
+    vals = rnd(2, 3)
+    out1(k, "two_dims", [v, OTL([ia, ib]), vals, False], torch.index_put(v, (ia, ib), vals))
+    mask = v > 0.5
+    out1(k, "mask_scalar_value", [v, OTL([mask]), torch.tensor(0.0), False],
+         torch.index_put(v, (mask,), torch.tensor(0.0)))
+    # index_put_: in place, returns self.
+    s0 = rnd(5)
+    idx = torch.tensor([4, 0])
+    vals = torch.tensor([10.0, 20.0])
+    case(aten("index_put_"), "inplace", [s0.clone(), OTL([idx]), vals, False, Ref(0)],
+         expect=[Expect(0, torch.index_put(s0, (idx,), vals))])
+    c = torch.zeros(3, dtype=torch.int64)
+    case(aten("index_put_"), "accumulate_i64", [c.clone(), OTL([torch.tensor([0, 0, 2])]),
+                                               torch.tensor([1, 2, 3]), True, Ref(0)],
+         expect=[Expect(0, torch.tensor([3, 0, 3]))])
+    k = aten("index_select.out")
+    out1(k, "dim1", [x, 1, torch.tensor([4, 0, 0])], x.index_select(1, torch.tensor([4, 0, 0])))
+    out1(k, "dim_neg_i32", [x, -1, torch.tensor([2, 1], dtype=torch.int32)],
+         x.index_select(-1, torch.tensor([2, 1])))
+    out1(k, "empty_index", [x, 0, torch.zeros(0, dtype=torch.int64)],
+         x.index_select(0, torch.zeros(0, dtype=torch.int64)))
+    k = aten("embedding.out")
+    w = rnd(10, 4)
+    ids = torch.tensor([[1, 9, 0], [3, 3, 7]])
+    out1(k, "2d_ids", [w, ids, -1, False, False], torch.nn.functional.embedding(ids, w))
+    ids = torch.tensor([5])
+    out1(k, "padding_idx", [w, ids, 0, False, False], torch.nn.functional.embedding(ids, w, 0))
+    k = aten("gather.out")
+    idx = torch.tensor([[0, 1, 0], [2, 2, 1]])
+    y = rnd(3, 3)
+    out1(k, "dim0", [y, 0, idx, False], torch.gather(y, 0, idx))
+    out1(k, "dim1_neg", [y, -1, idx, False], torch.gather(y, -1, idx))
+    k = aten("slice_scatter.out")
+    base, src = rnd(4, 6), rnd(4, 2)
+    out1(k, "dim1_step2", [base, src, 1, 1, 5, 2], torch.slice_scatter(base, src, 1, 1, 5, 2))
+    src = rnd(2, 6)
+    out1(k, "dim0_none", [base, src, 0, None, None, 2],
+         torch.slice_scatter(base, src, 0, None, None, 2))
+    k = aten("select_scatter.out")
+    src = rnd(6)
+    out1(k, "dim0", [base, src, 0, 2], torch.select_scatter(base, src, 0, 2))
+    src = rnd(4)
+    out1(k, "dim_neg", [base, src, -1, -1], torch.select_scatter(base, src, -1, -1))
+
+
+def gen_creation():
+    out1(aten("full.out"), "f32", [IL([2, 3]), 1.5], torch.full((2, 3), 1.5))
+    out1(aten("full.out"), "i64", [IL([4]), 7], torch.full((4,), 7))
+    out1(aten("full.out"), "rank0", [IL([]), 2.0], torch.full((), 2.0))
+    x = rnd(2, 2)
+    out1(aten("full_like.out"), "f32", [x, -3.0, None], torch.full_like(x, -3.0))
+    out1(aten("full_like.out"), "bool", [rbool(3), True, 0],
+         torch.full_like(rbool(3), True))
+    out1(aten("zeros.out"), "f32", [IL([2, 0, 3])], torch.zeros(2, 0, 3))
+    out1(aten("zeros.out"), "i64", [IL([3])], torch.zeros(3, dtype=torch.int64))
+    out1(aten("ones.out"), "f32", [IL([2, 2])], torch.ones(2, 2))
+    out1(aten("ones.out"), "bool", [IL([3])], torch.ones(3, dtype=torch.bool))
+    out1(aten("scalar_tensor.out"), "f32", [2.5], torch.scalar_tensor(2.5))
+    out1(aten("scalar_tensor.out"), "i64", [3], torch.scalar_tensor(3, dtype=torch.int64))
+    k = aten("arange.start_out")
+    out1(k, "i64", [0, 5, 1], torch.arange(0, 5))
+    out1(k, "i64_step", [10, 1, -3], torch.arange(10, 1, -3))
+    out1(k, "f32_frac", [0.0, 1.0, 0.25], torch.arange(0.0, 1.0, 0.25))
+    out1(k, "f32_from_ints", [1, 4, 1], torch.arange(1, 4, 1, dtype=torch.float32))
+    out1(k, "empty", [3, 3, 1], torch.arange(3, 3))
+    x = rnd(2, 3, 4)
+    k = aten("constant_pad_nd.out")
+    out1(k, "last_dim", [x, IL([1, 2]), 0.0], torch.constant_pad_nd(x, [1, 2], 0.0))
+    out1(k, "two_dims_value", [x, IL([0, 1, 2, 0]), -1.5],
+         torch.constant_pad_nd(x, [0, 1, 2, 0], -1.5))
+    out1(k, "negative_crop", [x, IL([-1, 1, 1, -2]), 3.0],
+         torch.constant_pad_nd(x, [-1, 1, 1, -2], 3.0))
+    xi = rint(2, 3)
+    out1(k, "i64", [xi, IL([1, 1]), 9], torch.constant_pad_nd(xi, [1, 1], 9))
+    out1(aten("fill.Scalar_out"), "f32", [x, 0.5], torch.full_like(x, 0.5))
+    out1(aten("fill.Scalar_out"), "i64", [xi, -2], torch.full_like(xi, -2))
+    k = aten("_to_copy.out")
+    y = rnd(2, 3, lo=-5, hi=5)
+    out1(k, "f32_to_i64", [y, False, None], y.to(torch.int64))
+    out1(k, "i64_to_f32", [xi, False, None], xi.to(torch.float32))
+    out1(k, "f32_to_bool", [y, False, 0], y.to(torch.bool))
+    b = rbool(4)
+    out1(k, "bool_to_f32", [b, False, None], b.to(torch.float32))
+    out1(k, "i64_to_i32", [xi, False, None], xi.to(torch.int32))
+    out1(k, "f32_to_u8", [y.abs(), False, None], y.abs().to(torch.uint8))
+    k = "dim_order_ops::_to_dim_order_copy.out"
+    out1(k, "f32_to_i64", [y, False, None], y.to(torch.int64))
+    out1(k, "contiguous_order", [x, False, IL([0, 1, 2])], x.clone())
+    k = aten("copy.out")
+    src = rnd(3)
+    dst = rnd(2, 3)
+    out1(k, "bcast", [dst, src, False], src.expand(2, 3).clone())
+    out1(k, "i64_src", [dst, xi, False], xi.float())
+    # copy_: [self, src, non_blocking, self]; self is checked after the call.
+    case(aten("copy_"), "bcast", [dst.clone(), src, False, Ref(0)],
+         expect=[Expect(0, src.expand(2, 3).clone())])
+    buf = torch.zeros((), dtype=torch.int64)
+    case(aten("copy_"), "rank0_i64", [buf, torch.tensor(41), False, Ref(0)],
+         expect=[Expect(0, torch.tensor(41))])
+
+
+def main():
+    if not sys.executable.startswith("/usr/bin/"):
+        print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
+    gen_binary()
+    gen_compare()
+    gen_unary()
+    gen_select()
+    gen_linear()
+    gen_norm()
+    gen_pool()
+    gen_reduce()
+    gen_shape()
+    gen_index()
+    gen_creation()
+    os.makedirs(OUT_DIR, exist_ok=True)
+    for f in os.listdir(OUT_DIR):
+        if f.endswith(".case"):
+            os.remove(os.path.join(OUT_DIR, f))
+    total = 0
+    for kernel in sorted(CASES):
+        fname = kernel.replace("::", "__") + ".case"
+        blob = b"PTKC" + u32(1) + s(kernel) + u32(len(CASES[kernel])) + b"".join(CASES[kernel])
+        with open(os.path.join(OUT_DIR, fname), "wb") as f:
+            f.write(blob)
+        total += len(blob)
+    n = sum(len(v) for v in CASES.values())
+    print("wrote %d cases for %d kernels, %d bytes" % (n, len(CASES), total))
+
+
+if __name__ == "__main__":
+    main()
