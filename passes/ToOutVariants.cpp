@@ -41,15 +41,26 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
     return op.emitError("no portable kernel for '")
            << outName << "' (needed by '" << op.getOpName() << "')";
 
-  // One exir.alloc per tensor result, in return order.
+  // One exir.alloc per tensor result, in return order. A result that
+  // re-inplacing marked `exir.inplace_of = i` writes straight into operand i.
   OpBuilder b(op);
   SmallVector<Value> allocs;
+  auto inplaceOf = op->getAttrOfType<IntegerAttr>("exir.inplace_of");
+  if (inplaceOf && (op->getNumResults() != 1 ||
+                    inplaceOf.getInt() < 0 ||
+                    inplaceOf.getInt() >= op->getNumOperands() ||
+                    op->getOperand(inplaceOf.getInt()).getType() !=
+                        op->getResult(0).getType()))
+    return op.emitError("invalid exir.inplace_of on '") << op.getOpName() << "'";
   for (Type t : op->getResultTypes()) {
     if (!llvm::isa<RankedTensorType>(t))
       return op.emitError("operator '")
              << op.getOpName() << "' returns a non-tensor (" << t
              << "); only tensor results can be planned";
-    allocs.push_back(b.create<exir::AllocOp>(op.getLoc(), t));
+    if (inplaceOf)
+      allocs.push_back(op->getOperand(inplaceOf.getInt()));
+    else
+      allocs.push_back(b.create<exir::AllocOp>(op.getLoc(), t));
   }
 
   // Operands: the functional ones, then the out arguments. An out `Tensor[]`
@@ -87,7 +98,8 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
 
   SmallVector<NamedAttribute> args;
   for (NamedAttribute na : op->getDiscardableAttrs())
-    args.push_back(na);
+    if (na.getName() != "exir.inplace_of")
+      args.push_back(na);
   auto newOp = b.create<exir::AtenOp>(op.getLoc(), outName, resultTypes,
                                       operands, segments, args);
   for (unsigned i = 0; i < op->getNumResults(); ++i)

@@ -1,0 +1,101 @@
+// RUN: ptec-opt %s --split-input-file --exir-legalize-to-core | FileCheck %s
+
+// Views become their _copy forms with the same arguments.
+// CHECK-LABEL: func.func @views
+func.func @views(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  // CHECK: exir.aten "aten::view_copy"(%{{.*}}) {operand_segments = array<i32: 1>, size = array<i64: 3, 2>}
+  %v = exir.aten "aten::view"(%x) {size = array<i64: 3, 2>, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK: exir.aten "aten::permute_copy"
+  %p = exir.aten "aten::permute"(%v) {dims = array<i64: 1, 0>, operand_segments = array<i32: 1>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  // CHECK: exir.aten "aten::view_copy"(%{{.*}}) {operand_segments = array<i32: 1>, size = array<i64: 3, 2>}
+  %r = exir.aten "aten::reshape"(%p) {shape = array<i64: 3, 2>, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK-NOT: aten::view"
+  // CHECK-NOT: aten::permute"
+  return %r : tensor<3x2xf32>
+}
+
+// -----
+
+// No-ops disappear; their users read the input directly.
+// CHECK-LABEL: func.func @noops
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>)
+func.func @noops(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %d = exir.aten "aten::detach"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %o = exir.aten "aten::dropout"(%d) {p = 5.000000e-01 : f64, train = false, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK-NEXT: %[[R:.*]] = exir.aten "aten::relu"(%[[X]])
+  %r = exir.aten "aten::relu"(%o) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK-NEXT: return %[[R]]
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// linear on a rank-3 input: fold rows, addmm with the transposed weight, unfold.
+// CHECK-LABEL: func.func @linear
+func.func @linear(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %b: tensor<5xf32>) -> tensor<2x3x5xf32> {
+  // CHECK: %[[WT:.*]] = exir.aten "aten::permute_copy"(%{{.*}}) {dims = array<i64: 1, 0>{{.*}} -> tensor<4x5xf32>
+  // CHECK: %[[X2:.*]] = exir.aten "aten::view_copy"(%{{.*}}) {{.*}}size = array<i64: 6, 4>
+  // CHECK: %[[Y:.*]] = exir.aten "aten::addmm"(%{{.*}}, %[[X2]], %[[WT]]) {alpha = 1 : i64, beta = 1 : i64{{.*}} -> tensor<6x5xf32>
+  // CHECK: exir.aten "aten::view_copy"(%[[Y]]) {{.*}}size = array<i64: 2, 3, 5>
+  %y = exir.aten "aten::linear"(%x, %w, %b) {operand_segments = array<i32: 1, 1, 1>} : (tensor<2x3x4xf32>, tensor<5x4xf32>, tensor<5xf32>) -> tensor<2x3x5xf32>
+  return %y : tensor<2x3x5xf32>
+}
+
+// -----
+
+// conv2d becomes convolution with every argument spelled out.
+// CHECK-LABEL: func.func @conv
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32> {
+  // CHECK: exir.aten "aten::convolution"(%{{.*}}, %{{.*}}) {dilation = array<i64: 1, 1>, groups = 1 : i64, operand_segments = array<i32: 1, 1, 0>, output_padding = array<i64: 0, 0>, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>, transposed = false}
+  %y = exir.aten "aten::conv2d"(%x, %w) {stride = array<i64: 1>, padding = array<i64: 1>, dilation = array<i64: 1>, groups = 1 : i64, bias = #exir.none, operand_segments = array<i32: 1, 1, 0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return %y : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Eval batch_norm -> the no-training core op; layer_norm -> native_layer_norm.
+// CHECK-LABEL: func.func @norms
+func.func @norms(%x: tensor<1x2x4x4xf32>, %m: tensor<2xf32>, %v: tensor<2xf32>, %g: tensor<4xf32>) -> tensor<1x2x4x4xf32> {
+  // CHECK: exir.aten "aten::_native_batch_norm_legit_no_training"{{.*}} -> (tensor<1x2x4x4xf32>, tensor<0xf32>, tensor<0xf32>)
+  %y = exir.aten "aten::batch_norm"(%x, %m, %v) {training = false, momentum = 1.000000e-01 : f64, eps = 1.000000e-05 : f64, cudnn_enabled = true, operand_segments = array<i32: 1, 0, 0, 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  // CHECK: exir.aten "aten::native_layer_norm"{{.*}} -> (tensor<1x2x4x4xf32>, tensor<1x2x4x1xf32>, tensor<1x2x4x1xf32>)
+  %z = exir.aten "aten::layer_norm"(%y, %g) {normalized_shape = array<i64: 4>, eps = 1.000000e-05 : f64, cudnn_enable = true, operand_segments = array<i32: 1, 1, 0>} : (tensor<1x2x4x4xf32>, tensor<4xf32>) -> tensor<1x2x4x4xf32>
+  return %z : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Batched matmul folds batch dims into bmm.
+// CHECK-LABEL: func.func @matmul
+func.func @matmul(%a: tensor<2x3x4x5xf32>, %b: tensor<2x3x5x6xf32>) -> tensor<2x3x4x6xf32> {
+  // CHECK: exir.aten "aten::bmm"{{.*}} -> tensor<6x4x6xf32>
+  %y = exir.aten "aten::matmul"(%a, %b) {operand_segments = array<i32: 1, 1>} : (tensor<2x3x4x5xf32>, tensor<2x3x5x6xf32>) -> tensor<2x3x4x6xf32>
+  return %y : tensor<2x3x4x6xf32>
+}
+
+// -----
+
+// Attention: q @ k^T * scale, softmax, @ v.
+// CHECK-LABEL: func.func @sdpa
+func.func @sdpa(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x8x4xf32>, %v: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  // CHECK: exir.aten "aten::bmm"
+  // CHECK: exir.aten "aten::mul.Scalar"{{.*}}other = 5.000000e-01 : f64
+  // CHECK: exir.aten "aten::_softmax"{{.*}}dim = -1 : i64
+  // CHECK: exir.aten "aten::bmm"
+  %y = exir.aten "aten::scaled_dot_product_attention"(%q, %k, %v) {dropout_p = 0.0 : f64, is_causal = false, scale = #exir.none, enable_gqa = false, operand_segments = array<i32: 1, 1, 1, 0>} : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32>
+  return %y : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @activations
+func.func @activations(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: exir.aten "aten::hardtanh"{{.*}}max_val = 6.000000e+00 : f64, min_val = 0.000000e+00 : f64
+  %a = exir.aten "aten::relu6"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: exir.aten "aten::sigmoid"
+  // CHECK: exir.aten "aten::mul.Tensor"
+  %b = exir.aten "aten::silu"(%a) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: exir.aten "aten::_softmax"{{.*}}half_to_float = false
+  %c = exir.aten "aten::softmax.int"(%b) {dim = 0 : i64, dtype = #exir.none, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}

@@ -1,0 +1,49 @@
+// RUN: ptec-opt %s --split-input-file --exir-to-out-variants --verify-diagnostics | FileCheck %s
+
+// Each functional op writes into a fresh exir.alloc through its .out form;
+// users read the out-variant's result (which aliases the alloc).
+// CHECK-LABEL: func.func @chain
+func.func @chain(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // CHECK: %[[A0:.*]] = exir.alloc : tensor<2x2xf32>
+  // CHECK: %[[M:.*]] = exir.aten "aten::mm.out"(%{{.*}}, %{{.*}}, %[[A0]]) {operand_segments = array<i32: 1, 1, 1>}
+  %m = exir.aten "aten::mm"(%a, %b) {operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK: %[[A1:.*]] = exir.alloc : tensor<2x2xf32>
+  // CHECK: %[[S:.*]] = exir.aten "aten::add.out"(%[[M]], %{{.*}}, %[[A1]]) {alpha = 1 : i64, operand_segments = array<i32: 1, 1, 1>}
+  %s = exir.aten "aten::add.Tensor"(%m, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK: return %[[S]]
+  return %s : tensor<2x2xf32>
+}
+
+// -----
+
+// Several returns: one alloc per return, in order.
+// CHECK-LABEL: func.func @multi
+func.func @multi(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  // CHECK: %[[V:.*]] = exir.alloc : tensor<1x1x2x2xf32>
+  // CHECK: %[[I:.*]] = exir.alloc : tensor<1x1x2x2xi64>
+  // CHECK: exir.aten "aten::max_pool2d_with_indices.out"(%{{.*}}, %[[V]], %[[I]])
+  %v, %i = exir.aten "aten::max_pool2d_with_indices"(%x) {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = false, operand_segments = array<i32: 1>} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
+  return %v : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// Re-inplacing's storage-sharing annotation: the buffer itself is the out.
+// CHECK-LABEL: func.func @inplace
+func.func @inplace(%cache: tensor<4x2xf32>, %x: tensor<2x2xf32>) -> tensor<4x2xf32> {
+  // CHECK-NOT: exir.alloc
+  // CHECK: exir.aten "aten::slice_scatter.out"(%[[C:.*]], %{{.*}}, %[[C]])
+  %u = exir.aten "aten::slice_scatter"(%cache, %x) {dim = 0 : i64, start = 2 : i64, end = 4 : i64, step = 1 : i64, operand_segments = array<i32: 1, 1>, exir.inplace_of = 0 : i64} : (tensor<4x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>
+  return %u : tensor<4x2xf32>
+}
+
+// -----
+
+// Every op without a kernel is reported, each at its own location.
+func.func @missing(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{no portable kernel for 'aten::atan2.out' (needed by 'aten::atan2')}}
+  %a = exir.aten "aten::atan2"(%x, %x) {operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{no portable kernel for 'aten::trunc.out' (needed by 'aten::trunc')}}
+  %b = exir.aten "aten::trunc"(%a) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}
