@@ -32,6 +32,14 @@ std::string openErrorMessage(int code) {
 // A DEFLATE stream expands at most ~1032:1; a central directory claiming more
 // is lying, and trusting it would let a tiny file ask for a huge allocation.
 constexpr uint64_t kMaxDeflateRatio = 1100;
+
+// An end of central directory record alone is 22 bytes; libzip would accept an
+// empty buffer as an empty archive.
+constexpr uint64_t kMinZipSize = 22;
+
+std::string tooShort(uint64_t size) {
+  return "not a zip archive (" + std::to_string(size) + " bytes is too short)";
+}
 }  // namespace
 
 ZipArchive::ZipArchive(struct zip *z, uint64_t archiveSize) : zip_(z), archiveSize_(archiveSize) {
@@ -54,6 +62,8 @@ ZipArchive::~ZipArchive() {
 }
 
 std::unique_ptr<ZipArchive> ZipArchive::openMemory(const void *data, size_t size) {
+  if (size < kMinZipSize)
+    fail(tooShort(size));
   zip_error_t error;
   zip_error_init(&error);
   // libzip wants a non-null pointer even for an empty buffer.
@@ -81,6 +91,8 @@ std::unique_ptr<ZipArchive> ZipArchive::openFile(const std::string &path) {
     fail("cannot open file: no such file or not readable");
   if (!S_ISREG(st.st_mode))
     fail("cannot open file: not a regular file");
+  if (static_cast<uint64_t>(st.st_size) < kMinZipSize)
+    fail(tooShort(static_cast<uint64_t>(st.st_size)));
   int code = 0;
   zip_t *z = zip_open(path.c_str(), ZIP_RDONLY, &code);
   if (!z) {
