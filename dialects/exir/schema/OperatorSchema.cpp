@@ -311,8 +311,9 @@ std::string FunctionSchema::str() const {
     return out + "...";
   if (varRets)
     rets.push_back("...");
-  if (returns.size() == 1 && !varRets && returns[0].name.empty() &&
-      returns[0].type.kind != TypeKind::Tuple)
+  // A lone return is printed bare unless it would read as a return list
+  // (a tuple, or an optional tuple "(Tensor, int)?").
+  if (returns.size() == 1 && !varRets && returns[0].name.empty() && rets[0][0] != '(')
     return out + rets[0];
   return out + "(" + join(rets, ", ") + ")";
 }

@@ -130,6 +130,12 @@ TEST_CASE("tuple, Dict, Union, Future, custom class and type variables", "[schem
   REQUIRE(s.returns.size() == 1);
   CHECK(s.returns[0].type.kind == TypeKind::Tuple);
   CHECK(s.str().find("-> ((Tensor, Tensor))") != std::string::npos);
+
+  // An optional tuple return must stay parenthesised (found by the fuzzer).
+  FunctionSchema o = mustParse("f(Tensor a) -> ((Tensor, int)?)");
+  REQUIRE(o.returns.size() == 1);
+  CHECK(o.returns[0].type.kind == TypeKind::Optional);
+  CHECK(o.str() == "aten::f(Tensor a) -> ((Tensor, int)?)");
 }
 
 TEST_CASE("alias annotations", "[schema][parser][alias]") {
