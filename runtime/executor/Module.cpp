@@ -71,6 +71,15 @@ Error Module::loadMethod(const char *name) {
       arenas.push_back(n);
     }
   }
+  uint64_t total = 0;
+  for (int64_t n : arenas) {
+    total += static_cast<uint64_t>(n);
+    if (total > options_.maxPlannedBytes || static_cast<uint64_t>(n) > options_.maxPlannedBytes) {
+      detail_ = std::string("plan '") + name + "' needs more planned memory than the " +
+                std::to_string(options_.maxPlannedBytes) + "-byte limit (maxPlannedBytes)";
+      return Error::MemoryAllocationFailed;
+    }
+  }
   auto memory = OwnedMemory::create(Span<const int64_t>(arenas.data(), arenas.size()),
                                     options_.tempAllocatorBytes);
   if (!memory.ok()) {

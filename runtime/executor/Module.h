@@ -28,6 +28,9 @@ struct ModuleOptions {
   Verification verification = Verification::Full;
   /// Bytes of per-instruction scratch for kernels and backends.
   size_t tempAllocatorBytes = 16u << 20;
+  /// Upper bound on one method's planned arenas together; a plan asking for
+  /// more fails with MemoryAllocationFailed instead of exhausting the host.
+  uint64_t maxPlannedBytes = uint64_t(64) << 30;
 };
 
 class Module {

@@ -296,6 +296,7 @@ TEST_CASE("malformed values are rejected at method load", "[runtime][malformed]"
     b.plan().non_const_buffer_sizes[1] = INT64_MAX;
     Error e = loadMethodError(serialize(p, {{}}), "forward", detail);
     REQUIRE(e == Error::MemoryAllocationFailed);
+    REQUIRE_THAT(detail, Contains("maxPlannedBytes"));
   }
   SECTION("negative arena size") {
     b.plan().non_const_buffer_sizes[1] = -16;
