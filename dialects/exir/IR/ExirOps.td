@@ -190,7 +190,8 @@ def Exir_LoweredModuleOp : Exir_Op<"lowered_module", [Symbol, IsolatedFromAbove]
                        TypedArrayAttrBase<Exir_CompileSpecAttr, "compile specs">:$compile_specs,
                        TypeAttrOf<FunctionType>:$function_type,
                        UnitAttr:$share_handle_across_calls,
-                       TypedArrayAttrBase<Exir_ScratchSpecAttr, "scratch specs">:$scratch);
+                       DefaultValuedAttr<TypedArrayAttrBase<Exir_ScratchSpecAttr,
+                           "scratch specs">, "{}">:$scratch);
   let assemblyFormat = "$sym_name attr-dict";
   let extraClassDeclaration = [{
     /// True when every call of this module in one method may use one delegate
