@@ -157,6 +157,10 @@ TEST_CASE("lookup forms", "[schema][registry]") {
   CHECK(dimOrder.arguments.size() == 3);
   CHECK(dimOrder.arguments[2].name == "dim_order");
   CHECK(reg().outVariantOf(dimOrder) == reg().lookup("dim_order_ops::_to_dim_order_copy.out"));
+  const FunctionSchema &primAdd = get("executorch_prim::add.Scalar");
+  CHECK(primAdd.arguments.size() == 2);
+  CHECK(primAdd.returns[0].type.kind == TypeKind::Scalar);
+  CHECK(get("executorch_prim::mod.Scalar").arguments[0].type.kind == TypeKind::SymInt);
   CHECK(get("copy_").str() ==
         "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)");
 }
