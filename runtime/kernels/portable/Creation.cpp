@@ -167,9 +167,13 @@ Error arange_start_out(KernelContext &ctx, Args args) {
     return ctx.fail(Error::InvalidArgument, "arange: step must be nonzero");
   if ((step.d > 0 && end.d < start.d) || (step.d < 0 && end.d > start.d))
     return ctx.fail(Error::InvalidArgument, "arange: upper bound and step sign are inconsistent");
+  if (!std::isfinite(start.d) || !std::isfinite(end.d) || !std::isfinite(step.d))
+    return ctx.fail(Error::InvalidArgument, "arange: start, end and step must be finite");
   bool allInt = start.cat != Cat::Float && end.cat != Cat::Float && step.cat != Cat::Float;
-  int64_t n = allInt ? (end.i - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i
-                     : static_cast<int64_t>(std::ceil((end.d - start.d) / step.d));
+  // Integer bounds: count in double first so that huge ranges cannot overflow.
+  int64_t n = floatToInt<int64_t>(std::ceil((end.d - start.d) / step.d));
+  if (allInt && n < (int64_t(1) << 52))
+    n = (end.i - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i;
   if (n < 0)
     n = 0;
   PTEC_TRY(resizeOut(ctx, *out, Span<const int64_t>(&n, 1)));

@@ -419,8 +419,7 @@ Error gather_out(KernelContext &ctx, Args args) {
     return ctx.fail(Error::InvalidArgument, "gather: index must be int64, got %s",
                     toString(index->dtype()));
   PTEC_TRY(normDim(ctx, dim, self->dim(), dim));
-  int sr = self->dim() ? self->dim() : 1, ir = index->dim() ? index->dim() : 1;
-  if (sr != ir)
+  if (self->dim() != index->dim())
     return ctx.fail(Error::InvalidArgument, "gather: index rank %d must equal self rank %d",
                     index->dim(), self->dim());
   for (int d = 0; d < index->dim(); ++d)

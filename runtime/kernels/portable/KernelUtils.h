@@ -87,19 +87,36 @@ inline bool sameShape(const Tensor &a, const Tensor &b) {
   return true;
 }
 
-/// Resize an output, turning a capacity failure into a clear message.
+/// Resize an output, turning a capacity failure into a clear message. Sizes
+/// come from program data, so the element count is computed overflow-safely,
+/// and an output without memory may only become empty.
 inline Error resizeOut(KernelContext &ctx, Tensor &out, Span<const int64_t> sizes,
                        const char *what = "out") {
-  if (out.resize(sizes) == Error::Ok)
-    return Error::Ok;
-  int64_t n = 1;
-  for (size_t i = 0; i < sizes.size(); ++i)
-    n *= sizes[i];
   ShapeText s(sizes);
-  return ctx.fail(Error::InvalidArgument,
-                  "cannot resize %s to %s: needs %lld bytes, capacity is %zu bytes", what,
-                  s.c_str(), static_cast<long long>(n) * static_cast<long long>(out.elementSize()),
-                  out.capacityBytes());
+  if (sizes.size() > static_cast<size_t>(kTensorMaxRank))
+    return ctx.fail(Error::InvalidArgument, "cannot resize %s: rank %zu exceeds %d", what,
+                    sizes.size(), kTensorMaxRank);
+  int64_t n = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0)
+      return ctx.fail(Error::InvalidArgument, "cannot resize %s to %s: negative size", what,
+                      s.c_str());
+    overflow = overflow || __builtin_mul_overflow(n, sizes[i], &n);
+  }
+  int64_t bytes = 0;
+  overflow = overflow || __builtin_mul_overflow(n, static_cast<int64_t>(out.elementSize()), &bytes);
+  if (overflow)
+    return ctx.fail(Error::InvalidArgument, "cannot resize %s to %s: size overflows", what,
+                    s.c_str());
+  if (out.data() == nullptr && n != 0)
+    return ctx.fail(Error::InvalidArgument, "cannot resize %s to %s: it has no memory", what,
+                    s.c_str());
+  if (static_cast<uint64_t>(bytes) > out.capacityBytes() || out.resize(sizes) != Error::Ok)
+    return ctx.fail(Error::InvalidArgument,
+                    "cannot resize %s to %s: needs %lld bytes, capacity is %zu bytes", what,
+                    s.c_str(), static_cast<long long>(bytes), out.capacityBytes());
+  return Error::Ok;
 }
 inline Error resizeOut(KernelContext &ctx, Tensor &out, const Shape &s,
                        const char *what = "out") {

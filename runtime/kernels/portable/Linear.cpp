@@ -289,6 +289,8 @@ Error convolution_out(KernelContext &ctx, Args args) {
                     static_cast<long long>(groups),
                     static_cast<long long>(weight->size(1) * groups));
   }
+  if (g.kh <= 0 || g.kw <= 0)
+    return ctx.fail(Error::InvalidArgument, "convolution: weight has an empty kernel dim");
   if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: stride and dilation must be positive, padding non-negative");
