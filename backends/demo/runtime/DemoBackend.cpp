@@ -1,6 +1,7 @@
 #include "backends/demo/runtime/DemoBackend.h"
 
 #include <cstring>
+#include <new>
 
 namespace ptec::demo {
 
@@ -267,14 +268,17 @@ Result<void *> DemoBackend::init(rt::BackendInitContext &ctx,
   // Validate everything before allocating, so a bad blob costs the method's
   // allocator nothing; then fill the array in a second pass.
   PTEC_TRY(walkRecords(first + 1, end, static_cast<size_t>(count), nullptr));
-  DemoHandle *handle = ctx.runtimeAllocator->allocateArray<DemoHandle>(1);
+  void *handleMemory =
+      ctx.runtimeAllocator->allocate(sizeof(DemoHandle), alignof(DemoHandle));
   DemoRecord *records =
       ctx.runtimeAllocator->allocateArray<DemoRecord>(static_cast<size_t>(count));
-  if (handle == nullptr || (count != 0 && records == nullptr))
+  if (handleMemory == nullptr || (count != 0 && records == nullptr))
     return Error::MemoryAllocationFailed;
+  for (size_t i = 0; i < static_cast<size_t>(count); ++i)
+    new (&records[i]) DemoRecord();
   PTEC_TRY(walkRecords(first + 1, end, static_cast<size_t>(count), records));
 
-  *handle = DemoHandle();
+  DemoHandle *handle = new (handleMemory) DemoHandle();
   handle->records = records;
   handle->count = static_cast<size_t>(count);
   if (scratchBytes != 0) {
