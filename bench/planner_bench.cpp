@@ -126,6 +126,7 @@ int main(int argc, char **argv) {
                              {"best-fit", planBestFit},
                              {"in-order-first-fit", planInOrderFirstFit},
                              {"greedy-by-breadth", planGreedyByBreadth},
+                             {"two-sided", planTwoSided},
                              {"best", planBest}};
 
   std::printf("%-16s %6s %14s  %-20s %14s %7s %9s\n", "workload", "n",

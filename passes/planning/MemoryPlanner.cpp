@@ -1,6 +1,7 @@
 #include "passes/planning/MemoryPlanner.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <numeric>
 
@@ -177,7 +178,82 @@ void orderByBreadth(const std::vector<PlanRequest> &reqs,
   idx = std::move(order);
 }
 
-enum class Algo { Greedy, BestFit, FirstFit, Breadth };
+// In first-use order, under a target arena size (starting at the lower
+// bound): each tensor goes to the lowest or the highest place that fits,
+// preferring one flush against an edge of the arena (0 or the target) over
+// one flush against a neighbour. On a chain this alternates bottom and top,
+// which is optimal; the target grows only when nothing fits.
+int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
+                      std::vector<size_t> order, int64_t target,
+                      std::vector<int64_t> &offsets) {
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return reqs[a].firstUse < reqs[b].firstUse;
+  });
+  std::vector<size_t> placed;
+  std::vector<std::pair<int64_t, int64_t>> busy;
+  int64_t arenaEnd = 0;
+  for (size_t i : order) {
+    const PlanRequest &r = reqs[i];
+    int64_t size = plannedSize(r), align = plannedAlign(r);
+    if (size == 0) {
+      offsets[i] = 0;
+      continue;
+    }
+    busy.clear();
+    for (size_t p : placed)
+      if (livesOverlap(reqs[p], r))
+        busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
+    std::sort(busy.begin(), busy.end());
+    busy.emplace_back(std::max(target, int64_t{0}), INT64_MAX); // the ceiling
+    int64_t low = -1, high = -1, cursor = 0;
+    bool lowAtEdge = false, highAtEdge = false;
+    for (size_t k = 0; k < busy.size(); ++k) {
+      int64_t start = busy[k].first;
+      int64_t at = alignUp(cursor, align);
+      if (at + size <= start) {
+        if (low < 0) {
+          low = at;
+          lowAtEdge = cursor == 0;
+        }
+        int64_t top = (start - size) / align * align;
+        if (top >= at) {
+          high = top;
+          highAtEdge = k + 1 == busy.size() && top + size == target;
+        }
+      }
+      cursor = std::max(cursor, busy[k].second == INT64_MAX ? cursor
+                                                            : busy[k].second);
+    }
+    int64_t chosen;
+    if (low < 0) {
+      // Nothing fits under the target: on top of everything it overlaps.
+      int64_t top = 0;
+      for (size_t k = 0; k + 1 < busy.size(); ++k)
+        top = std::max(top, busy[k].second);
+      chosen = alignUp(top, align);
+      target = std::max(target, chosen + size);
+    } else if (highAtEdge && !lowAtEdge) {
+      chosen = high;
+    } else {
+      chosen = low;
+    }
+    offsets[i] = chosen;
+    arenaEnd = std::max(arenaEnd, chosen + size);
+    placed.push_back(i);
+  }
+  return arenaEnd;
+}
+
+// Peak live bytes of one arena's requests.
+int64_t arenaLowerBound(const std::vector<PlanRequest> &reqs,
+                        const std::vector<size_t> &idx) {
+  std::vector<PlanRequest> sub;
+  for (size_t i : idx)
+    sub.push_back(reqs[i]);
+  return peakLiveLowerBound(sub);
+}
+
+enum class Algo { Greedy, BestFit, FirstFit, Breadth, TwoSided };
 
 const char *algoName(Algo a) {
   switch (a) {
@@ -189,6 +265,8 @@ const char *algoName(Algo a) {
     return "in-order-first-fit";
   case Algo::Breadth:
     return "greedy-by-breadth";
+  case Algo::TwoSided:
+    return "two-sided";
   }
   return "?";
 }
@@ -222,6 +300,10 @@ PlanResult runPlanner(const std::vector<PlanRequest> &reqs, Algo algo) {
       orderByBreadth(reqs, order);
       size = placeInGaps(reqs, order, /*bestFit=*/true, res.offsets);
       break;
+    case Algo::TwoSided:
+      size = placeTwoSided(reqs, order, arenaLowerBound(reqs, order),
+                           res.offsets);
+      break;
     }
     if (res.arenaSizes.size() <= static_cast<size_t>(memId))
       res.arenaSizes.resize(static_cast<size_t>(memId) + 1, 0);
@@ -250,11 +332,15 @@ PlanResult planGreedyByBreadth(const std::vector<PlanRequest> &r) {
   return runPlanner(r, Algo::Breadth);
 }
 
+PlanResult planTwoSided(const std::vector<PlanRequest> &r) {
+  return runPlanner(r, Algo::TwoSided);
+}
+
 PlanResult planBest(const std::vector<PlanRequest> &r) {
   PlanResult best = planGreedyBySize(r);
   if (!best.error.empty())
     return best;
-  for (Algo a : {Algo::BestFit, Algo::FirstFit, Algo::Breadth}) {
+  for (Algo a : {Algo::BestFit, Algo::FirstFit, Algo::Breadth, Algo::TwoSided}) {
     PlanResult next = runPlanner(r, a);
     if (next.totalSize() < best.totalSize())
       best = std::move(next);

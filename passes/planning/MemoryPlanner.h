@@ -42,6 +42,9 @@ PlanResult planInOrderFirstFit(const std::vector<PlanRequest> &requests);
 // The tensors live at the busiest instruction first, then the next busiest,
 // each into its best-fitting gap (after TFLite's "greedy by breadth").
 PlanResult planGreedyByBreadth(const std::vector<PlanRequest> &requests);
+// By first use, under a target size starting at the lower bound: lowest or
+// highest place that fits, preferring one flush against the arena's edge.
+PlanResult planTwoSided(const std::vector<PlanRequest> &requests);
 // Runs every algorithm above and keeps the smallest total; ties -> first.
 PlanResult planBest(const std::vector<PlanRequest> &requests);
 

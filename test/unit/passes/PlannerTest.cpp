@@ -14,6 +14,7 @@ const std::vector<std::pair<const char *, Planner>> kPlanners = {
     {"best-fit", planBestFit},
     {"in-order-first-fit", planInOrderFirstFit},
     {"greedy-by-breadth", planGreedyByBreadth},
+    {"two-sided", planTwoSided},
     {"best", planBest},
 };
 
@@ -239,4 +240,20 @@ TEST_CASE("planner: best fit prefers the tighter gap", "[planner]") {
   CHECK(r.offsets == std::vector<int64_t>{0, 96, 160, 208, 240, 256, 240});
   PlanResult ff = planInOrderFirstFit(reqs);
   CHECK(ff.offsets[6] == 160); // first fit takes the lower, larger hole
+}
+
+TEST_CASE("planner: two-sided placement is optimal on a chain", "[planner]") {
+  // Sizes 10, 3, 9, 5, 8 (x16) in a chain: the bound is 14 (9 + 5) x16,
+  // reached only by alternating bottom and top.
+  std::vector<PlanRequest> reqs;
+  int64_t sizes[] = {10, 3, 9, 5, 8};
+  for (int i = 0; i < 5; ++i)
+    reqs.push_back(req(sizes[i] * 16, i, i + 1));
+  CHECK(peakLiveLowerBound(reqs) == 224);
+  PlanResult r = planTwoSided(reqs);
+  std::string why;
+  REQUIRE(verifyPlan(reqs, r, &why));
+  CHECK(r.offsets == std::vector<int64_t>{0, 176, 0, 144, 0});
+  CHECK(r.totalSize() == 224);
+  CHECK(planBest(reqs).totalSize() == 224);
 }
