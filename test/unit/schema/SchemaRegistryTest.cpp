@@ -154,9 +154,15 @@ TEST_CASE("lookup forms", "[schema][registry]") {
   CHECK(etView.overload == "default");
   CHECK(reg().lookup("executorch_prim::et_view") == &etView);
   const FunctionSchema &dimOrder = get("dim_order_ops::_to_dim_order_copy");
-  CHECK(dimOrder.arguments.size() == 3);
-  CHECK(dimOrder.arguments[2].name == "dim_order");
+  // As ExecuTorch defines it: _to_copy's options with dim_order for memory_format.
+  CHECK(dimOrder.arguments.size() == 7);
+  CHECK(dimOrder.findArgument("dtype") == 1);
+  CHECK(dimOrder.arguments[6].name == "dim_order");
+  CHECK(dimOrder.arguments[6].kwargOnly);
   CHECK(reg().outVariantOf(dimOrder) == reg().lookup("dim_order_ops::_to_dim_order_copy.out"));
+  CHECK(reg().lookup("dim_order_ops::_to_dim_order_copy.out")->arguments.size() == 4);
+  CHECK(outOf("dim_order_ops::_clone_dim_order") == "dim_order_ops::_clone_dim_order.out");
+  CHECK(outOf("dim_order_ops::_empty_dim_order") == "dim_order_ops::_empty_dim_order.out");
   const FunctionSchema &primAdd = get("executorch_prim::add.Scalar");
   CHECK(primAdd.arguments.size() == 2);
   CHECK(primAdd.returns[0].type.kind == TypeKind::Scalar);
