@@ -1,0 +1,433 @@
+//===- Session.cpp - one compile: inputs, phases, output ------------------===//
+
+#include "compiler/Session.h"
+
+#include "compiler/Import.h"
+#include "dialects/exir/IR/ExirDialect.h"
+#include "passes/Passes.h"
+#include "serde/pt2/Pt2Reader.h"
+#include "serde/pte/PteWriter.h"
+#ifdef PTEC_HAVE_EMITTER
+#include "emitter/Emitter.h"
+#endif
+
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace ptec {
+
+//===----------------------------------------------------------------------===//
+// Phases
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct PhaseInfo {
+  Phase phase;
+  llvm::StringLiteral name;
+  llvm::StringLiteral description;
+};
+constexpr PhaseInfo kPhases[] = {
+#define PTEC_PHASE(id, name, description) {Phase::id, name, description},
+#include "compiler/Phases.def"
+};
+constexpr Phase kPhaseList[] = {
+#define PTEC_PHASE(id, name, description) Phase::id,
+#include "compiler/Phases.def"
+};
+
+/// Module attribute recording the last phase a saved program went through,
+/// so that compiling saved IR resumes after it.
+constexpr llvm::StringLiteral kPhaseAttrName = "exir.phase";
+} // namespace
+
+llvm::ArrayRef<Phase> allPhases() { return kPhaseList; }
+
+llvm::StringRef phaseName(Phase phase) {
+  return kPhases[static_cast<size_t>(phase)].name;
+}
+
+llvm::StringRef phaseDescription(Phase phase) {
+  return kPhases[static_cast<size_t>(phase)].description;
+}
+
+std::optional<Phase> parsePhase(llvm::StringRef name) {
+  for (const PhaseInfo &info : kPhases)
+    if (info.name == name)
+      return info.phase;
+  return std::nullopt;
+}
+
+std::optional<EmitFormat> parseEmitFormat(llvm::StringRef name) {
+  if (name == "pte")
+    return EmitFormat::Pte;
+  if (name == "mlir")
+    return EmitFormat::Mlir;
+  if (name == "mlirbc")
+    return EmitFormat::MlirBytecode;
+  return std::nullopt;
+}
+
+static bool delegates(const CompileOptions &options) {
+  return llvm::any_of(options.backends,
+                      [](const std::string &b) { return b != "none"; });
+}
+
+void addPhasePasses(OpPassManager &pm, Phase phase,
+                    const CompileOptions &options) {
+  switch (phase) {
+  case Phase::Import:
+  case Phase::Emit:
+    return;
+  case Phase::Legalize:
+    pm.addPass(createLegalizeToCoreAten());
+    return;
+  case Phase::WriteBack:
+    pm.addPass(createReinplaceState());
+    pm.addPass(createPlaceWriteBack(PlaceWriteBackOptions{options.writeBackAtEnd}));
+    return;
+  case Phase::Partition: {
+    if (!delegates(options))
+      return; // nothing to partition for
+    std::vector<std::string> backends;
+    for (const std::string &b : options.backends)
+      if (b != "none")
+        backends.push_back(b);
+    PartitionOptions partition;
+    partition.backends = backends; // copied by the pass option
+    pm.addPass(createPartition(partition));
+    return;
+  }
+  case Phase::Outline:
+    if (delegates(options))
+      pm.addPass(createOutlineDelegates());
+    return;
+  case Phase::OutVariants:
+    pm.addPass(createToOutVariants());
+    return;
+  case Phase::Plan:
+    pm.addPass(createPlanMemory(PlanMemoryOptions{options.planner}));
+    return;
+  }
+}
+
+CompileInput parseInputSpec(llvm::StringRef spec) {
+  CompileInput input;
+  input.path = spec.str();
+  if (llvm::sys::fs::exists(spec))
+    return input;
+  auto [path, method] = spec.rsplit(':');
+  if (!method.empty() && !path.empty() && !method.contains('/')) {
+    input.path = path.str();
+    input.method = method.str();
+  }
+  return input;
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+/// Prints `file:line:col: error: message` (line and column left out when the
+/// location has none) and counts errors.
+class CompileSession::DiagnosticPrinter {
+public:
+  DiagnosticPrinter(MLIRContext &ctx, llvm::raw_ostream &os) : ctx(ctx), os(os) {
+    id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
+      print(d);
+      return success();
+    });
+  }
+  ~DiagnosticPrinter() { ctx.getDiagEngine().eraseHandler(id); }
+
+  unsigned errors = 0;
+
+private:
+  static std::optional<FileLineColLoc> fileLoc(Location loc) {
+    if (auto f = llvm::dyn_cast<FileLineColLoc>(loc))
+      return f;
+    if (auto n = llvm::dyn_cast<NameLoc>(loc))
+      return fileLoc(n.getChildLoc());
+    if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
+      return fileLoc(c.getCallee());
+    if (auto f = llvm::dyn_cast<FusedLoc>(loc))
+      for (Location l : f.getLocations())
+        if (auto found = fileLoc(l))
+          return found;
+    return std::nullopt;
+  }
+
+  void print(Diagnostic &d) {
+    const char *severity = "error";
+    switch (d.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      ++errors;
+      break;
+    case DiagnosticSeverity::Warning:
+      severity = "warning";
+      break;
+    case DiagnosticSeverity::Note:
+      severity = "note";
+      break;
+    case DiagnosticSeverity::Remark:
+      severity = "remark";
+      break;
+    }
+    printOne(d.getLocation(), severity, d.str());
+    for (Diagnostic &note : d.getNotes())
+      printOne(note.getLocation(), "note", note.str());
+    os.flush();
+  }
+
+  void printOne(Location loc, const char *severity, const std::string &message) {
+    if (std::optional<FileLineColLoc> f = fileLoc(loc)) {
+      os << f->getFilename().getValue();
+      if (f->getLine() > 0) {
+        os << ':' << f->getLine();
+        if (f->getColumn() > 0)
+          os << ':' << f->getColumn();
+      }
+      os << ": ";
+    }
+    os << severity << ": " << message << '\n';
+  }
+
+  MLIRContext &ctx;
+  llvm::raw_ostream &os;
+  DiagnosticEngine::HandlerID id;
+};
+
+//===----------------------------------------------------------------------===//
+// CompileSession
+//===----------------------------------------------------------------------===//
+
+CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
+                               llvm::raw_ostream &out)
+    : options_(std::move(options)), errs_(errs), out_(out) {
+  DialectRegistry registry;
+  registerImportDialects(registry);
+  context_ = std::make_unique<MLIRContext>(registry,
+                                           MLIRContext::Threading::DISABLED);
+  context_->loadAllAvailableDialects();
+  context_->printOpOnDiagnostic(options_.verbose);
+  diagnostics_ = std::make_unique<DiagnosticPrinter>(*context_, errs_);
+}
+
+CompileSession::~CompileSession() {
+  module_ = nullptr; // before the context goes
+  diagnostics_.reset();
+}
+
+unsigned CompileSession::errorCount() const { return diagnostics_->errors; }
+
+static bool isSavedIr(llvm::StringRef path) {
+  return path.ends_with(".mlir") || path.ends_with(".mlirbc");
+}
+
+/// Where a whole file is at fault.
+static Location fileLocation(MLIRContext &ctx, llvm::StringRef path) {
+  return FileLineColLoc::get(&ctx, path, 0, 0);
+}
+
+LogicalResult CompileSession::load() {
+  MLIRContext &ctx = *context_;
+  Location cli = NameLoc::get(StringAttr::get(&ctx, "aot-compile"));
+  if (options_.inputs.empty())
+    return emitError(cli) << "no input files";
+  bool anyIr = llvm::any_of(options_.inputs, [](const CompileInput &in) {
+    return isSavedIr(in.path);
+  });
+  if (anyIr) {
+    if (options_.inputs.size() != 1)
+      return emitError(cli) << "saved IR (.mlir/.mlirbc) must be the only input";
+    return loadSavedIr(options_.inputs.front().path);
+  }
+
+  std::vector<MethodSource> sources;
+  sources.reserve(options_.inputs.size());
+  for (const CompileInput &in : options_.inputs) {
+    pt2::ReadError error;
+    std::optional<pt2::ExportedProgram> program = pt2::readPt2(in.path, &error);
+    if (!program) {
+      // The reader's messages start with the path; print it once.
+      llvm::StringRef message(error.message);
+      message.consume_front(in.path + ": ");
+      return emitError(fileLocation(ctx, in.path)) << message;
+    }
+    sources.push_back(MethodSource{std::move(*program), in.method});
+  }
+  module_ = importPrograms(ctx, sources);
+  reached_ = Phase::Import;
+  return success(static_cast<bool>(module_));
+}
+
+LogicalResult CompileSession::loadSavedIr(const std::string &path) {
+  MLIRContext &ctx = *context_;
+  if (!llvm::sys::fs::exists(path))
+    return emitError(fileLocation(ctx, path)) << "no such file";
+  module_ = parseSourceFile<ModuleOp>(path, ParserConfig(&ctx));
+  if (!module_)
+    return failure();
+  ModuleOp m = *module_;
+
+  // Version: a newer major means things this build cannot know; an older
+  // minor simply lacks additions, which keep their defaults.
+  std::string current = std::to_string(exir::kIrVersionMajor) + "." +
+                        std::to_string(exir::kIrVersionMinor);
+  if (auto version =
+          m->getAttrOfType<StringAttr>(exir::ExirDialect::kVersionAttrName)) {
+    auto [majorText, minorText] = version.getValue().split('.');
+    unsigned major = 0, minor = 0;
+    if (!llvm::to_integer(majorText, major) ||
+        (!minorText.empty() && !llvm::to_integer(minorText, minor)))
+      return emitError(m.getLoc())
+             << "malformed IR version '" << version.getValue() << "' in "
+             << exir::ExirDialect::kVersionAttrName;
+    if (major != static_cast<unsigned>(exir::kIrVersionMajor))
+      return emitError(m.getLoc())
+             << path << " holds exir IR version " << version.getValue()
+             << ", but this ptec reads version " << exir::kIrVersionMajor
+             << ".x" << (major > static_cast<unsigned>(exir::kIrVersionMajor)
+                             ? "; use the ptec that saved it or a newer one"
+                             : "");
+  }
+  m->setAttr(exir::ExirDialect::kVersionAttrName,
+             StringAttr::get(&ctx, current));
+
+  reached_ = Phase::Import;
+  if (auto phase = m->getAttrOfType<StringAttr>(kPhaseAttrName)) {
+    std::optional<Phase> p = parsePhase(phase.getValue());
+    if (!p)
+      return emitError(m.getLoc()) << "unknown phase '" << phase.getValue()
+                                   << "' in " << kPhaseAttrName;
+    reached_ = *p;
+  }
+  return success();
+}
+
+LogicalResult CompileSession::runPhases() {
+  MLIRContext &ctx = *context_;
+  auto dump = [&](Phase phase) {
+    if (!options_.printIrAfterAll)
+      return;
+    errs_ << "// -----// IR after phase '" << phaseName(phase) << "' //----- //\n";
+    module_->print(errs_, OpPrintingFlags().elideLargeResourceString(64));
+    errs_ << "\n";
+  };
+  if (reached_ == Phase::Import)
+    dump(Phase::Import);
+  for (Phase phase : allPhases()) {
+    if (phase <= reached_ || phase > options_.compileTo || phase == Phase::Emit)
+      continue;
+    auto start = std::chrono::steady_clock::now();
+    PassManager pm(&ctx, ModuleOp::getOperationName());
+    addPhasePasses(pm, phase, options_);
+    if (failed(pm.run(*module_)))
+      return failure();
+    reached_ = phase;
+    (*module_)->setAttr(kPhaseAttrName, StringAttr::get(&ctx, phaseName(phase)));
+    if (options_.verbose) {
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+      errs_ << "aot-compile: phase '" << phaseName(phase) << "' done in " << ms
+            << " ms\n";
+    }
+    dump(phase);
+  }
+  return success();
+}
+
+LogicalResult CompileSession::writeBytes(const std::string &bytes) {
+  if (options_.outputPath.empty()) {
+    out_ << bytes;
+    out_.flush();
+    return success();
+  }
+  std::string error;
+  std::vector<uint8_t> data(bytes.begin(), bytes.end());
+  if (!pte::writeFileAtomic(options_.outputPath, data, &error))
+    return emitError(fileLocation(*context_, options_.outputPath))
+           << "cannot write: " << error;
+  return success();
+}
+
+LogicalResult CompileSession::writeIr(bool bytecode) {
+  if (!(*module_)->hasAttr(kPhaseAttrName))
+    (*module_)->setAttr(kPhaseAttrName,
+                        StringAttr::get(context_.get(), phaseName(reached_)));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (bytecode) {
+    if (failed(writeBytecodeToFile(*module_, os)))
+      return emitError(module_->getLoc()) << "cannot write bytecode";
+  } else {
+    module_->print(os);
+    os << '\n';
+  }
+  os.flush();
+  return writeBytes(text);
+}
+
+LogicalResult CompileSession::writePte() {
+  if (options_.outputPath.empty())
+    return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
+           << "writing a .pte needs an output path (-o)";
+#ifdef PTEC_HAVE_EMITTER
+  pte::ProgramBuilder builder;
+  if (failed(emitProgram(*module_, builder, EmitOptions{})))
+    return failure();
+  std::vector<uint8_t> bytes;
+  std::string error;
+  if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
+    return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
+  if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
+    return emitError(fileLocation(*context_, options_.outputPath))
+           << "cannot write: " << error;
+  return success();
+#else
+  return emitError(module_->getLoc())
+         << "this build has no .pte emitter; use --emit=mlir or --compile-to";
+#endif
+}
+
+LogicalResult CompileSession::writeOutput() {
+  bool pte = options_.compileTo == Phase::Emit &&
+             options_.emitFormat == EmitFormat::Pte;
+  if (pte)
+    return writePte();
+  bool bytecode = options_.emitFormat == EmitFormat::MlirBytecode ||
+                  llvm::StringRef(options_.outputPath).ends_with(".mlirbc");
+  return writeIr(bytecode);
+}
+
+LogicalResult CompileSession::run() {
+  if (options_.compileTo == Phase::Emit &&
+      options_.emitFormat == EmitFormat::Pte && options_.outputPath.empty())
+    return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
+           << "writing a .pte needs an output path (-o)";
+  auto start = std::chrono::steady_clock::now();
+  if (failed(load()))
+    return failure();
+  if (options_.verbose) {
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    errs_ << "aot-compile: phase '" << phaseName(reached_) << "' (load) done in "
+          << ms << " ms\n";
+  }
+  if (failed(runPhases()) || failed(writeOutput()))
+    return failure();
+  return success(errorCount() == 0);
+}
+
+} // namespace ptec

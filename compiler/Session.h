@@ -1,0 +1,121 @@
+//===- Session.h - one compile: inputs, phases, output ----------*- C++ -*-===//
+//
+// The compiler's one entry point (the IREE shape): options in, a CompileSession
+// runs import (or parses saved IR), the phases of Phases.def up to
+// --compile-to, and writes the .pte or the IR. aot-compile is a thin main over
+// it; tests drive it directly.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptec {
+
+/// The compile phases, in pipeline order (compiler/Phases.def).
+enum class Phase {
+#define PTEC_PHASE(id, name, description) id,
+#include "compiler/Phases.def"
+};
+
+/// Every phase, in order.
+llvm::ArrayRef<Phase> allPhases();
+/// "import", "write-back", ...
+llvm::StringRef phaseName(Phase phase);
+llvm::StringRef phaseDescription(Phase phase);
+/// The phase named `name`, or nullopt.
+std::optional<Phase> parsePhase(llvm::StringRef name);
+
+enum class EmitFormat { Pte, Mlir, MlirBytecode };
+/// "pte", "mlir", "mlirbc" -> the format, or nullopt.
+std::optional<EmitFormat> parseEmitFormat(llvm::StringRef name);
+
+/// One input: a .pt2 file and the method it becomes, or saved IR (.mlir /
+/// .mlirbc, method ignored) to resume from.
+struct CompileInput {
+  std::string path;
+  std::string method = "forward";
+};
+
+struct CompileOptions {
+  std::vector<CompileInput> inputs;
+  /// Where to write; empty prints IR to the output stream (not allowed for
+  /// --emit=pte).
+  std::string outputPath;
+  /// Stop after this phase. Before `emit` the IR is written, not a .pte.
+  Phase compileTo = Phase::Emit;
+  /// Backends to partition for, in priority order; empty: no delegation.
+  std::vector<std::string> backends;
+  /// Memory planner: best, greedy, best-fit or first-fit.
+  std::string planner = "best";
+  /// Place every write-back copy at the end of the method (baseline).
+  bool writeBackAtEnd = false;
+  EmitFormat emitFormat = EmitFormat::Pte;
+  /// Dump the IR after each phase to the error stream.
+  bool printIrAfterAll = false;
+  /// Report each phase and its time on the error stream.
+  bool verbose = false;
+};
+
+/// Adds the passes of `phase` (nothing for import and emit) to `pm`.
+void addPhasePasses(mlir::OpPassManager &pm, Phase phase,
+                    const CompileOptions &options);
+
+/// Splits "model.pt2:prefill" into path and method ("forward" when absent).
+/// A path that exists as written is never split.
+CompileInput parseInputSpec(llvm::StringRef spec);
+
+class CompileSession {
+public:
+  /// Diagnostics go to `errs` as `file:line:col: error: message`; IR printed
+  /// without an output path goes to `out`.
+  explicit CompileSession(CompileOptions options,
+                          llvm::raw_ostream &errs = llvm::errs(),
+                          llvm::raw_ostream &out = llvm::outs());
+  ~CompileSession();
+
+  /// Load, run the phases, write the output. Failure means at least one
+  /// error was reported.
+  mlir::LogicalResult run();
+
+  /// The steps of run(), for tests and tools that stop in between.
+  mlir::LogicalResult load();
+  mlir::LogicalResult runPhases();
+  mlir::LogicalResult writeOutput();
+
+  mlir::MLIRContext &context() { return *context_; }
+  /// The program (null before load() or after it failed).
+  mlir::ModuleOp module() { return module_ ? *module_ : mlir::ModuleOp(); }
+  const CompileOptions &options() const { return options_; }
+  /// Errors reported so far.
+  unsigned errorCount() const;
+
+private:
+  class DiagnosticPrinter;
+  mlir::LogicalResult loadSavedIr(const std::string &path);
+  mlir::LogicalResult writeIr(bool bytecode);
+  mlir::LogicalResult writePte();
+  mlir::LogicalResult writeBytes(const std::string &bytes);
+
+  CompileOptions options_;
+  llvm::raw_ostream &errs_;
+  llvm::raw_ostream &out_;
+  std::unique_ptr<mlir::MLIRContext> context_;
+  std::unique_ptr<DiagnosticPrinter> diagnostics_;
+  mlir::OwningOpRef<mlir::ModuleOp> module_;
+  /// The last phase the loaded IR went through.
+  Phase reached_ = Phase::Import;
+};
+
+} // namespace ptec
