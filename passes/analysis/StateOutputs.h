@@ -1,0 +1,30 @@
+//===- StateOutputs.h - mutation outputs of a method ------------*- C++ -*-===//
+//
+// The outputs of kind buffer_mutation / user_input_mutation of a method and
+// the argument each writes back to. Shared by re-inplacing and write-back
+// placement so both match outputs to state the same way.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace ptec {
+
+struct StateOutput {
+  unsigned resultIndex;     // in the function's results
+  mlir::BlockArgument state; // the buffer or user input written back
+  mlir::Value value;        // the returned new contents
+};
+
+/// Collects the mutation outputs of `func` (single-block body), in output
+/// order. A buffer_mutation names its buffer by fqn (`#exir.input<buffer,
+/// "fqn">`); a user_input_mutation names the user input as the importer does
+/// (`#exir.input<user_input, "name">`) or by the `exir.name` argument
+/// attribute. Reports and fails when no argument or several match, or when
+/// the value's type cannot be copied into the state.
+mlir::LogicalResult
+getStateOutputs(mlir::func::FuncOp func,
+                llvm::SmallVectorImpl<StateOutput> &outputs);
+
+} // namespace ptec
