@@ -274,7 +274,10 @@ Error constant_pad_nd_out(KernelContext &ctx, Args args) {
   }
   Shape os;
   for (int d = 0; d < in->dim(); ++d) {
-    int64_t s = in->size(d) + before[d] + after[d];
+    int64_t s = 0;
+    if (__builtin_add_overflow(in->size(d), before[d], &s) ||
+        __builtin_add_overflow(s, after[d], &s))
+      return ctx.fail(Error::InvalidArgument, "constant_pad_nd: padded size overflows");
     if (s < 0)
       return ctx.fail(Error::InvalidArgument, "constant_pad_nd: dim %d would have negative size", d);
     os.push(s);

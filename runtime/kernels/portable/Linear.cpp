@@ -291,9 +291,11 @@ Error convolution_out(KernelContext &ctx, Args args) {
   }
   if (g.kh <= 0 || g.kw <= 0)
     return ctx.fail(Error::InvalidArgument, "convolution: weight has an empty kernel dim");
-  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0)
+  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
+  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 ||
+      g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax || g.pw > kMax)
     return ctx.fail(Error::InvalidArgument,
-                    "convolution: stride and dilation must be positive, padding non-negative");
+                    "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
   if (bias && bias->numel() != g.cout)
     return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
                     static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));

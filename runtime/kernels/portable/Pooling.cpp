@@ -62,10 +62,13 @@ Error parsePool(KernelContext &ctx, Args args, bool hasDilation, const char *op,
     PTEC_TRY(argIntList(ctx, args, 4, "dilation", dl));
     PTEC_TRY(pair(ctx, dl, "dilation", 1, 1, g.dh, g.dw));
   }
+  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
   if (g.kh <= 0 || g.kw <= 0 || g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 ||
-      g.pw < 0)
+      g.pw < 0 || g.kh > kMax || g.kw > kMax || g.sh > kMax || g.sw > kMax || g.dh > kMax ||
+      g.dw > kMax || g.ph > kMax || g.pw > kMax)
     return ctx.fail(Error::InvalidArgument,
-                    "%s: kernel, stride and dilation must be positive, padding non-negative", op);
+                    "%s: kernel, stride and dilation must be in [1, 2^31], padding in [0, 2^31]",
+                    op);
   if (g.ph > ((g.kh - 1) * g.dh + 1) / 2 || g.pw > ((g.kw - 1) * g.dw + 1) / 2)
     return ctx.fail(Error::InvalidArgument, "%s: padding must be at most half the kernel size", op);
   int r = in->dim();

@@ -116,7 +116,7 @@ Error parseSlice(KernelContext &ctx, Args args, size_t first, const Tensor &in, 
   int64_t lo, hi;
   sliceBounds(in.size(static_cast<int>(dim)), hasS, s, hasE, e, lo, hi);
   start = lo;
-  len = (hi - lo + step - 1) / step;
+  len = hi > lo ? (hi - lo - 1) / step + 1 : 0;
   return Error::Ok;
 }
 

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <dirent.h>
 #include <set>
@@ -14,6 +15,7 @@
 #include <vector>
 
 using namespace ptec;
+using ptec::rt::EValue;
 using ptec::test::Case;
 
 namespace {
@@ -97,4 +99,58 @@ TEST_CASE("every portable kernel has conformance cases", "[kernels][conformance]
     INFO(k.name);
     CHECK(covered.count(k.name) == 1);
   }
+}
+
+TEST_CASE("mutated arguments fail cleanly or succeed, never crash", "[kernels][robustness]") {
+  // Replace one argument at a time with a value of another tag, dtype or
+  // range, and run the kernel: it must either succeed or fail with a message.
+  test::Boxer box;
+  std::vector<EValue *> mutations = {
+      box.none(),
+      box.i(-1),
+      box.i(int64_t(1) << 40),
+      box.i(-(int64_t(1) << 62)),
+      box.d(std::nan("")),
+      box.b(true),
+      box.intList({}),
+      box.intList({-1, 100}),
+      box.intList({int64_t(1) << 62, int64_t(1) << 62}),
+      box.str("bogus"),
+      box.t(box.tensor(rt::ScalarType::Float, {0})),
+      box.f32({}, {1.5f}),
+      box.i64({3}, {0, 1, 2}),
+      box.i64({2}, {-100, 100}),
+      box.t(box.tensor(rt::ScalarType::Bool, {2, 1})),
+      box.t(box.tensor(rt::ScalarType::Half, {2})),
+      box.t(box.tensor(rt::ScalarType::Byte, {0})),
+      box.tensorList({}),
+      box.tensorList({box.f32({2}, {1, 2})}),
+      box.optTensorList({nullptr}),
+  };
+  std::vector<uint64_t> arena(1 << 17);
+  rt::MemoryAllocator temp(arena.data(), arena.size() * 8);
+  size_t runs = 0;
+  for (const auto &f : caseFiles()) {
+    size_t ncases = test::loadCaseFile(f).size();
+    for (size_t ci = 0; ci < std::min<size_t>(ncases, 2); ++ci) {
+      size_t nargs = test::loadCaseFile(f)[ci]->args.size();
+      for (size_t ai = 0; ai < nargs; ++ai)
+        for (size_t mi = 0; mi < mutations.size(); ++mi) {
+          auto cases = test::loadCaseFile(f);
+          Case &c = *cases[ci];
+          c.args[ai] = mutations[mi];
+          const rt::KernelEntry *k = rt::findKernel(c.kernel.c_str());
+          REQUIRE(k);
+          temp.reset();
+          rt::KernelContext ctx(&temp);
+          rt::Error err = k->fn(ctx, {c.args.data(), c.args.size()});
+          if (err != rt::Error::Ok) {
+            INFO(c.kernel << " / " << c.name << ": arg " << ai << " <- mutation " << mi);
+            CHECK(std::string(ctx.message()) != "");
+          }
+          ++runs;
+        }
+    }
+  }
+  CHECK(runs > 1000);
 }
