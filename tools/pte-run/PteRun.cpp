@@ -1,0 +1,416 @@
+// pte-run: load a .pte program, run one method on inputs from .npy files or
+// generated ones, print/save the outputs, compare them with expected outputs
+// and report load, init and run times and peak memory.
+#include "runtime/executor/Module.h"
+#include "runtime/executor/Npy.h"
+#include "serde/pte/program_generated.h"
+
+#if PTEC_HAVE_PORTABLE_KERNELS
+#include "runtime/kernels/KernelRegistry.h"
+#endif
+#if PTEC_HAVE_DEMO_BACKEND
+#include "backends/demo/runtime/DemoBackend.h"
+#endif
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <sys/resource.h>
+#include <vector>
+
+using namespace ptec::rt;
+namespace fb = executorch_flatbuffer;
+
+namespace {
+
+constexpr int kExitMismatch = 1;
+constexpr int kExitError = 2;
+
+struct Options {
+  std::string model;
+  std::string method = "forward";
+  std::vector<std::string> inputs;
+  std::string outputDir;
+  std::vector<std::string> expected;
+  double rtol = 1e-5;
+  double atol = 1e-6;
+  int repeat = 1;
+  unsigned seed = 0;
+  bool list = false;
+};
+
+/// One error line, "pte-run: model.pte: error: ...", and the exit code.
+int error(const Options &o, const std::string &msg) {
+  std::fprintf(stderr, "pte-run: %s: error: %s\n", o.model.c_str(), msg.c_str());
+  return kExitError;
+}
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string shapeString(Span<const int64_t> sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+
+/// Element i of a tensor as double (every dtype pte-run reads or writes).
+bool elementAsDouble(const Tensor &t, int64_t i, double &out) {
+  const void *p = t.data();
+  switch (t.dtype()) {
+  case ScalarType::Float: out = static_cast<const float *>(p)[i]; return true;
+  case ScalarType::Double: out = static_cast<const double *>(p)[i]; return true;
+  case ScalarType::Long: out = double(static_cast<const int64_t *>(p)[i]); return true;
+  case ScalarType::Int: out = static_cast<const int32_t *>(p)[i]; return true;
+  case ScalarType::Short: out = static_cast<const int16_t *>(p)[i]; return true;
+  case ScalarType::Char: out = static_cast<const int8_t *>(p)[i]; return true;
+  case ScalarType::Byte: out = static_cast<const uint8_t *>(p)[i]; return true;
+  case ScalarType::Bool: out = static_cast<const uint8_t *>(p)[i] ? 1 : 0; return true;
+  default: return false;
+  }
+}
+
+std::string describeValue(const EValue &v) {
+  char buf[128];
+  switch (v.tag()) {
+  case EValue::Tag::Tensor: {
+    const Tensor &t = v.toTensor();
+    return std::string(toString(t.dtype())) + " " + shapeString(t.sizes());
+  }
+  case EValue::Tag::Int: std::snprintf(buf, sizeof buf, "int %lld", (long long)v.toInt()); return buf;
+  case EValue::Tag::Double: std::snprintf(buf, sizeof buf, "double %g", v.toDouble()); return buf;
+  case EValue::Tag::Bool: return v.toBool() ? "bool true" : "bool false";
+  case EValue::Tag::None: return "None";
+  default: return "list";
+  }
+}
+
+/// Print methods with their input/output signatures, read from the plan.
+void listMethods(const Program &program) {
+  auto valueText = [](const fb::ExecutionPlan *plan, int32_t idx) -> std::string {
+    if (!plan->values() || idx < 0 || static_cast<uint32_t>(idx) >= plan->values()->size())
+      return "<bad index>";
+    const fb::EValue *v = plan->values()->Get(idx);
+    if (v == nullptr)
+      return "<null>";
+    if (const fb::Tensor *t = v->val_as_Tensor()) {
+      std::string s = toString(static_cast<ScalarType>(t->scalar_type()));
+      s += " [";
+      if (t->sizes())
+        for (uint32_t i = 0; i < t->sizes()->size(); ++i)
+          s += (i ? ", " : "") + std::to_string(t->sizes()->Get(i));
+      return s + "]";
+    }
+    return fb::EnumNameKernelTypes(v->val_type());
+  };
+  for (const std::string &name : program.methodNames()) {
+    auto plan = program.plan(name.c_str());
+    if (!plan.ok())
+      continue;
+    const fb::ExecutionPlan *p = plan.get();
+    std::printf("%s\n", name.c_str());
+    if (p->inputs())
+      for (uint32_t i = 0; i < p->inputs()->size(); ++i)
+        std::printf("  input %u: %s\n", i, valueText(p, p->inputs()->Get(i)).c_str());
+    if (p->outputs())
+      for (uint32_t i = 0; i < p->outputs()->size(); ++i)
+        std::printf("  output %u: %s\n", i, valueText(p, p->outputs()->Get(i)).c_str());
+    size_t instrs = 0;
+    if (p->chains() && p->chains()->size() > 0 && p->chains()->Get(0)->instructions())
+      instrs = p->chains()->Get(0)->instructions()->size();
+    std::printf("  %zu instructions, %u delegates\n", instrs,
+                p->delegates() ? p->delegates()->size() : 0u);
+  }
+}
+
+/// Host storage for one input: random values or an .npy file's bytes.
+struct InputData {
+  std::vector<uint8_t> bytes;
+  std::vector<int64_t> sizes;
+  Tensor tensor;
+};
+
+void fillRandom(ScalarType dtype, size_t numel, std::vector<uint8_t> &bytes, std::mt19937 &rng) {
+  bytes.assign(numel * elementSize(dtype), 0);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 9);
+  for (size_t i = 0; i < numel; ++i) {
+    switch (dtype) {
+    case ScalarType::Float: reinterpret_cast<float *>(bytes.data())[i] = float(real(rng)); break;
+    case ScalarType::Double: reinterpret_cast<double *>(bytes.data())[i] = real(rng); break;
+    case ScalarType::Long: reinterpret_cast<int64_t *>(bytes.data())[i] = small(rng); break;
+    case ScalarType::Int: reinterpret_cast<int32_t *>(bytes.data())[i] = small(rng); break;
+    case ScalarType::Bool: bytes[i] = uint8_t(small(rng) & 1); break;
+    default: bytes[i * elementSize(dtype)] = uint8_t(small(rng)); break;
+    }
+  }
+}
+
+struct Stats {
+  double p50 = 0, p90 = 0, p99 = 0;
+};
+Stats percentiles(std::vector<double> v) {
+  Stats s;
+  if (v.empty())
+    return s;
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) {
+    size_t i = static_cast<size_t>(std::ceil(q * v.size())) - 1;
+    return v[std::min(i, v.size() - 1)];
+  };
+  s.p50 = at(0.50);
+  s.p90 = at(0.90);
+  s.p99 = at(0.99);
+  return s;
+}
+
+void printOutput(size_t i, const EValue &v) {
+  std::printf("output %zu: %s", i, describeValue(v).c_str());
+  if (v.isTensor() && v.toTensor().data() != nullptr && v.toTensor().numel() > 0) {
+    const Tensor &t = v.toTensor();
+    double mn = INFINITY, mx = -INFINITY, sum = 0, x = 0;
+    int64_t n = t.numel();
+    bool numeric = true;
+    for (int64_t k = 0; k < n && numeric; ++k) {
+      numeric = elementAsDouble(t, k, x);
+      mn = std::min(mn, x);
+      mx = std::max(mx, x);
+      sum += x;
+    }
+    if (numeric) {
+      std::printf("  min %.6g max %.6g mean %.6g  [", mn, mx, sum / double(n));
+      for (int64_t k = 0; k < std::min<int64_t>(n, 6); ++k) {
+        elementAsDouble(t, k, x);
+        std::printf("%s%.6g", k ? ", " : "", x);
+      }
+      std::printf("%s]", n > 6 ? ", ..." : "");
+    }
+  }
+  std::printf("\n");
+}
+
+/// Compare an output with an expected array; prints one line. True if close.
+bool compareOutput(size_t i, const EValue &v, const NpyArray &want, const Options &o,
+                   std::string &problem) {
+  if (!v.isTensor()) {
+    problem = "output " + std::to_string(i) + " is not a tensor";
+    return false;
+  }
+  const Tensor &t = v.toTensor();
+  if (t.numel() != want.numel() ||
+      !std::equal(want.shape.begin(), want.shape.end(), t.sizes().begin(), t.sizes().end())) {
+    problem = "output " + std::to_string(i) + " has shape " + shapeString(t.sizes()) +
+              ", expected " +
+              shapeString(Span<const int64_t>(want.shape.data(), want.shape.size()));
+    return false;
+  }
+  Tensor w;
+  w.init(want.dtype, Span<const int64_t>(want.shape.data(), want.shape.size()));
+  w.setData(const_cast<uint8_t *>(want.data.data()), want.data.size());
+  double maxAbs = 0, maxRel = 0;
+  int64_t bad = 0, firstBad = -1;
+  for (int64_t k = 0; k < t.numel(); ++k) {
+    double a = 0, e = 0;
+    if (!elementAsDouble(t, k, a) || !elementAsDouble(w, k, e)) {
+      problem = "output " + std::to_string(i) + " has a dtype pte-run cannot compare";
+      return false;
+    }
+    double diff = std::fabs(a - e);
+    bool bothNan = std::isnan(a) && std::isnan(e);
+    bool bothInf = std::isinf(a) && a == e;
+    if (bothNan || bothInf)
+      diff = 0;
+    else if (std::isnan(diff))
+      diff = INFINITY;
+    maxAbs = std::max(maxAbs, diff);
+    if (e != 0)
+      maxRel = std::max(maxRel, diff / std::fabs(e));
+    if (diff > o.atol + o.rtol * std::fabs(e)) {
+      if (firstBad < 0)
+        firstBad = k;
+      ++bad;
+    }
+  }
+  std::printf("output %zu vs expected: max abs err %.3g, max rel err %.3g: %s", i, maxAbs, maxRel,
+              bad ? "MISMATCH" : "ok");
+  if (bad)
+    std::printf(" (%lld of %lld elements outside atol %.3g + rtol %.3g, first at %lld)",
+                (long long)bad, (long long)t.numel(), o.atol, o.rtol, (long long)firstBad);
+  std::printf("\n");
+  return bad == 0;
+}
+
+long peakRssKiB() {
+  struct rusage ru;
+  return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+}
+
+int run(const Options &o) {
+#if PTEC_HAVE_DEMO_BACKEND
+  ptec::demo::registerDemoBackend();
+#endif
+  ModuleOptions mo;
+#if PTEC_HAVE_PORTABLE_KERNELS
+  mo.kernels = KernelResolver(&findKernel);
+#endif
+  std::string detail;
+  auto t0 = std::chrono::steady_clock::now();
+  auto loaded = Module::load(o.model.c_str(), mo, &detail);
+  double loadMs = msSince(t0);
+  if (!loaded.ok())
+    return error(o, detail + " (" + toString(loaded.error()) + ")");
+  Module &m = *loaded.get();
+  if (o.list) {
+    listMethods(m.program());
+    return 0;
+  }
+
+  t0 = std::chrono::steady_clock::now();
+  Error e = m.loadMethod(o.method.c_str());
+  double initMs = msSince(t0);
+  if (e != Error::Ok)
+    return error(o, m.errorDetail() + " (" + toString(e) + ")");
+  Method &method = *m.method(o.method.c_str());
+
+  // Inputs: one --input per method input ("random" generates), or none at all.
+  const size_t nIn = method.inputsSize();
+  if (!o.inputs.empty() && o.inputs.size() != nIn)
+    return error(o, "method '" + o.method + "' has " + std::to_string(nIn) + " inputs, " +
+                        std::to_string(o.inputs.size()) +
+                        " --input given (use 'random' for generated ones)");
+  std::mt19937 rng(o.seed);
+  std::vector<InputData> data(nIn);
+  for (size_t i = 0; i < nIn; ++i) {
+    const EValue &decl = *method.input(i);
+    std::string src = o.inputs.empty() ? "random" : o.inputs[i];
+    if (!decl.isTensor()) {
+      if (src != "random")
+        return error(o, "input " + std::to_string(i) + " is a " + describeValue(decl) +
+                            ", fixed by the program; pass 'random' for it");
+      continue;
+    }
+    const Tensor &t = decl.toTensor();
+    InputData &d = data[i];
+    if (src == "random") {
+      d.sizes.assign(t.sizes().begin(), t.sizes().end());
+      fillRandom(t.dtype(), static_cast<size_t>(t.numel()), d.bytes, rng);
+    } else {
+      std::string why;
+      auto arr = readNpy(src.c_str(), &why);
+      if (!arr.ok())
+        return error(o, "input " + std::to_string(i) + ": " + why);
+      if (arr->dtype != t.dtype())
+        return error(o, "input " + std::to_string(i) + ": " + src + " holds " +
+                            toString(arr->dtype) + ", the method expects " + toString(t.dtype()));
+      d.sizes = arr->shape;
+      d.bytes = std::move(arr->data);
+    }
+    d.tensor.init(t.dtype(), Span<const int64_t>(d.sizes.data(), d.sizes.size()));
+    d.tensor.setData(d.bytes.data(), d.bytes.size());
+  }
+  auto setInputs = [&]() -> Error {
+    for (size_t i = 0; i < nIn; ++i) {
+      Error err = method.input(i)->isTensor() ? method.setInput(i, data[i].tensor)
+                                               : method.setInput(i, *method.input(i));
+      if (err != Error::Ok)
+        return err;
+    }
+    return Error::Ok;
+  };
+
+  std::vector<double> runMs;
+  for (int r = 0; r < std::max(1, o.repeat); ++r) {
+    if ((e = setInputs()) != Error::Ok)
+      return error(o, std::string(method.errorDetail()) + " (" + toString(e) + ")");
+    t0 = std::chrono::steady_clock::now();
+    e = method.execute();
+    runMs.push_back(msSince(t0));
+    if (e != Error::Ok)
+      return error(o, o.method + ": " + method.errorDetail());
+  }
+
+  for (size_t i = 0; i < method.outputsSize(); ++i)
+    printOutput(i, *method.output(i));
+
+  if (!o.outputDir.empty()) {
+    for (size_t i = 0; i < method.outputsSize(); ++i) {
+      const EValue &v = *method.output(i);
+      if (!v.isTensor())
+        continue;
+      const Tensor &t = v.toTensor();
+      std::string path = o.outputDir + "/output_" + std::to_string(i) + ".npy";
+      std::string why;
+      if (writeNpy(path.c_str(), t.dtype(), t.sizes(), t.data(), t.nbytes(), &why) != Error::Ok)
+        return error(o, why);
+    }
+  }
+
+  bool allClose = true;
+  if (!o.expected.empty()) {
+    if (o.expected.size() != method.outputsSize())
+      return error(o, "method '" + o.method + "' has " + std::to_string(method.outputsSize()) +
+                          " outputs, " + std::to_string(o.expected.size()) + " --expected given");
+    for (size_t i = 0; i < o.expected.size(); ++i) {
+      std::string why;
+      auto want = readNpy(o.expected[i].c_str(), &why);
+      if (!want.ok())
+        return error(o, "expected " + std::to_string(i) + ": " + why);
+      if (!compareOutput(i, *method.output(i), want.get(), o, why)) {
+        if (!why.empty())
+          std::printf("output %zu vs expected: MISMATCH: %s\n", i, why.c_str());
+        allClose = false;
+      }
+    }
+  }
+
+  Stats s = percentiles(runMs);
+  std::printf("load %.3f ms, method init %.3f ms, run (%zu) p50 %.3f ms p90 %.3f ms p99 %.3f ms, "
+              "peak RSS %.1f MiB\n",
+              loadMs, initMs, runMs.size(), s.p50, s.p90, s.p99, peakRssKiB() / 1024.0);
+  return allClose ? 0 : kExitMismatch;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  CLI::App app{"pte-run: run a method of an ExecuTorch .pte program with the ptec reference "
+               "runtime"};
+  app.add_option("model", o.model, "The .pte program")->required();
+  app.add_option("--method", o.method, "Method to run")->capture_default_str();
+  app.add_option("--input", o.inputs,
+                 "One per method input, in order: an .npy file or 'random'. Without any "
+                 "--input every input is random");
+  app.add_option("--output-dir", o.outputDir, "Write output_<i>.npy files here");
+  app.add_option("--expected", o.expected, "Expected output .npy files, one per output");
+  app.add_option("--rtol", o.rtol, "Relative tolerance for --expected")->capture_default_str();
+  app.add_option("--atol", o.atol, "Absolute tolerance for --expected")->capture_default_str();
+  app.add_option("--repeat", o.repeat, "Run the method N times (timing percentiles)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--seed", o.seed, "Seed of the random inputs")->capture_default_str();
+  app.add_flag("--list", o.list, "List the methods with their inputs and outputs, then exit");
+  app.footer(R"(Examples:
+  pte-run model.pte --list
+  pte-run model.pte                                  # random inputs, print outputs
+  pte-run model.pte --input x.npy --input random --output-dir out/
+  pte-run model.pte --input x.npy --expected y.npy --rtol 1e-4 --atol 1e-5
+  pte-run model.pte --method decode --repeat 100     # timing p50/p90/p99
+
+Exit status: 0 ok, 1 outputs differ from --expected, 2 error (message on stderr).)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitError;
+  }
+  return run(o);
+}
