@@ -85,6 +85,8 @@ private:
   size_t p_ = 0;
   ParseError err_;
   bool failed_ = false;
+  int depth_ = 0;
+  static constexpr int kMaxTypeDepth = 64;
 
   bool fail(const std::string &msg, size_t pos) {
     if (!failed_) {
@@ -320,9 +322,20 @@ private:
 
   // type ::= primary { "[]" [ alias ] | "?" }
   bool parseType(SchemaType *t) {
+    // Types nest through tuples and Dict/Union/...; bound the recursion so a
+    // hostile string cannot exhaust the stack.
+    struct DepthGuard {
+      int &d;
+      explicit DepthGuard(int &depth) : d(depth) { ++d; }
+      ~DepthGuard() { --d; }
+    } guard(depth_);
+    if (depth_ > kMaxTypeDepth)
+      return fail("types are nested too deeply", p_);
     if (!parsePrimary(t))
       return false;
-    for (;;) {
+    for (int wraps = 0;; ++wraps) {
+      if (depth_ + wraps > kMaxTypeDepth)
+        return fail("types are nested too deeply", p_);
       if (peek('[')) {
         size_t save = p_;
         ++p_;

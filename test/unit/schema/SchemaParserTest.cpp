@@ -471,6 +471,26 @@ TEST_CASE("malformed schemas report what and where", "[schema][parser][errors]")
   mustFail(std::string("f(Tensor a\0) -> ()", 17));
 }
 
+TEST_CASE("deeply nested types are rejected, not a stack overflow", "[schema][parser][errors]") {
+  std::string deep = "f(" + std::string(100000, '(') + "int" + std::string(100000, ')') + " a) -> ()";
+  ParseError e = mustFail(deep);
+  CHECK(e.message.find("nested too deeply") != std::string::npos);
+  std::string manyLists = "f(int";
+  for (int i = 0; i < 100000; ++i)
+    manyLists += "[]";
+  CHECK(mustFail(manyLists + " a) -> ()").message.find("nested too deeply") != std::string::npos);
+  CHECK(mustFail("f(Tensor" + std::string(100000, '?') + " a) -> ()").message.find(
+            "nested too deeply") != std::string::npos);
+  // Moderate nesting is fine.
+  mustParse("f(int[][][][]?[][]? a) -> ()");
+  mustParse("f(" + std::string(20, '(') + "int" + std::string(20, ')') + " a) -> ()");
+  std::string deepDict = "f(";
+  for (int i = 0; i < 5000; ++i)
+    deepDict += "Dict(str, ";
+  CHECK(mustFail(deepDict + "int" + std::string(5000, ')') + " a) -> ()").message.find(
+            "nested too deeply") != std::string::npos);
+}
+
 TEST_CASE("errors without an error sink do not crash", "[schema][parser][errors]") {
   CHECK_FALSE(parseSchema("f(", nullptr).has_value());
   CHECK(parseSchema("f() -> ()", nullptr).has_value());
