@@ -1,0 +1,132 @@
+// End-to-end checks of the pte-run tool: programs and .npy files are written
+// here, pte-run runs as a child process, and its exit status, messages and
+// output files are checked.
+#include "runtime/executor/Npy.h"
+#include "test/unit/runtime/PteTestUtil.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace ptec::rt;
+using namespace ptec::rt::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+void writeFile(const std::string &path, const std::vector<uint8_t> &bytes) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string readText(const std::string &path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/// Run pte-run with `args`; returns its exit status, stdout+stderr in `out`.
+int runTool(const std::string &args, std::string &out) {
+  std::string log = "pte_run_test.log";
+  std::string cmd = std::string("\"") + PTE_RUN_PATH + "\" " + args + " > " + log + " 2>&1";
+  int rc = std::system(cmd.c_str());
+  out = readText(log);
+  std::remove(log.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+void writeNpyFloats(const std::string &path, std::vector<int64_t> shape, std::vector<float> v) {
+  REQUIRE(writeNpy(path.c_str(), ScalarType::Float,
+                   Span<const int64_t>(shape.data(), shape.size()), v.data(),
+                   v.size() * sizeof(float)) == Error::Ok);
+}
+
+/// forward(x, y) = x + y on [2, 3] (needs the portable aten::add.out).
+void writeAddProgram(const std::string &path) {
+  fb::ProgramT p;
+  PlanBuilder b(addPlan(p, "forward"));
+  int x = b.plannedTensor({2, 3}, 1, 0), y = b.plannedTensor({2, 3}, 1, 32);
+  int alpha = b.intValue(1), out = b.plannedTensor({2, 3}, 1, 64);
+  b.kernelCall(b.op("aten::add", "out"), {x, y, alpha, out, out});
+  b.plan().inputs = {x, y};
+  b.plan().outputs = {out};
+  emptyConstantSegment(p);
+  writeFile(path, serialize(p, {{}}));
+}
+
+} // namespace
+
+TEST_CASE("pte-run runs, writes and compares outputs", "[pte-run]") {
+  writeAddProgram("ptr_add.pte");
+  writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
+  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
+  writeNpyFloats("ptr_good.npy", {2, 3}, {11, 22, 33, 44, 55, 66});
+  writeNpyFloats("ptr_bad.npy", {2, 3}, {11, 22, 33, 44, 55, 70});
+  std::string out;
+
+  REQUIRE(runTool("ptr_add.pte --list", out) == 0);
+  REQUIRE_THAT(out, Contains("input 1: float32 [2, 3]"));
+
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --expected ptr_good.npy "
+                  "--output-dir . --repeat 3",
+                  out) == 0);
+  REQUIRE_THAT(out, Contains("output 0 vs expected: max abs err 0"));
+  REQUIRE_THAT(out, Contains("p50"));
+  REQUIRE_THAT(out, Contains("peak RSS"));
+  auto written = readNpy("output_0.npy");
+  REQUIRE(written.ok());
+  REQUIRE(written->shape == std::vector<int64_t>{2, 3});
+  REQUIRE(reinterpret_cast<const float *>(written->data.data())[5] == 66.0f);
+
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --expected ptr_bad.npy", out) == 1);
+  REQUIRE_THAT(out, Contains("MISMATCH"));
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --expected ptr_bad.npy --atol 5",
+                  out) == 0);
+
+  REQUIRE(runTool("ptr_add.pte --input random --input ptr_y.npy", out) == 0);
+}
+
+TEST_CASE("pte-run reports errors with exit status 2", "[pte-run]") {
+  writeAddProgram("ptr_add.pte");
+  std::string out;
+  REQUIRE(runTool("ptr_missing.pte", out) == 2);
+  REQUIRE_THAT(out, Contains("pte-run: ptr_missing.pte: error: cannot open file"));
+
+  writeFile("ptr_garbage.pte", std::vector<uint8_t>(100, 0x41));
+  REQUIRE(runTool("ptr_garbage.pte", out) == 2);
+  REQUIRE_THAT(out, Contains("pte-run: ptr_garbage.pte: error:"));
+  REQUIRE_THAT(out, Contains("ET12"));
+
+  REQUIRE(runTool("ptr_add.pte --method nope", out) == 2);
+  REQUIRE_THAT(out, Contains("no method named 'nope'"));
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy", out) == 2);
+  REQUIRE_THAT(out, Contains("has 2 inputs, 1 --input given"));
+  REQUIRE(runTool("--help", out) == 0);
+  REQUIRE_THAT(out, Contains("Examples:"));
+}
+
+#if PTEC_HAVE_DEMO_BACKEND
+TEST_CASE("pte-run runs a shared demo delegate", "[pte-run]") {
+  fb::ProgramT p;
+  uint32_t blob = addInlineBlob(
+      p, "1version:0#op:demo::aten.sin.default, numel:2, dtype:torch.float32<debug_handle>1#");
+  PlanBuilder b(addPlan(p, "forward"));
+  int x = b.plannedTensor({2}, 1, 0), y = b.plannedTensor({2}, 1, 16), z = b.plannedTensor({2}, 1, 32);
+  int d = b.delegate("BackendWithCompilerDemo", blob, {{"max_value", {4}}});
+  b.delegateCall(d, {x, y});
+  b.delegateCall(d, {y, z});
+  b.plan().inputs = {x};
+  b.plan().outputs = {y, z};
+  emptyConstantSegment(p);
+  writeFile("ptr_sin.pte", serialize(p, {{}}));
+  writeNpyFloats("ptr_sx.npy", {2}, {1, 2});
+  std::string out;
+  REQUIRE(runTool("ptr_sin.pte --input ptr_sx.npy", out) == 0);
+  REQUIRE_THAT(out, Contains("[0.833333, 0.666667]"));
+}
+#endif
