@@ -3,7 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <set>
+#include <thread>
 
 using namespace ptec::schema;
 
@@ -413,4 +415,21 @@ TEST_CASE("a user registry: add, duplicates, overrides, tables", "[schema][regis
   CHECK(errors[0].rfind("line 5: ", 0) == 0);
   CHECK(errors[1].rfind("line 7: ", 0) == 0);
   CHECK(errors[2].rfind("line 6: unknown operator 'a::missing'", 0) == 0);
+}
+
+TEST_CASE("builtin() is built once and safe to call from many threads", "[schema][registry]") {
+  std::vector<const OperatorRegistry *> seen(8, nullptr);
+  std::atomic<int> found{0};
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i)
+    threads.emplace_back([&, i] {
+      seen[i] = &OperatorRegistry::builtin();
+      if (seen[i]->lookup("aten::add.Tensor"))
+        ++found;
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (const OperatorRegistry *r : seen)
+    CHECK(r == &OperatorRegistry::builtin());
+  CHECK(found.load() == int(seen.size()));
 }
