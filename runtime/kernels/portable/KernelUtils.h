@@ -606,11 +606,18 @@ inline void forEachReduction(const Tensor &in, const ReduceDims &rd, Begin &&beg
     outN *= in.size(kept[i]);
   for (int i = 0; i < nr; ++i)
     redN *= in.size(red[i]);
+  int64_t kstr[kTensorMaxRank], rstr[kTensorMaxRank], rsz[kTensorMaxRank];
+  for (int i = 0; i < nk; ++i)
+    kstr[i] = in.stride(kept[i]);
+  for (int i = 0; i < nr; ++i) {
+    rstr[i] = in.stride(red[i]);
+    rsz[i] = in.size(red[i]);
+  }
   int64_t kc[kTensorMaxRank] = {}, rc[kTensorMaxRank] = {};
   for (int64_t o = 0; o < outN; ++o) {
     int64_t base = 0;
     for (int i = 0; i < nk; ++i)
-      base += kc[i] * in.stride(kept[i]);
+      base += kc[i] * kstr[i];
     begin(o);
     for (int i = 0; i < nr; ++i)
       rc[i] = 0;
@@ -618,12 +625,11 @@ inline void forEachReduction(const Tensor &in, const ReduceDims &rd, Begin &&beg
     for (int64_t r = 0; r < redN; ++r) {
       step(o, base + off);
       for (int i = nr - 1; i >= 0; --i) {
-        int64_t st = in.stride(red[i]);
         ++rc[i];
-        off += st;
-        if (rc[i] < in.size(red[i]))
+        off += rstr[i];
+        if (rc[i] < rsz[i])
           break;
-        off -= st * rc[i];
+        off -= rstr[i] * rc[i];
         rc[i] = 0;
       }
     }
