@@ -205,17 +205,25 @@ void AliasAnalysis::visit(Operation *op) {
         unite(wildcard, idOf(r));
   }
 
-  // Named sets: arguments sharing a name share storage; a result joins every
-  // argument with one of its names.
-  llvm::StringMap<llvm::SmallVector<unsigned, 2>> bySet;
+  // Named sets: single-tensor arguments sharing a name share storage (the
+  // elements of one list keep their own); a result joins every argument
+  // tensor with one of its names.
+  llvm::StringMap<llvm::SmallVector<unsigned, 2>> bySet, singles;
   for (auto [i, arg] : llvm::enumerate(s->arguments)) {
     if (!arg.type.isTensorLike())
       continue;
+    OperandRange operands = aten.getArgOperands(i);
+    bool list = operands.size() > 1 || arg.type.kind == schema::TypeKind::List ||
+                (arg.type.kind == schema::TypeKind::Optional &&
+                 arg.type.elems.front().kind == schema::TypeKind::List);
     for (llvm::StringRef name : setNames(arg))
-      for (Value v : aten.getArgOperands(i))
+      for (Value v : operands) {
         bySet[name].push_back(idOf(v));
+        if (!list)
+          singles[name].push_back(idOf(v));
+      }
   }
-  for (auto &entry : bySet)
+  for (auto &entry : singles)
     for (unsigned id : entry.second)
       unite(entry.second.front(), id);
   bool listReturn = s->returns.size() == 1 &&
@@ -229,7 +237,8 @@ void AliasAnalysis::visit(Operation *op) {
     for (llvm::StringRef name : setNames(s->returns[ri])) {
       auto it = bySet.find(name);
       if (it != bySet.end())
-        unite(it->second.front(), idOf(r));
+        for (unsigned id : it->second)
+          unite(id, idOf(r));
     }
   }
 
