@@ -218,3 +218,26 @@ TEST_CASE("a failing backend execute names the instruction and backend", "[runti
   REQUIRE(m->execute("forward") == Error::InvalidArgument);
   REQUIRE_THAT(m->errorDetail(), Contains("instruction 0 (delegate 0, backend RtTestBackend) failed"));
 }
+
+TEST_CASE("a SEGMENT blob reaches init as the segment's bytes", "[runtime][delegate]") {
+  registerTestBackends();
+  testBackendStats() = {};
+  fb::ProgramT p = delegateProgram(true);
+  p.execution_plan[0]->delegates[0]->processed->location = fb::DataLocation::SEGMENT;
+  p.execution_plan[0]->delegates[0]->processed->index = 1;
+  std::string blob = "segment-blob-bytes";
+  std::vector<uint8_t> seg(blob.begin(), blob.end());
+  auto m = loadModule(serialize(p, {{}, seg}));
+  REQUIRE(m->loadMethod("forward") == Error::Ok);
+  REQUIRE(testBackendStats().lastBlob == blob);
+  REQUIRE(runDelegates(*m) == std::vector<float>{8, 12, 36, 64});
+}
+
+TEST_CASE("an INLINE blob is a view into the program", "[runtime][delegate]") {
+  registerTestBackends();
+  testBackendStats() = {};
+  fb::ProgramT p = delegateProgram(true);
+  auto m = loadModule(serialize(p, {{}}));
+  REQUIRE(m->loadMethod("forward") == Error::Ok);
+  REQUIRE(testBackendStats().lastBlob == "blob-bytes");
+}

@@ -356,3 +356,37 @@ TEST_CASE("Method works with caller-supplied memory", "[runtime]") {
     REQUIRE(m3.error() == Error::MemoryAllocationFailed);
   }
 }
+
+TEST_CASE("EXTERNAL tensors read named data", "[runtime]") {
+  fb::ProgramT p;
+  PlanBuilder b(addPlan(p, "forward"));
+  std::vector<float> w = {4, 5};
+  auto nd = std::make_unique<fb::NamedDataT>();
+  nd->key = "layer.weight";
+  nd->segment_index = 1;
+  p.named_data.push_back(std::move(nd));
+  emptyConstantSegment(p);
+  int x = b.plannedTensor({2}, 1, 0);
+  int c = b.tensor({2});
+  b.tensorAt(c).extra_tensor_info = std::make_unique<fb::ExtraTensorInfoT>();
+  b.tensorAt(c).extra_tensor_info->location = fb::TensorDataLocation::EXTERNAL;
+  b.tensorAt(c).extra_tensor_info->fully_qualified_name = "layer.weight";
+  int alpha = b.intValue(1);
+  int out = b.plannedTensor({2}, 1, 16);
+  b.kernelCall(b.op("aten::add", "out"), {x, c, alpha, out, out});
+  b.plan().inputs = {x};
+  b.plan().outputs = {out};
+  auto m = loadModule(serialize(p, {{}, bytesOf(w)}));
+  REQUIRE(m->loadMethod("forward") == Error::Ok);
+  HostTensor hx({2}, {1, 1});
+  REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
+  REQUIRE(m->execute("forward") == Error::Ok);
+  REQUIRE(floatsOf(m->output("forward", 0)) == std::vector<float>{5, 6});
+
+  SECTION("an unknown key is reported by name") {
+    b.tensorAt(c).extra_tensor_info->fully_qualified_name = "nope";
+    std::string detail;
+    REQUIRE(loadMethodError(serialize(p, {{}, bytesOf(w)}), "forward", detail) == Error::NotFound);
+    REQUIRE_THAT(detail, Contains("external data 'nope' not found"));
+  }
+}

@@ -73,7 +73,8 @@ struct Handle {
 
 class TestBackend : public Backend {
 public:
-  Result<void *> init(BackendInitContext &ctx, ProcessedBlob, Span<const CompileSpec> specs) override {
+  Result<void *> init(BackendInitContext &ctx, ProcessedBlob blob,
+                      Span<const CompileSpec> specs) override {
     Handle *h = ctx.runtimeAllocator->allocateArray<Handle>(1);
     if (h == nullptr)
       return Error::MemoryAllocationFailed;
@@ -82,6 +83,7 @@ public:
       std::memcpy(&h->scale, specs[0].value, 4);
     testBackendStats().inits++;
     testBackendStats().lastScratchBytes = ctx.scratch.size();
+    testBackendStats().lastBlob.assign(static_cast<const char *>(blob.data), blob.size);
     return static_cast<void *>(h);
   }
   Error execute(BackendExecuteContext &, void *handle, Span<EValue *> args) override {

@@ -6,6 +6,7 @@
 #include "runtime/executor/Method.h"
 
 #include <cstddef>
+#include <string>
 
 namespace ptec::rt::test {
 
@@ -23,6 +24,7 @@ struct TestBackendStats {
   size_t destroys = 0;
   size_t executes = 0;
   size_t lastScratchBytes = 0;
+  std::string lastBlob; ///< processed bytes seen by the last init
 };
 TestBackendStats &testBackendStats();
 /// Register "RtTestBackend" and "RtFailBackend" (init fails) once.
