@@ -184,6 +184,11 @@ private:
                             Location loc, SmallVectorImpl<std::string> &names,
                             SmallVectorImpl<Type> &types);
 
+  /// The overload of `s` that takes a Scalar exactly where `scalarFor` is
+  /// set and is otherwise identical (same names, same types), or null.
+  const schema::FunctionSchema *scalarOverload(const schema::FunctionSchema &s,
+                                               ArrayRef<bool> scalarFor);
+
   MLIRContext &ctx;
   ModuleOp module;
   OpBuilder b;
@@ -191,7 +196,46 @@ private:
   const pt2::ExportedProgram *program = nullptr;
   llvm::MapVector<StringRef, WeightUse> weights; // keys live in the programs
   llvm::StringSet<> methodNames;
+  /// Overloads by "ns::name", built on first use.
+  llvm::StringMap<SmallVector<const schema::FunctionSchema *>> overloads;
 };
+
+bool isNumber(const pt2::Argument &v) {
+  switch (v.kind) {
+  case AK::Int:
+  case AK::Float:
+  case AK::Bool:
+    return true;
+  case AK::SymInt:
+  case AK::SymFloat:
+  case AK::SymBool:
+    return v.name.empty();
+  default:
+    return false;
+  }
+}
+
+const schema::FunctionSchema *
+Importer::scalarOverload(const schema::FunctionSchema &s, ArrayRef<bool> scalarFor) {
+  if (overloads.empty())
+    for (const schema::FunctionSchema *c : registry.all())
+      overloads[c->ns + "::" + c->name].push_back(c);
+  for (const schema::FunctionSchema *c : overloads.lookup(s.ns + "::" + s.name)) {
+    if (c == &s || c->arguments.size() != s.arguments.size() ||
+        c->returns.size() != s.returns.size())
+      continue;
+    bool same = true;
+    for (size_t i = 0; same && i < s.arguments.size(); ++i) {
+      const schema::Argument &a = s.arguments[i], &b = c->arguments[i];
+      same = a.name == b.name &&
+             (scalarFor[i] ? b.type.kind == schema::TypeKind::Scalar
+                           : a.type.equals(b.type, /*withAlias=*/false));
+    }
+    if (same)
+      return c;
+  }
+  return nullptr;
+}
 
 FailureOr<RankedTensorType> Importer::tensorType(const pt2::TensorMeta &meta,
                                                  StringRef what, Location loc) {
@@ -603,6 +647,24 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
                             << s->arguments[idx].name << "' twice";
     bound[idx] = &in.arg;
     next = idx + 1;
+  }
+
+  // A Python number passed for a Tensor argument (`x + 1` is add.Tensor with
+  // other=1) selects the overload that takes a Scalar there (add.Scalar).
+  SmallVector<bool> scalarFor(bound.size(), false);
+  for (auto [i, arg] : llvm::enumerate(s->arguments))
+    scalarFor[i] = bound[i] && arg.type.kind == schema::TypeKind::Tensor &&
+                   isNumber(*bound[i]);
+  if (llvm::is_contained(scalarFor, true)) {
+    const schema::FunctionSchema *alt = scalarOverload(*s, scalarFor);
+    if (!alt) {
+      size_t i = llvm::find(scalarFor, true) - scalarFor.begin();
+      return emitError(loc) << "node '" << node.name << "' passes a number for "
+                            << "tensor argument '" << s->arguments[i].name
+                            << "' of '" << s->fullName()
+                            << "', and no overload takes a Scalar there";
+    }
+    s = alt;
   }
 
   SmallVector<Value> operands;

@@ -1,0 +1,114 @@
+//===- aot-compile.cpp - .pt2 to .pte ---------------------------------------===//
+//
+// A thin main over ptec::CompileSession: parse the command line, run, map the
+// result to an exit code (0 success, 1 compile error, 2 usage error).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Session.h"
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string phaseHelp() {
+  std::string help = "Stop after this phase and write (or print) the IR:\n";
+  for (ptec::Phase p : ptec::allPhases())
+    help += "  " + ptec::phaseName(p).str() + ": " +
+            ptec::phaseDescription(p).str() + "\n";
+  return help;
+}
+
+constexpr const char *kExamples = R"(
+Examples:
+  aot-compile model.pt2 -o model.pte
+      compile the program's forward method
+  aot-compile model.pt2 --compile-to=import
+      print the imported IR
+  aot-compile prefill.pt2:prefill decode.pt2:decode -o llm.pte
+      two exported programs as two methods of one program (shared weights)
+  aot-compile model.pt2 --compile-to=legalize -o model.mlir
+      save the IR after a phase; `aot-compile model.mlir -o model.pte` resumes
+  aot-compile model.pt2 --backend demo --planner greedy -o model.pte
+      delegate what the demo backend accepts, plan memory greedily
+)";
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"aot-compile: compile torch.export programs (.pt2) to ExecuTorch "
+               "programs (.pte)"};
+  app.footer(kExamples);
+  app.get_formatter()->column_width(34);
+
+  std::vector<std::string> inputs;
+  std::string output, compileTo = "emit", emit = "pte", planner = "best",
+                      writeBack = "earliest";
+  std::vector<std::string> backends;
+  bool printIr = false, verbose = false;
+
+  app.add_option("inputs", inputs,
+                 "model.pt2[:method] (method defaults to forward), or saved IR "
+                 "(.mlir/.mlirbc) to resume from")
+      ->required();
+  app.add_option("-o,--output", output,
+                 "Output file (.pte, or IR with --emit=mlir|mlirbc or "
+                 "--compile-to); IR goes to stdout when omitted");
+  app.add_option("--compile-to", compileTo, phaseHelp())
+      ->check(CLI::IsMember(
+          [] {
+            std::vector<std::string> v;
+            for (ptec::Phase p : ptec::allPhases())
+              v.push_back(ptec::phaseName(p).str());
+            return v;
+          }()));
+  app.add_option("--emit", emit, "Output format: the .pte program, or the final IR "
+                                 "as text or bytecode")
+      ->check(CLI::IsMember({"pte", "mlir", "mlirbc"}));
+  app.add_option("--backend", backends,
+                 "Delegate to this backend (repeatable, priority order; "
+                 "'none' = no delegation, the default)")
+      ->check(CLI::IsMember({"demo", "none"}));
+  app.add_option("--planner", planner, "Memory planning algorithm (best = smallest of all)")
+      ->check(CLI::IsMember({"best", "greedy", "best-fit", "first-fit"}));
+  app.add_option("--write-back", writeBack,
+                 "Where mutated state is copied back: at the earliest safe "
+                 "point, or at the end of the method")
+      ->check(CLI::IsMember({"earliest", "end"}));
+  app.add_flag("--print-ir-after-all", printIr, "Print the IR after every phase to stderr");
+  app.add_flag("-v,--verbose", verbose, "Report each phase and its time on stderr");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    app.exit(e);
+    return 2;
+  }
+
+  ptec::CompileOptions options;
+  for (const std::string &in : inputs)
+    options.inputs.push_back(ptec::parseInputSpec(in));
+  options.outputPath = output;
+  options.compileTo = *ptec::parsePhase(compileTo);
+  options.emitFormat = *ptec::parseEmitFormat(emit);
+  options.backends = backends;
+  options.planner = planner;
+  options.writeBackAtEnd = writeBack == "end";
+  options.printIrAfterAll = printIr;
+  options.verbose = verbose;
+
+  if (options.compileTo == ptec::Phase::Emit &&
+      options.emitFormat == ptec::EmitFormat::Pte && output.empty()) {
+    llvm::errs() << "aot-compile: error: writing a .pte needs -o <file> "
+                    "(or use --compile-to=<phase> / --emit=mlir to print IR)\n";
+    return 2;
+  }
+
+  ptec::CompileSession session(std::move(options));
+  return mlir::succeeded(session.run()) ? 0 : 1;
+}
