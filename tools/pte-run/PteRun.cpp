@@ -19,6 +19,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <sys/resource.h>
@@ -302,6 +304,18 @@ int run(const Options &o) {
     if (src == "random") {
       d.sizes.assign(t.sizes().begin(), t.sizes().end());
       fillRandom(t.dtype(), static_cast<size_t>(t.numel()), d.bytes, rng);
+    } else if (src.size() < 4 || src.compare(src.size() - 4, 4, ".npy") != 0) {
+      // Raw little-endian bytes with the input's declared dtype and shape.
+      std::ifstream f(src, std::ios::binary);
+      if (!f)
+        return error(o, "input " + std::to_string(i) + ": cannot open '" + src + "'");
+      d.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+      if (d.bytes.size() != t.nbytes())
+        return error(o, "input " + std::to_string(i) + ": raw file '" + src + "' has " +
+                            std::to_string(d.bytes.size()) + " bytes, " + toString(t.dtype()) +
+                            " " + shapeString(t.sizes()) + " needs " +
+                            std::to_string(t.nbytes()));
+      d.sizes.assign(t.sizes().begin(), t.sizes().end());
     } else {
       std::string why;
       auto arr = readNpy(src.c_str(), &why);
@@ -387,8 +401,9 @@ int main(int argc, char **argv) {
   app.add_option("model", o.model, "The .pte program")->required();
   app.add_option("--method", o.method, "Method to run")->capture_default_str();
   app.add_option("--input", o.inputs,
-                 "One per method input, in order: an .npy file or 'random'. Without any "
-                 "--input every input is random");
+                 "One per method input, in order: an .npy file, a raw file (bytes of the "
+                 "declared dtype and shape) or 'random'. Without any --input every input is "
+                 "random");
   app.add_option("--output-dir", o.outputDir, "Write output_<i>.npy files here");
   app.add_option("--expected", o.expected, "Expected output .npy files, one per output");
   app.add_option("--rtol", o.rtol, "Relative tolerance for --expected")->capture_default_str();

@@ -89,6 +89,16 @@ TEST_CASE("pte-run runs, writes and compares outputs", "[pte-run]") {
                   out) == 0);
 
   REQUIRE(runTool("ptr_add.pte --input random --input ptr_y.npy", out) == 0);
+
+  // Raw inputs: the bytes of the declared dtype and shape.
+  std::vector<float> raw = {1, 1, 1, 1, 1, 1};
+  writeFile("ptr_x.bin", std::vector<uint8_t>(reinterpret_cast<uint8_t *>(raw.data()),
+                                              reinterpret_cast<uint8_t *>(raw.data()) + 24));
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.bin --input ptr_y.npy", out) == 0);
+  REQUIRE_THAT(out, Contains("[11, 21, 31, 41, 51, 61]"));
+  writeFile("ptr_short.bin", std::vector<uint8_t>(8, 0));
+  REQUIRE(runTool("ptr_add.pte --input ptr_short.bin --input ptr_y.npy", out) == 2);
+  REQUIRE_THAT(out, Contains("has 8 bytes, float32 [2, 3] needs 24"));
 }
 
 TEST_CASE("pte-run reports errors with exit status 2", "[pte-run]") {
