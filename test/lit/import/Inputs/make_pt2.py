@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Writes a small PT2 archive for one importer test case (no torch needed).
+
+    make_pt2.py CASE OUT.pt2
+
+Every case is the same tiny program, y = op(x, w) with a 2x2 float user input
+`x` and a 2x2 float parameter `w`, with one thing changed: an unknown
+operator, a symbolic dimension, a higher-order op, ... The archive follows the
+PT2 layout of the pt2 format spec (root folder, archive_format,
+models/model.json, weights config and raw little-endian payloads).
+"""
+
+import json
+import struct
+import sys
+import zipfile
+
+
+def meta(sizes, dtype=7):
+    strides, step = [], 1
+    for s in reversed(sizes):
+        strides.insert(0, step)
+        step *= s if isinstance(s, int) else 1
+    as_sym = lambda v: {"as_int": v} if isinstance(v, int) else {"as_expr": v}
+    return {"dtype": dtype, "sizes": [as_sym(s) for s in sizes], "requires_grad": False,
+            "device": {"type": "cpu", "index": None},
+            "strides": [{"as_int": s} for s in strides],
+            "storage_offset": {"as_int": 0}, "layout": 7}
+
+
+def tensor(name):
+    return {"as_tensor": {"name": name}}
+
+
+def node(target, inputs, outputs, line=None):
+    n = {"target": target, "outputs": outputs, "metadata": {},
+         "inputs": [{"name": k, "arg": v, "kind": 1} for k, v in inputs]}
+    if line:
+        n["metadata"]["stack_trace"] = (
+            '  File "model.py", line %d, in forward\n    y = op(x, w)\n' % line)
+    return n
+
+
+def program(nodes, out="y", values=None, input_specs=None, extra_inputs=()):
+    tv = {"x": meta([2, 2]), "w": meta([2, 2]), out: meta([2, 2])}
+    tv.update(values or {})
+    specs = input_specs or [
+        {"parameter": {"arg": {"name": "w"}, "parameter_name": "w"}},
+        {"user_input": {"arg": tensor("x")}},
+    ]
+    inputs = [tensor("w"), tensor("x")] + list(extra_inputs)
+    graph = {"inputs": inputs, "outputs": [tensor(out)], "nodes": nodes,
+             "tensor_values": tv, "sym_int_values": {}, "sym_bool_values": {},
+             "is_single_tensor_return": False, "custom_obj_values": {},
+             "sym_float_values": {}}
+    return {"graph_module": {
+                "graph": graph,
+                "signature": {"input_specs": specs,
+                              "output_specs": [{"user_output": {"arg": tensor(out)}}]},
+                "module_call_graph": [{"fqn": "", "signature": None}],
+                "metadata": {}, "treespec_namedtuple_fields": {}},
+            "opset_version": {"aten": 10}, "range_constraints": {},
+            "schema_version": {"major": 8, "minor": 12}, "verifiers": ["ATEN"],
+            "torch_version": "2.9.0"}
+
+
+def add(line=12, alpha=None):
+    ins = [("self", tensor("x")), ("other", tensor("w"))]
+    if alpha is not None:
+        ins.append(("alpha", alpha))
+    return node("torch.ops.aten.add.Tensor", ins, [tensor("y")], line)
+
+
+def case(name):
+    """The model JSON and the bytes of parameter w for test case `name`."""
+    w = struct.pack("<4f", 1.0, 2.0, 3.0, 4.0)
+    if name == "ok":
+        return program([add()]), w
+    if name == "other_weights":  # same fqn 'w', different bytes
+        return program([add()]), struct.pack("<4f", 5.0, 6.0, 7.0, 8.0)
+    if name == "positional":  # no argument names: matched by position
+        n = add()
+        for i in n["inputs"]:
+            i["name"] = ""
+        return program([n]), w
+    if name == "unknown_op":
+        return program([node("torch.ops.aten.definitely_not_an_op.default",
+                             [("self", tensor("x"))], [tensor("y")], 12)]), w
+    if name == "bad_arg_type":
+        return program([add(alpha={"as_string": "two"})]), w
+    if name == "missing_arg":
+        return program([node("torch.ops.aten.mm.default", [("self", tensor("x"))],
+                             [tensor("y")], 12)]), w
+    if name == "python_op":
+        return program([node("_operator.add", [("", tensor("x")), ("", tensor("w"))],
+                             [tensor("y")], 12)]), w
+    if name == "cond":
+        return program([node("torch.ops.higher_order.cond",
+                             [("", {"as_bool": True}), ("", tensor("x"))],
+                             [tensor("y")], 12)]), w
+    if name == "grad_wrapper":  # wrap_with_set_grad_enabled(False, sub, x, w)
+        sub = {"inputs": [tensor("a"), tensor("b")], "outputs": [tensor("s")],
+               "nodes": [node("torch.ops.aten.mul.Tensor",
+                              [("self", tensor("a")), ("other", tensor("b"))],
+                              [tensor("s")], 14)],
+               "tensor_values": {k: meta([2, 2]) for k in ("a", "b", "s")},
+               "sym_int_values": {}, "sym_bool_values": {},
+               "is_single_tensor_return": True}
+        hop = node("torch.ops.higher_order.wrap_with_set_grad_enabled",
+                   [("", {"as_bool": False}),
+                    ("", {"as_graph": {"name": "submod_1", "graph": sub}}),
+                    ("", tensor("x")), ("", tensor("w"))],
+                   [tensor("y")], 13)
+        return program([hop]), w
+    if name == "symbolic_dim":
+        sym = {"expr_str": "Symbol('s0', integer=True, positive=True)",
+               "hint": {"as_int": 2}}
+        p = program([add()])
+        p["graph_module"]["graph"]["tensor_values"]["x"] = meta([sym, 2])
+        p["range_constraints"] = {"s0": {"min_val": 2, "max_val": 64}}
+        return p, w
+    if name == "custom_obj":
+        specs = [{"parameter": {"arg": {"name": "w"}, "parameter_name": "w"}},
+                 {"user_input": {"arg": tensor("x")}},
+                 {"custom_obj": {"arg": {"name": "obj", "class_fqn": "__torch__.torch.classes.my.Obj"},
+                                 "custom_obj_name": "obj"}}]
+        return program([add()], input_specs=specs,
+                       extra_inputs=[{"as_custom_obj": {
+                           "name": "obj", "class_fqn": "__torch__.torch.classes.my.Obj"}}]), w
+    raise SystemExit("unknown case " + name)
+
+
+def write(path, model, w):
+    root = "model/"
+    weights = {"config": {"w": {"path_name": "weight_0", "is_param": True,
+                                "use_pickle": False, "tensor_meta": meta([2, 2])}}}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        z.writestr(root + "archive_format", "pt2")
+        z.writestr(root + "archive_version", "0")
+        z.writestr(root + "byteorder", "little")
+        z.writestr(root + "models/model.json", json.dumps(model))
+        z.writestr(root + "data/weights/model_weights_config.json", json.dumps(weights))
+        z.writestr(root + "data/weights/weight_0", w)
+        z.writestr(root + "data/constants/model_constants_config.json",
+                   json.dumps({"config": {}}))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    write(sys.argv[2], *case(sys.argv[1]))
