@@ -16,6 +16,14 @@ bool isIdentStart(char c) {
 }
 bool isIdentChar(char c) { return isIdentStart(c) || (c >= '0' && c <= '9'); }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
+// A character for an error message: itself when printable, else \xNN.
+std::string printable(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7f)
+    return std::string(1, c);
+  const char *hex = "0123456789abcdef";
+  return std::string("\\x") + hex[u >> 4] + hex[u & 15];
+}
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 struct NamedKind {
@@ -105,7 +113,7 @@ private:
     if (pos >= s_.size())
       msg += ", found the end of the text";
     else
-      msg += ", found '" + std::string(1, s_[pos]) + "'";
+      msg += ", found '" + printable(s_[pos]) + "'";
     if (!failed_) {
       failed_ = true;
       err_.position = pos;

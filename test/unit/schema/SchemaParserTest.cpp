@@ -468,7 +468,9 @@ TEST_CASE("malformed schemas report what and where", "[schema][parser][errors]")
   mustFail("f(Tensor(a -> ) a) -> ()");
   mustFail("f(Tensor a) -> Tensor(a");
   mustFail("f(Tensor a) -> ((Tensor, Tensor)");
-  mustFail(std::string("f(Tensor a\0) -> ()", 17));
+  e = mustFail(std::string("f(Tensor a\0) -> ()", 17));
+  CHECK(e.message.find("found '\\x00'") != std::string::npos);
+  CHECK(e.message.find('\0') == std::string::npos);
 }
 
 TEST_CASE("deeply nested types are rejected, not a stack overflow", "[schema][parser][errors]") {
