@@ -423,9 +423,11 @@ int main(int argc, char **argv) {
 Exit status: 0 ok, 1 outputs differ from --expected, 2 error (message on stderr).)");
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
   } catch (const CLI::ParseError &e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : kExitError;
+    std::fprintf(stderr, "pte-run: error: %s\nRun with --help for examples.\n", e.what());
+    return kExitError;
   }
   return run(o);
 }

@@ -116,6 +116,10 @@ TEST_CASE("pte-run reports errors with exit status 2", "[pte-run]") {
   REQUIRE_THAT(out, Contains("no method named 'nope'"));
   REQUIRE(runTool("ptr_add.pte --input ptr_x.npy", out) == 2);
   REQUIRE_THAT(out, Contains("has 2 inputs, 1 --input given"));
+  REQUIRE(runTool("ptr_add.pte --repeat 0", out) == 2);
+  REQUIRE_THAT(out, Contains("pte-run: error:"));
+  REQUIRE(runTool("", out) == 2);
+  REQUIRE_THAT(out, Contains("model is required"));
   REQUIRE(runTool("--help", out) == 0);
   REQUIRE_THAT(out, Contains("Examples:"));
 }
