@@ -425,8 +425,19 @@ LogicalResult CompileSession::run() {
     errs_ << "aot-compile: phase '" << phaseName(reached_) << "' (load) done in "
           << ms << " ms\n";
   }
-  if (failed(runPhases()) || failed(writeOutput()))
+  if (failed(runPhases()))
     return failure();
+  start = std::chrono::steady_clock::now();
+  if (failed(writeOutput()))
+    return failure();
+  if (options_.verbose) {
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    errs_ << "aot-compile: wrote "
+          << (options_.outputPath.empty() ? "<stdout>" : options_.outputPath)
+          << " in " << ms << " ms\n";
+  }
   return success(errorCount() == 0);
 }
 
