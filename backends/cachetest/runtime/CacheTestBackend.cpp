@@ -4,7 +4,9 @@
 #include "runtime/backend/cache/ScopeGuard.h"
 
 #include <cstring>
+#include <chrono>
 #include <mutex>
+#include <thread>
 #include <new>
 
 namespace ptec::cachetest {
@@ -77,6 +79,9 @@ void CacheTestHooks::reset() {
   destructions = 0;
   injectedFailures = 0;
   failAt = InitStep::None;
+  buildsInFlight = 0;
+  maxBuildsInFlight = 0;
+  buildDelayMicros = 0;
 }
 
 CacheTestContext::CacheTestContext(CacheTestHooks *h) : hooks(h) {
@@ -163,6 +168,14 @@ Result<void *> CacheTestBackend::init(rt::BackendInitContext &ctx,
     return Error::MemoryAllocationFailed;
 
   // Step 3: build (the expensive part: copy and transpose the weights).
+  const int inFlight = hooks_.buildsInFlight.fetch_add(1) + 1;
+  auto buildDone = makeScopeGuard([&] { hooks_.buildsInFlight.fetch_sub(1); });
+  for (int seen = hooks_.maxBuildsInFlight.load();
+       inFlight > seen &&
+       !hooks_.maxBuildsInFlight.compare_exchange_weak(seen, inFlight);) {
+  }
+  if (uint32_t us = hooks_.buildDelayMicros.load())
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
   if (inject(hooks_, InitStep::Build))
     return Error::Internal;
   for (size_t i = 0; i < nk; ++i)

@@ -46,6 +46,12 @@ struct CacheTestHooks {
   std::atomic<uint64_t> destructions{0}; ///< context destructors run
   std::atomic<uint64_t> injectedFailures{0};
   std::atomic<InitStep> failAt{InitStep::None};
+  /// Builds running right now, and the most ever seen at once (builds in one
+  /// group are serialized, so tests on one group expect 1).
+  std::atomic<int> buildsInFlight{0};
+  std::atomic<int> maxBuildsInFlight{0};
+  /// Stretches the build step (tests widen race windows with it).
+  std::atomic<uint32_t> buildDelayMicros{0};
   void reset();
 };
 

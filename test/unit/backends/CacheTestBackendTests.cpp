@@ -386,6 +386,62 @@ TEST_CASE("cachetest: group isolation and owner lifetime", "[cachetest][group]")
   requireBalanced(backend);
 }
 
+TEST_CASE("cachetest: initialization inside a group is serialized",
+          "[cachetest][group][race]") {
+  constexpr int kThreads = 8;
+  CacheTestBackend backend;
+  backend.hooks().buildDelayMicros = 2000;
+  Program a, b;
+  std::vector<std::vector<uint8_t>> blobs;
+  for (int t = 0; t < kThreads; ++t)
+    blobs.push_back(cachetest::makeCacheTestBlob(100 + t, kW, kB, kIn));
+
+  SECTION("one group: one build at a time") {
+    test::Barrier start(kThreads);
+    std::vector<void *> handles(kThreads, nullptr);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        start.arriveAndWait();
+        auto h = load(backend, a, blobs[t]); // distinct keys, one group
+        handles[t] = h.ok() ? h.get() : nullptr;
+      });
+    for (auto &th : threads)
+      th.join();
+    CHECK(backend.hooks().builds == kThreads);
+    CHECK(backend.hooks().maxBuildsInFlight == 1);
+    CHECK(backend.groups().size() == 1);
+    CHECK(backend.groups().memberCount({&a.allocator, 4 * kOut}) == kThreads);
+    for (void *h : handles) {
+      REQUIRE(h != nullptr);
+      backend.destroy(h);
+    }
+  }
+  SECTION("two programs get separate groups and contexts") {
+    test::Barrier start(2);
+    void *ha = nullptr, *hb = nullptr;
+    std::thread ta([&] {
+      start.arriveAndWait();
+      auto h = load(backend, a, blobs[0]);
+      ha = h.ok() ? h.get() : nullptr;
+    });
+    std::thread tb([&] {
+      start.arriveAndWait();
+      auto h = load(backend, b, blobs[0]);
+      hb = h.ok() ? h.get() : nullptr;
+    });
+    ta.join();
+    tb.join();
+    REQUIRE(ha != nullptr);
+    REQUIRE(hb != nullptr);
+    CHECK(ha != hb);
+    CHECK(backend.groups().size() == 2);
+    backend.destroy(ha);
+    backend.destroy(hb);
+  }
+  requireBalanced(backend);
+}
+
 TEST_CASE("cachetest: a failure at every init step leaks nothing", "[cachetest][fail]") {
   const InitStep step =
       GENERATE(InitStep::Parse, InitStep::Allocate, InitStep::Build, InitStep::Publish);
