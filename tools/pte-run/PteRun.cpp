@@ -410,7 +410,7 @@ int main(int argc, char **argv) {
   app.add_option("--atol", o.atol, "Absolute tolerance for --expected")->capture_default_str();
   app.add_option("--repeat", o.repeat, "Run the method N times (timing percentiles)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000000));
   app.add_option("--seed", o.seed, "Seed of the random inputs")->capture_default_str();
   app.add_flag("--list", o.list, "List the methods with their inputs and outputs, then exit");
   app.footer(R"(Examples:
