@@ -173,13 +173,15 @@ Error arange_start_out(KernelContext &ctx, Args args) {
   // Integer bounds: count in double first so that huge ranges cannot overflow.
   int64_t n = floatToInt<int64_t>(std::ceil((end.d - start.d) / step.d));
   if (allInt && n < (int64_t(1) << 52))
-    n = (end.i - start.i + step.i + (step.i > 0 ? -1 : 1)) / step.i;
+    n = static_cast<int64_t>((static_cast<__int128>(end.i) - start.i + step.i +
+                              (step.i > 0 ? -1 : 1)) / step.i);
   if (n < 0)
     n = 0;
   PTEC_TRY(resizeOut(ctx, *out, Span<const int64_t>(&n, 1)));
   for (int64_t i = 0; i < n; ++i) {
     if (allInt && !isFloatDt(out->dtype()))
-      storeAs<int64_t>(out->mutableData(), out->dtype(), i, start.i + i * step.i);
+      storeAs<int64_t>(out->mutableData(), out->dtype(), i,
+                       static_cast<int64_t>(start.i + static_cast<__int128>(i) * step.i));
     else
       storeAs<double>(out->mutableData(), out->dtype(), i, start.d + static_cast<double>(i) * step.d);
   }

@@ -88,15 +88,16 @@ Error addSub(KernelContext &ctx, Args args, Rhs rhs, double sign, bool reverse) 
                     "alpha must not be a floating point number for integral inputs");
   if (sign < 0 && cat == Cat::Bool)
     return ctx.fail(Error::InvalidArgument, "subtraction of bool tensors is not supported");
-  int64_t ai = alpha.i * static_cast<int64_t>(sign);
+  int64_t ai = sign < 0 ? wrapNeg(alpha.i) : alpha.i;
   double ad = alpha.d * sign;
   return withCat(cat, [&](auto c) -> Error {
     using C = decltype(c);
     C al = std::is_floating_point_v<C> ? static_cast<C>(ad) : static_cast<C>(ai);
-    if (reverse) // rsub: other - alpha * self
+    if (reverse) // rsub: other - alpha * self (al holds -alpha)
       return binary(ctx, *ba.a, b, *ba.out, cat, true,
-                    [al](C x, C y) { return C(y - static_cast<C>(-al) * x); });
-    return binary(ctx, *ba.a, b, *ba.out, cat, true, [al](C x, C y) { return C(x + al * y); });
+                    [al](C x, C y) { return wrapAdd(y, wrapMul(al, x)); });
+    return binary(ctx, *ba.a, b, *ba.out, cat, true,
+                  [al](C x, C y) { return wrapAdd(x, wrapMul(al, y)); });
   });
 }
 
@@ -300,10 +301,10 @@ Error sub_scalar_out(KernelContext &ctx, Args args) { return addSub(ctx, args, R
 Error rsub_scalar_out(KernelContext &ctx, Args args) { return addSub(ctx, args, Rhs::Scalar, -1, true); }
 
 Error mul_out(KernelContext &ctx, Args args) {
-  return binaryKernel(ctx, args, Rhs::Tensor, 4, [](auto x, auto y) { return x * y; });
+  return binaryKernel(ctx, args, Rhs::Tensor, 4, [](auto x, auto y) { return wrapMul(x, y); });
 }
 Error mul_scalar_out(KernelContext &ctx, Args args) {
-  return binaryKernel(ctx, args, Rhs::Scalar, 4, [](auto x, auto y) { return x * y; });
+  return binaryKernel(ctx, args, Rhs::Scalar, 4, [](auto x, auto y) { return wrapMul(x, y); });
 }
 Error div_out(KernelContext &ctx, Args args) { return divKernel(ctx, args, Rhs::Tensor, false); }
 Error div_out_mode(KernelContext &ctx, Args args) { return divKernel(ctx, args, Rhs::Tensor, true); }
@@ -384,14 +385,14 @@ Error isnan_out(KernelContext &ctx, Args args) {
 // --- Unary math -------------------------------------------------------------
 
 Error neg_out(KernelContext &ctx, Args args) {
-  return unary(ctx, args, 3, UnaryKind::Preserve, [](auto x) { return decltype(x)(-x); });
+  return unary(ctx, args, 3, UnaryKind::Preserve, [](auto x) { return wrapNeg(x); });
 }
 Error abs_out(KernelContext &ctx, Args args) {
   return unary(ctx, args, 3, UnaryKind::Preserve, [](auto x) {
     if constexpr (std::is_same_v<decltype(x), bool>)
       return x;
     else
-      return x < 0 ? decltype(x)(-x) : x;
+      return x < 0 ? wrapNeg(x) : x;
   });
 }
 Error relu_out(KernelContext &ctx, Args args) {

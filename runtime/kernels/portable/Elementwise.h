@@ -25,6 +25,28 @@ template <typename F> inline auto withCat(Cat c, F &&f) {
   return f(double{});
 }
 
+/// Integer arithmetic wraps (two's complement) as PyTorch's does, without
+/// signed-overflow UB; other types use plain arithmetic.
+template <typename C> inline C wrapAdd(C a, C b) {
+  if constexpr (std::is_same_v<C, int64_t>)
+    return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+  else
+    return C(a + b);
+}
+template <typename C> inline C wrapSub(C a, C b) {
+  if constexpr (std::is_same_v<C, int64_t>)
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+  else
+    return C(a - b);
+}
+template <typename C> inline C wrapMul(C a, C b) {
+  if constexpr (std::is_same_v<C, int64_t>)
+    return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+  else
+    return C(a * b);
+}
+template <typename C> inline C wrapNeg(C a) { return wrapSub(C{}, a); }
+
 /// A rank-0 tensor over a Scalar, so that Scalar overloads reuse the tensor
 /// paths. Lives on the stack; not copyable.
 class ScalarTensor {

@@ -1,7 +1,7 @@
 // Indexing kernels: advanced indexing (index, index_put), index_select,
 // embedding, gather, slice_scatter, select_scatter.
 #include "runtime/kernels/portable/Kernels.h"
-#include "runtime/kernels/portable/KernelUtils.h"
+#include "runtime/kernels/portable/Elementwise.h"
 
 namespace ptec::rt::portable {
 
@@ -263,7 +263,8 @@ Error indexPutInto(KernelContext &ctx, const Tensor &self, Span<EValue *const> i
                       loadAs<double>(dst.data(), t, off) + loadAs<double>(values.data(), t, vi));
     else
       storeAs<int64_t>(dst.mutableData(), t, off,
-                       loadAs<int64_t>(dst.data(), t, off) + loadAs<int64_t>(values.data(), t, vi));
+                       wrapAdd(loadAs<int64_t>(dst.data(), t, off),
+                               loadAs<int64_t>(values.data(), t, vi)));
   });
 }
 

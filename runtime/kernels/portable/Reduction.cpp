@@ -1,7 +1,7 @@
 // Reductions: sum, mean, amax, argmax, cumsum. Floating accumulation is in
 // double, integral in int64.
 #include "runtime/kernels/portable/Kernels.h"
-#include "runtime/kernels/portable/KernelUtils.h"
+#include "runtime/kernels/portable/Elementwise.h"
 
 #include <cmath>
 #include <limits>
@@ -54,7 +54,7 @@ void sumInto(const Tensor &in, const ReduceDims &rd, Tensor &out, bool mean) {
   int64_t acc = 0;
   forEachReduction(
       in, rd, [&](int64_t) { acc = 0; },
-      [&](int64_t, int64_t i) { acc += loadAs<int64_t>(p, t, i); },
+      [&](int64_t, int64_t i) { acc = wrapAdd(acc, loadAs<int64_t>(p, t, i)); },
       [&](int64_t o, int64_t) { storeAs<int64_t>(out.mutableData(), out.dtype(), o, acc); });
 }
 
@@ -205,7 +205,7 @@ Error cumsum_out(KernelContext &ctx, Args args) {
           accD += loadAs<double>(in->data(), in->dtype(), i);
           storeAs<double>(out->mutableData(), out->dtype(), i, accD);
         } else {
-          accI += loadAs<int64_t>(in->data(), in->dtype(), i);
+          accI = wrapAdd(accI, loadAs<int64_t>(in->data(), in->dtype(), i));
           storeAs<int64_t>(out->mutableData(), out->dtype(), i, accI);
         }
       }
