@@ -43,7 +43,8 @@ std::string withModel(const char *pattern, const std::string &model) {
 }
 
 void loadPayloads(const ZipArchive &zip, const std::string &root, const std::string &model,
-                  const PayloadDir &pd, std::map<std::string, WeightTensor> &out) {
+                  const PayloadDir &pd, std::map<std::string, WeightTensor> &out,
+                  uint64_t &expandedBytes) {
   const std::string dir = root + pd.dir;
   std::string configName;
   for (const char *c : pd.configs)
@@ -86,7 +87,7 @@ void loadPayloads(const ZipArchive &zip, const std::string &root, const std::str
     w.meta = m.meta;
     w.isParam = m.isParam;
     w.storage = bytes;
-    w.data = materializeStrided(*bytes, w.meta, what);
+    w.data = materializeStrided(*bytes, w.meta, what, /*emptyMeansZeros=*/true, &expandedBytes);
     out[w.fqn] = std::move(w);
   }
 }
@@ -138,8 +139,9 @@ void readPt2Archive(const ZipArchive &zip, const std::string &root, ExportedProg
   model.resize(model.size() - 5);
 
   parseExportedProgramJson(zip.read(modelJson), modelJson, ep);
-  loadPayloads(zip, root, model, kWeightsDir, ep.weights);
-  loadPayloads(zip, root, model, kConstantsDir, ep.constants);
+  uint64_t expandedBytes = 0;
+  loadPayloads(zip, root, model, kWeightsDir, ep.weights, expandedBytes);
+  loadPayloads(zip, root, model, kConstantsDir, ep.constants, expandedBytes);
 }
 
 // ------------------------------------------------------------------ legacy zip

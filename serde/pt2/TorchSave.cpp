@@ -51,6 +51,7 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
 
   std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> storages;
   std::map<std::string, WeightTensor> out;
+  uint64_t expandedBytes = 0;
   for (size_t k = 0; k + 1 < top->items.size(); k += 2) {
     const pickle::Object *key = top->items[k];
     const pickle::Object *value = top->items[k + 1];
@@ -86,7 +87,7 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
     w.meta.requiresGrad = value->requiresGrad;
     w.meta.device = storage.location;
     w.storage = bytes;
-    w.data = materializeStrided(*bytes, w.meta, what, /*emptyMeansZeros=*/false);
+    w.data = materializeStrided(*bytes, w.meta, what, /*emptyMeansZeros=*/false, &expandedBytes);
     out[w.fqn] = std::move(w);
   }
   return out;

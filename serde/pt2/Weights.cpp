@@ -38,7 +38,7 @@ std::string describeTensor(DType dtype, const std::vector<int64_t> &sizes) {
 
 std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
                                         const TensorMeta &meta, const std::string &what,
-                                        bool emptyMeansZeros) {
+                                        bool emptyMeansZeros, uint64_t *expandedSoFar) {
   const size_t elem = dtypeSize(meta.dtype);
   if (elem == 0)
     fail(what + ": dtype " + dtypeName(meta.dtype) + " has no element size");
@@ -62,10 +62,16 @@ std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
   uint64_t bytes;
   if (mulOverflows(numel, elem, bytes) || bytes > (uint64_t(1) << 48))
     fail(what + ": tensor of sizes " + listText(sizes) + " is too large");
-  if (bytes > storage.size() && bytes > kMaxExpandedBytes)
-    fail(what + ": view " + describeTensor(meta.dtype, sizes) + " needs " +
-         std::to_string(bytes) + " bytes from a " + std::to_string(storage.size()) +
-         "-byte payload; refusing to expand it");
+  if (bytes > storage.size()) {
+    uint64_t total = bytes + (expandedSoFar ? *expandedSoFar : 0);
+    if (total > kMaxExpandedBytes)
+      fail(what + ": view " + describeTensor(meta.dtype, sizes) + " needs " +
+           std::to_string(bytes) + " bytes from a " + std::to_string(storage.size()) +
+           "-byte payload; refusing to expand it (limit " + std::to_string(kMaxExpandedBytes) +
+           " bytes of expanded views)");
+    if (expandedSoFar)
+      *expandedSoFar = total;
+  }
   if (numel == 0)
     return {};
   if (storage.empty() && emptyMeansZeros)  // a fake or empty tensor was saved: zeros of `sizes`

@@ -9,19 +9,21 @@
 
 namespace ptec::pt2 {
 
-/// Largest view (in bytes) that may be materialized from a smaller storage
-/// (broadcast strides or an empty "fake" payload). Stops tiny files from
-/// asking for huge allocations.
+/// Most bytes that views larger than their storage (broadcast strides or an
+/// empty "fake" payload) may materialize, per view and per archive. Stops tiny
+/// files from asking for huge allocations.
 constexpr uint64_t kMaxExpandedBytes = uint64_t(1) << 30;
 
 /// Contiguous bytes of as_strided(meta.sizes, meta.strides, meta.storageOffset)
 /// over `storage`, a flat array of meta.dtype elements (little-endian). An
 /// empty storage means zeros when emptyMeansZeros (the PT2 payload rule).
 /// Empty strides mean contiguous. `what` names the tensor and its file in
-/// errors; every index is bounds-checked.
+/// errors; every index is bounds-checked. `expandedSoFar`, when given,
+/// accumulates expanded bytes across calls against kMaxExpandedBytes.
 std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
                                         const TensorMeta &meta, const std::string &what,
-                                        bool emptyMeansZeros = true);
+                                        bool emptyMeansZeros = true,
+                                        uint64_t *expandedSoFar = nullptr);
 
 /// Row-major strides for `sizes`.
 std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes);

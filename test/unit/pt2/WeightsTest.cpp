@@ -69,3 +69,15 @@ TEST_CASE("as_strided bounds are checked", "[pt2][weights]") {
   CHECK(errorOf(s, unknown) == "w: dtype unknown has no element size");
   CHECK(errorOf({}, meta({1ll << 40}, {1})).find("refusing to expand it") != std::string::npos);
 }
+
+TEST_CASE("expanded views share one budget per archive", "[pt2][weights]") {
+  std::vector<uint8_t> one = floats({7});
+  uint64_t used = kMaxExpandedBytes - 16;
+  CHECK(materializeStrided(one, meta({4}, {0}), "a", true, &used).size() == 16);
+  CHECK(used == kMaxExpandedBytes);
+  CHECK_THROWS_WITH(materializeStrided(one, meta({2}, {0}), "b", true, &used),
+                    Catch::Contains("b: view float32[2] needs 8 bytes") &&
+                        Catch::Contains("refusing to expand it"));
+  // Views within their storage cost nothing.
+  CHECK(materializeStrided(floats({1, 2}), meta({2}, {1}), "c", true, &used).size() == 8);
+}
