@@ -25,6 +25,9 @@
 namespace ptec::demo {
 
 constexpr const char *kDemoBackendId = "BackendWithCompilerDemo";
+/// Key upstream's ahead-of-time side gives compile spec 0 (read whatever its
+/// key is).
+constexpr const char *kMaxValueKey = "max_value";
 /// Compile spec key of the optional scratch mode.
 constexpr const char *kScratchBytesKey = "scratch_bytes";
 /// Largest accepted value of compile spec 0 (upstream's max shape).
