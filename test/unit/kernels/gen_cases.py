@@ -251,6 +251,15 @@ def gen_binary():
     out1(aten("pow.Tensor_Tensor_out"), "f32_bcast", [a, b], a ** b)
     e = rint(3, lo=0, hi=4)
     out1(aten("pow.Tensor_Tensor_out"), "i64", [ai, e], torch.pow(ai, e))
+    a32, b32 = rint(2, 3, dtype=torch.int32), rint(3, dtype=torch.int32)
+    out1(aten("add.out"), "i32", [a32, b32, 1], a32 + b32)
+    out1(aten("sub.out"), "u8_wraps", [torch.tensor([1, 200], dtype=torch.uint8),
+                                       torch.tensor([2, 100], dtype=torch.uint8), 1],
+         torch.tensor([1, 200], dtype=torch.uint8) - torch.tensor([2, 100], dtype=torch.uint8))
+    big = torch.tensor([2 ** 62, -3])
+    out1(aten("mul.Scalar_out"), "i64_wraps", [big, 4], big * 4)
+    x = rnd(2, 2)
+    out1(aten("add.out"), "f32_plus_i64_rank0", [x, torch.tensor(3), 1], x + torch.tensor(3))
 
 
 def gen_compare():
@@ -266,6 +275,9 @@ def gen_compare():
         out1(aten(op + ".Scalar_out"), "empty", [rnd(0, 2), 0.0], fn(rnd(0, 2), 0.0))
     a, b = rbool(3, 4), rbool(4)
     out1(aten("logical_and.out"), "bool", [a, b], torch.logical_and(a, b))
+    out1(aten("eq.Tensor_out"), "bool", [a, b], torch.eq(a, b))
+    xi = rint(5)
+    out1(aten("lt.Scalar_out"), "i64_vs_float", [xi, 0.5], torch.lt(xi, 0.5))
     fa, fb = rint(3, 4, lo=0, hi=2).float(), rint(3, 4, lo=0, hi=2).float()
     out1(aten("logical_and.out"), "f32", [fa, fb], torch.logical_and(fa, fb))
     out1(aten("logical_not.out"), "bool", [a], torch.logical_not(a))
@@ -372,6 +384,11 @@ def gen_norm():
         out1(k, "large", [x, 1, False], fn(x, 1, False), RED)
         x = rnd()
         out1(k, "rank0", [x, 0, False], fn(x, 0, False), RED)
+        x = rnd(3, 1)
+        out1(k, "size1_dim", [x, 1, False], fn(x, 1, False), RED)
+        x = rnd(2, 4)
+        x[0, 1] = float("-inf")
+        out1(k, "neg_inf", [x, 1, False], fn(x, 1, False), RED)
     k = aten("native_layer_norm.out")
     x, w, b = rnd(2, 3, 8), rnd(8), rnd(8)
     outN(k, "last_dim", [x, IL([8]), w, b, 1e-5], list(torch.native_layer_norm(x, [8], w, b, 1e-5)))
