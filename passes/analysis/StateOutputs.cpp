@@ -43,6 +43,13 @@ LogicalResult getStateOutputs(func::FuncOp func,
                               SmallVectorImpl<StateOutput> &outputs) {
   if (func.isDeclaration())
     return success();
+  bool any = false;
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (exir::OutputAttr attr = exir::getOutputAttr(func, i))
+      any |= attr.getKind().getValue() == "buffer_mutation" ||
+             attr.getKind().getValue() == "user_input_mutation";
+  if (!any)
+    return success();
   if (!func.getBody().hasOneBlock())
     return func.emitError("expected a single-block method body");
   auto ret =

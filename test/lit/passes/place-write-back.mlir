@@ -1,5 +1,5 @@
-// RUN: ptec-opt %s --split-input-file --verify-diagnostics --exir-place-write-back | FileCheck %s
-// RUN: ptec-opt %s --split-input-file --verify-diagnostics --exir-place-write-back=at-end=true | FileCheck %s --check-prefix=END
+// RUN: ptec-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect --exir-place-write-back | FileCheck %s
+// RUN: ptec-opt %s --split-input-file --verify-diagnostics --allow-unregistered-dialect --exir-place-write-back=at-end=true | FileCheck %s --check-prefix=END
 
 // The copy lands right after the op computing the value, not at the end; the
 // mutation output is gone from the signature and the return.
@@ -318,6 +318,49 @@ func.func @call_is_opaque(%b: tensor<4xf32> {exir.input = #exir.input<buffer, "b
   %m, %c = func.call @helper(%n) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   %o = exir.aten "aten::mul.Tensor"(%m, %c) {operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %n, %o : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// An op the compiler does not know (here from another dialect) is opaque: it
+// may write the new value, so the copy waits for it.
+
+// CHECK-LABEL: func.func @unknown_op_is_opaque
+// CHECK: %[[N:.*]] = exir.aten "aten::add.Scalar"
+// CHECK-NEXT: "mystery.op"(%[[N]])
+// CHECK-NEXT: exir.copy_ %{{.*}}, %[[N]]
+// CHECK-NEXT: exir.aten "aten::neg"
+func.func @unknown_op_is_opaque(%x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">},
+                                %b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">})
+    -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">},
+        tensor<4xf32> {exir.output = #exir.output<user_output>}) {
+  %n = exir.aten "aten::add.Scalar"(%b) {other = 1.0 : f64, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  "mystery.op"(%n) : (tensor<4xf32>) -> ()
+  %o = exir.aten "aten::neg"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %n, %o : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Functions with control flow are fine as long as they mutate no state.
+
+// CHECK-LABEL: func.func @blocks_without_state
+// CHECK-NOT: exir.write_back
+// CHECK: cf.br
+func.func @blocks_without_state(%x: tensor<4xf32>) -> tensor<4xf32> {
+  "cf.br"()[^bb1] : () -> ()
+^bb1:
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expected a single-block method body}}
+func.func @blocks_with_state(%b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">})
+    -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">}) {
+  "cf.br"()[^bb1] : () -> ()
+^bb1:
+  return %b : tensor<4xf32>
 }
 
 // -----
