@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <cstring>
+#include <thread>
 
 using namespace ptec::rt;
 using namespace ptec::rt::test;
@@ -240,4 +242,43 @@ TEST_CASE("an INLINE blob is a view into the program", "[runtime][delegate]") {
   auto m = loadModule(serialize(p, {{}}));
   REQUIRE(m->loadMethod("forward") == Error::Ok);
   REQUIRE(testBackendStats().lastBlob == "blob-bytes");
+}
+
+TEST_CASE("modules load and run on several threads at once", "[runtime][delegate][threads]") {
+  registerTestBackends();
+  resetBackendInitCounts();
+  fb::ProgramT p = delegateProgram(true, "RtQuietBackend");
+  const std::vector<uint8_t> bytes = serialize(p, {{}});
+  constexpr int kThreads = 4, kRounds = 25;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&]() {
+      for (int r = 0; r < kRounds; ++r) {
+        auto m = Module::fromBytes(bytes.data(), bytes.size(), testOptions());
+        if (!m.ok() || m.get()->loadMethod("forward") != Error::Ok) {
+          ++failures;
+          continue;
+        }
+        float a[2] = {1, 2}, b[2] = {3, 4}, c[2] = {10, 20};
+        int64_t sizes[] = {2};
+        Tensor ta, tb, tc;
+        ta.init(ScalarType::Float, sizes);
+        tb.init(ScalarType::Float, sizes);
+        tc.init(ScalarType::Float, sizes);
+        ta.setData(a, 8);
+        tb.setData(b, 8);
+        tc.setData(c, 8);
+        Module &mod = *m.get();
+        if (mod.setInput("forward", 0, ta) != Error::Ok || mod.setInput("forward", 1, tb) != Error::Ok ||
+            mod.setInput("forward", 2, tc) != Error::Ok || mod.execute("forward") != Error::Ok ||
+            mod.output("forward", 1)->toTensor().dataAs<float>()[1] != 64.0f)
+          ++failures;
+      }
+    });
+  }
+  for (auto &th : threads)
+    th.join();
+  REQUIRE(failures == 0);
+  REQUIRE(backendInitCount("RtQuietBackend") == kThreads * kRounds);
 }

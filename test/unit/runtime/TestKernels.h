@@ -27,7 +27,9 @@ struct TestBackendStats {
   std::string lastBlob; ///< processed bytes seen by the last init
 };
 TestBackendStats &testBackendStats();
-/// Register "RtTestBackend" and "RtFailBackend" (init fails) once.
+/// Register "RtTestBackend", "RtFailBackend" (init fails) and
+/// "RtQuietBackend" (like RtTestBackend, but keeps no statistics, so threads
+/// may use it concurrently) once.
 void registerTestBackends();
 
 } // namespace ptec::rt::test
