@@ -97,9 +97,15 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
     resultTypes.clear(); // `-> Tensor[]`: the allocs are the results.
 
   SmallVector<NamedAttribute> args;
-  for (NamedAttribute na : op->getDiscardableAttrs())
-    if (na.getName() != "exir.inplace_of")
+  // Arguments the out form does not take (`full`'s dtype/layout/device: the
+  // out tensor's type says them) are dropped.
+  for (NamedAttribute na : op->getDiscardableAttrs()) {
+    StringRef n = na.getName().getValue();
+    if (n == "exir.inplace_of")
+      continue;
+    if (n.contains('.') || out->findArgument(n) >= 0)
       args.push_back(na);
+  }
   auto newOp = b.create<exir::AtenOp>(op.getLoc(), outName, resultTypes,
                                       operands, segments, args);
   for (unsigned i = 0; i < op->getNumResults(); ++i)
