@@ -5,6 +5,7 @@
 #include "dialects/exir/IR/ExirDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -307,4 +308,23 @@ func.func @g(%x: tensor<4xf32>) {
   CHECK(aa.getReaders(outside).empty());
   CHECK(aa.getReaders(ir.res("z")).empty());
   CHECK(aa.getAliases(ir.res("z")).size() == 1);
+}
+
+TEST_CASE("an exir.aten op without a schema is opaque", "[alias]") {
+  // The verifier rejects unknown operators in text; passes can still meet
+  // one built in memory.
+  Ir ir(fn("%a: tensor<4xf32>, %b: tensor<4xf32>", ""));
+  func::FuncOp f = ir.func();
+  OpBuilder b(f.getBody().front().getTerminator());
+  auto unknown = b.create<ptec::exir::AtenOp>(
+      f.getLoc(), "aten::not_an_op", TypeRange{f.getArgument(0).getType()},
+      ValueRange{f.getArgument(0), f.getArgument(1)}, ArrayRef<int32_t>{1, 1},
+      ArrayRef<NamedAttribute>{});
+  AliasAnalysis aa(f);
+  CHECK(aa.isOpaque(unknown));
+  CHECK(aa.mayAlias(unknown->getResult(0), f.getArgument(0)));
+  CHECK(aa.mayAlias(unknown->getResult(0), f.getArgument(1)));
+  CHECK(aa.writes(unknown, f.getArgument(0)));
+  CHECK(aa.writes(unknown, f.getArgument(1)));
+  CHECK(AliasAnalysis::getWrittenOperand(unknown->getResult(0)) == Value());
 }
