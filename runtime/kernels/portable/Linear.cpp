@@ -6,14 +6,80 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
+
 namespace ptec::rt::portable {
 
 namespace {
 
+/// Eigen's packing buffers, placed in memory we own so that its GEMM never
+/// allocates (it otherwise falls back to the heap for large blocks).
 template <typename T>
-using MatRM = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <typename T> using MapC = Eigen::Map<const MatRM<T>>;
-template <typename T> using MapM = Eigen::Map<MatRM<T>>;
+class ScratchBlocking : public Eigen::internal::level3_blocking<T, T> {
+public:
+  ScratchBlocking(T *a, T *b, Eigen::Index mc, Eigen::Index nc, Eigen::Index kc) {
+    this->m_blockA = a;
+    this->m_blockB = b;
+    this->m_mc = mc;
+    this->m_nc = nc;
+    this->m_kc = kc;
+  }
+};
+
+/// Row-major C[n x m] = A[n x k] * B[k x m] for many calls with one shape.
+/// With scratch from the temp allocator it runs Eigen's blocked kernels;
+/// without it, a plain cache-friendly loop. Neither path allocates.
+template <typename T> class Gemm {
+public:
+  Gemm(MemoryAllocator *temp, int64_t n, int64_t k, int64_t m) : n_(n), k_(k), m_(m) {
+    // Eigen is column-major: compute C^T (m x n) = B^T (m x k) * A^T (k x n).
+    kc_ = k;
+    mc_ = m;
+    nc_ = n;
+    if (!temp || n == 0 || k == 0 || m == 0)
+      return;
+    Eigen::internal::computeProductBlockingSizes<T, T>(kc_, mc_, nc_, Eigen::Index(1));
+    size_t sizeA = static_cast<size_t>(kc_ * mc_), sizeB = static_cast<size_t>(kc_ * nc_);
+    blockA_ = static_cast<T *>(temp->allocate(sizeA * sizeof(T), 64));
+    blockB_ = blockA_ ? static_cast<T *>(temp->allocate(sizeB * sizeof(T), 64)) : nullptr;
+  }
+
+  void run(const T *a, const T *b, T *c) const {
+    int64_t n = n_, k = k_, m = m_;
+    std::fill(c, c + n * m, T(0));
+    if (n == 0 || m == 0 || k == 0)
+      return;
+    if (blockA_ && blockB_) {
+      ScratchBlocking<T> blocking(blockA_, blockB_, mc_, nc_, kc_);
+      Eigen::internal::general_matrix_matrix_product<
+          Eigen::Index, T, Eigen::ColMajor, false, T, Eigen::ColMajor, false, Eigen::ColMajor,
+          1>::run(m, n, k, b, m, a, k, c, 1, m, T(1), blocking, nullptr);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      T *ci = c + i * m;
+      for (int64_t p = 0; p < k; ++p) {
+        T av = a[i * k + p];
+        const T *bp = b + p * m;
+        for (int64_t j = 0; j < m; ++j)
+          ci[j] += av * bp[j];
+      }
+    }
+  }
+
+private:
+  int64_t n_, k_, m_;
+  Eigen::Index kc_, mc_, nc_;
+  T *blockA_ = nullptr, *blockB_ = nullptr;
+};
+
+template <typename T>
+void gemmTensors(MemoryAllocator *temp, const Tensor &a, const Tensor &b, Tensor &out,
+                 int64_t batch, int64_t n, int64_t k, int64_t m) {
+  Gemm<T> g(temp, n, k, m);
+  for (int64_t i = 0; i < batch; ++i)
+    g.run(a.dataAs<T>() + i * n * k, b.dataAs<T>() + i * k * m, out.dataAs<T>() + i * n * m);
+}
 
 Error requireMatmulDtypes(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &b,
                           const Tensor &out) {
@@ -22,25 +88,6 @@ Error requireMatmulDtypes(KernelContext &ctx, const char *op, const Tensor &a, c
                     "%s: needs float32 or float64 operands of one dtype, got %s, %s -> %s", op,
                     toString(a.dtype()), toString(b.dtype()), toString(out.dtype()));
   return Error::Ok;
-}
-
-/// c[n x m] = a[n x k] * b[k x m], all row-major, contiguous.
-template <typename T>
-void gemm(const T *a, const T *b, T *c, int64_t n, int64_t k, int64_t m) {
-  MapM<T> C(c, n, m);
-  if (k == 0) {
-    C.setZero();
-    return;
-  }
-  C.noalias() = MapC<T>(a, n, k) * MapC<T>(b, k, m);
-}
-
-template <typename T>
-void gemmTensors(const Tensor &a, const Tensor &b, Tensor &out, int64_t batch, int64_t n,
-                 int64_t k, int64_t m) {
-  for (int64_t i = 0; i < batch; ++i)
-    gemm<T>(a.dataAs<T>() + i * n * k, b.dataAs<T>() + i * k * m, out.dataAs<T>() + i * n * m,
-            n, k, m);
 }
 
 Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &b, Tensor &out,
@@ -65,9 +112,9 @@ Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &
   os.push(m);
   PTEC_TRY(resizeOut(ctx, out, os));
   if (out.dtype() == ScalarType::Float)
-    gemmTensors<float>(a, b, out, batch, n, k, m);
+    gemmTensors<float>(ctx.tempAllocator(), a, b, out, batch, n, k, m);
   else
-    gemmTensors<double>(a, b, out, batch, n, k, m);
+    gemmTensors<double>(ctx.tempAllocator(), a, b, out, batch, n, k, m);
   return Error::Ok;
 }
 
@@ -145,6 +192,7 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
   T *col = nullptr;
   if (!pointwise && ctx.tempAllocator() && kdim * cols > 0)
     col = ctx.tempAllocator()->allocateArray<T>(static_cast<size_t>(kdim * cols));
+  Gemm<T> gemm(ctx.tempAllocator(), coutG, kdim, cols);
   const T *in = input.dataAs<T>();
   const T *wt = weight.dataAs<T>();
   T *o = out.dataAs<T>();
@@ -154,10 +202,10 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
       const T *wG = wt + gr * coutG * kdim;
       T *oG = o + (b * g.cout + gr * coutG) * cols;
       if (pointwise) {
-        gemm<T>(wG, inG, oG, coutG, kdim, cols);
+        gemm.run(wG, inG, oG);
       } else if (col) {
         im2col<T>(g, inG, cinG, col);
-        gemm<T>(wG, col, oG, coutG, kdim, cols);
+        gemm.run(wG, col, oG);
       } else {
         convDirect<T>(g, inG, wG, oG, cinG, coutG);
       }
