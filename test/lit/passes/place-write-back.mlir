@@ -156,6 +156,10 @@ func.func @inplace_of_annotation(%x: tensor<4xf32> {exir.input = #exir.input<use
 // CHECK-SAME: exir.write_back = {at_end = false, copies = 0 : i64, earliest = 0 : i64, fallback = false, in_place = 1 : i64}
 // CHECK-NOT: exir.copy_
 // CHECK: return %{{.*}} : tensor<4xf32>
+// END-LABEL: func.func @fully_in_place
+// END-SAME: exir.write_back = {at_end = true, copies = 0 : i64, earliest = 0 : i64, fallback = false, in_place = 1 : i64}
+// END-NOT: exir.copy_
+// END: return
 func.func @fully_in_place(%x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">},
                           %b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">})
     -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">},
@@ -247,6 +251,11 @@ func.func @value_from_nothing(%a: tensor<4xf32> {exir.input = #exir.input<buffer
 // CHECK-NEXT: %[[NY:.*]] = exir.aten "aten::mul.Tensor"(%[[Y]], %[[Y]])
 // CHECK-NEXT: exir.copy_ %[[Y]], %[[NY]]
 // CHECK-NEXT: exir.aten "aten::neg"
+// END-LABEL: func.func @user_input_mutation
+// END: exir.aten "aten::neg"
+// END-NEXT: exir.copy_ %arg0, %{{.*}}
+// END-NEXT: exir.copy_ %arg1, %{{.*}}
+// END-NEXT: return
 func.func @user_input_mutation(%x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">},
                                %y: tensor<4xf32> {exir.input = #exir.input<user_input>, exir.name = "y"})
     -> (tensor<4xf32> {exir.output = #exir.output<user_input_mutation, "x">},
