@@ -403,8 +403,31 @@ LogicalResult Legalizer::reduceAll(StringRef target) {
   return replaceWith(make(target, op->getResult(0).getType(), {{x}}, attrs));
 }
 
+/// A slice over a whole dimension with step 1 is the identity.
+static bool isFullSlice(exir::AtenOp op, Value whole, Value part) {
+  if (!whole || !part || whole.getType() != part.getType())
+    return false;
+  if (intArg(op, "step", 1) != 1)
+    return false;
+  Attribute start = op->getAttr("start");
+  return !start || llvm::isa<exir::NoneAttr>(start) ||
+         llvm::cast<IntegerAttr>(start).getInt() == 0;
+}
+
 LogicalResult Legalizer::run(bool &error) {
   StringRef name = op.getOpName();
+  // Identity slices (torch.export writes `x[:, a:b] = y` as slice/slice_scatter
+  // over every leading dim): drop them so state updates can be done in place.
+  if ((name == "aten::slice.Tensor" || name == "aten::slice_copy.Tensor") &&
+      isFullSlice(op, operandOf(op, "self"), op->getResult(0))) {
+    replace({operandOf(op, "self")});
+    return success();
+  }
+  if (name == "aten::slice_scatter" &&
+      isFullSlice(op, operandOf(op, "self"), operandOf(op, "src"))) {
+    replace({operandOf(op, "src")});
+    return success();
+  }
   // Views: same arguments, copy semantics.
   StringRef copyForm = llvm::StringSwitch<StringRef>(name)
                            .Case("aten::view", "aten::view_copy")
