@@ -64,8 +64,8 @@ struct PlaceWriteBackPass : impl::PlaceWriteBackBase<PlaceWriteBackPass> {
       return op;
     };
 
-    // Earliest point of each copy, from the function as imported.
-    AliasAnalysis aa(func);
+    // Earliest point of each copy, from the function before any copy exists.
+    const AliasAnalysis &aa = getChildAnalysis<AliasAnalysis>(func);
     SmallVector<Mutation *> copies;
     for (Mutation &m : mutations) {
       if (AliasAnalysis::getInPlaceRoot(m.out.value) == m.out.state)
