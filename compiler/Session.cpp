@@ -323,6 +323,10 @@ LogicalResult CompileSession::runPhases() {
     module_->print(errs_, OpPrintingFlags().elideLargeResourceString(64));
     errs_ << "\n";
   };
+  if (reached_ > options_.compileTo)
+    return emitError(module_->getLoc())
+           << "the input was saved after phase '" << phaseName(reached_)
+           << "', which is past --compile-to=" << phaseName(options_.compileTo);
   if (reached_ == Phase::Import)
     dump(Phase::Import);
   for (Phase phase : allPhases()) {
@@ -331,8 +335,11 @@ LogicalResult CompileSession::runPhases() {
     auto start = std::chrono::steady_clock::now();
     PassManager pm(&ctx, ModuleOp::getOperationName());
     addPhasePasses(pm, phase, options_);
-    if (failed(pm.run(*module_)))
+    if (failed(pm.run(*module_))) {
+      if (errorCount() == 0) // a pass that failed without saying why
+        emitError(module_->getLoc()) << "phase '" << phaseName(phase) << "' failed";
       return failure();
+    }
     reached_ = phase;
     (*module_)->setAttr(kPhaseAttrName, StringAttr::get(&ctx, phaseName(phase)));
     if (options_.verbose) {
