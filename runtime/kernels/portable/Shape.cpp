@@ -43,8 +43,8 @@ Error inferViewShape(KernelContext &ctx, const IntList &size, int64_t numel, Sha
     } else if (v < 0) {
       return ctx.fail(Error::InvalidArgument, "view: invalid size %lld",
                       static_cast<long long>(v));
-    } else {
-      known *= v;
+    } else if (__builtin_mul_overflow(known, v, &known)) {
+      return ctx.fail(Error::InvalidArgument, "view: size overflows");
     }
     s.push(v);
   }
@@ -455,7 +455,8 @@ Error split_with_sizes_copy_out(KernelContext &ctx, Args args) {
     if (sizes[k] < 0)
       return ctx.fail(Error::InvalidArgument, "split: negative size %lld",
                       static_cast<long long>(sizes[k]));
-    total += sizes[k];
+    if (__builtin_add_overflow(total, sizes[k], &total))
+      return ctx.fail(Error::InvalidArgument, "split: sizes overflow");
   }
   if (total != in->size(static_cast<int>(dim)))
     return ctx.fail(Error::InvalidArgument,
