@@ -46,7 +46,8 @@ FUNC = re.compile(r"func\.func\s+(?:(?:private|public|nested)\s+)?@([\w.$-]+|\"[
 ARENAS = re.compile(r"exir\.arena_sizes = array<i64(?::\s*([0-9, ]*))?>")
 PLAN = re.compile(r'exir\.plan = \{algorithm = "([^"]*)", lower_bound = (\d+)'
                   r'(?: : i64)?, total = (\d+)')
-WRITE_BACK = re.compile(r"exir\.write_back = \{[^}]*copies = (\d+)")
+WRITE_BACK = re.compile(r"exir\.write_back = \{([^}]*)\}")
+COUNTER = re.compile(r"(\w+) = (\d+)")
 
 
 class CompileError(RuntimeError):
@@ -80,8 +81,14 @@ def plans(ir):
     return out
 
 
-def write_back_copies(ir):
-    return sum(int(m.group(1)) for m in WRITE_BACK.finditer(ir))
+def write_back_counts(ir):
+    """(copies inserted, updates done in place) over every function."""
+    copies = in_place = 0
+    for m in WRITE_BACK.finditer(ir):
+        counters = dict((k, int(v)) for k, v in COUNTER.findall(m.group(1)))
+        copies += counters.get("copies", 0)
+        in_place += counters.get("in_place", 0)
+    return copies, in_place
 
 
 def zoo_models(dirs):
@@ -139,8 +146,8 @@ def plan_table(aot, models):
 
 
 def write_back_table(aot, models, ir_models):
-    header = "%-36s %-8s %12s %12s %8s %10s" % (
-        "model", "method", "end (B)", "earliest", "ratio", "reduction")
+    header = "%-36s %-8s %12s %12s %8s %10s %16s" % (
+        "model", "method", "end (B)", "earliest", "ratio", "reduction", "copies/in place")
     print(header)
     print("-" * len(header))
     failed = False
@@ -151,7 +158,8 @@ def write_back_table(aot, models, ir_models):
     for name, inputs, only_mutable in candidates:
         try:
             early_ir = compile_to_plan(aot, inputs, ["--write-back", "earliest"])
-            if only_mutable and write_back_copies(early_ir) == 0:
+            counts = write_back_counts(early_ir)
+            if only_mutable and sum(counts) == 0:
                 continue
             end = plans(compile_to_plan(aot, inputs, ["--write-back", "end"]))
             early = plans(early_ir)
@@ -162,13 +170,15 @@ def write_back_table(aot, models, ir_models):
         for method, (e_size, _, _) in early.items():
             end_size = end.get(method, (0,))[0]
             r = ratio(e_size, end_size)
-            print("%-36s %-8s %12d %12d %8.3f %9.1f%%" % (
-                name, method, end_size, e_size, r, (1 - r) * 100))
+            print("%-36s %-8s %12d %12d %8.3f %9.1f%% %16s" % (
+                name, method, end_size, e_size, r, (1 - r) * 100, "%d/%d" % counts))
             shown += 1
     if not shown and not failed:
         print("(no model with mutable state)")
     print("\nratio = planned bytes with write-backs at the earliest safe point / at the "
-          "end of the method (default pipeline, default planner); reduction = 1 - ratio")
+          "end of the method (default pipeline, default planner); reduction = 1 - ratio;\n"
+          "copies/in place = write-back copies inserted / state updates re-inplaced "
+          "(no copy at all), whole program")
     return failed
 
 
