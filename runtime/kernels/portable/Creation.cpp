@@ -273,6 +273,9 @@ Error constant_pad_nd_out(KernelContext &ctx, Args args) {
     int d = in->dim() - 1 - static_cast<int>(k);
     before[d] = pad[2 * k];
     after[d] = pad[2 * k + 1];
+    constexpr int64_t kMax = int64_t(1) << 48; // keeps the offset arithmetic in range
+    if (before[d] < -kMax || before[d] > kMax || after[d] < -kMax || after[d] > kMax)
+      return ctx.fail(Error::InvalidArgument, "constant_pad_nd: pad value out of range");
   }
   Shape os;
   for (int d = 0; d < in->dim(); ++d) {
