@@ -95,8 +95,7 @@ private:
     for (size_t i = 0; i < v.size(); ++i) {
       std::string w = where + "[" + std::to_string(i) + "]";
       if (!v[i]) {
-        fail(w, "is null");
-        offs.push_back(R(0));
+        fail(w, "is null"); // skipped: the builder must never see offset 0
         continue;
       }
       offs.push_back(packOne(*v[i], w));
