@@ -631,9 +631,14 @@ Error Method::Loader::loadInstructions() {
                     in.args.size(), e->numArgs);
     }
   }
-  if (numMissing > 0)
-    return fail(Error::OperatorMissing, "%zu operator%s without a kernel: %s", numMissing,
-                numMissing == 1 ? "" : "s", missing.c_str());
+  if (numMissing > 0) {
+    // Built as a string, not through the fixed-size formatter: the list of
+    // names may be long and must not be cut short.
+    if (detail_ != nullptr)
+      *detail_ = std::string("plan '") + m_.name_ + "' " + std::to_string(numMissing) +
+                 (numMissing == 1 ? " operator" : " operators") + " without a kernel: " + missing;
+    return Error::OperatorMissing;
+  }
 
   // A delegate with scratch has per-call-site memory: it may not be shared.
   for (size_t d = 0; d < numDelegates; ++d) {

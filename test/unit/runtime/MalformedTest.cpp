@@ -381,6 +381,21 @@ TEST_CASE("missing kernels are reported together, by name", "[runtime][malformed
   REQUIRE_THAT(detail, !Contains("unused"));
 }
 
+TEST_CASE("a long list of missing kernels is reported in full", "[runtime][malformed]") {
+  fb::ProgramT p;
+  PlanBuilder b(addPlan(p, "forward"));
+  int x = b.plannedTensor({2}, 1, 0);
+  for (int i = 0; i < 40; ++i)
+    b.kernelCall(b.op("my_namespace::some_rather_long_operator_name_" + std::to_string(i), "out"),
+                 {x});
+  emptyConstantSegment(p);
+  std::string detail;
+  REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::OperatorMissing);
+  REQUIRE_THAT(detail, Contains("40 operators without a kernel"));
+  REQUIRE_THAT(detail, Contains("some_rather_long_operator_name_0.out"));
+  REQUIRE_THAT(detail, Contains("some_rather_long_operator_name_39.out"));
+}
+
 TEST_CASE("random corruption never crashes the loader", "[runtime][malformed]") {
   std::vector<uint8_t> good = programWithSegment();
   std::mt19937 rng(1234);
