@@ -396,8 +396,50 @@ TEST_CASE("a long list of missing kernels is reported in full", "[runtime][malfo
   REQUIRE_THAT(detail, Contains("some_rather_long_operator_name_39.out"));
 }
 
+/// Lists, jumps, a shared delegate with a SEGMENT blob and a mutable segment:
+/// a wider target for the corruption test.
+std::vector<uint8_t> richProgram() {
+  fb::ProgramT p;
+  uint32_t blob = addInlineBlob(p, "inline");
+  (void)blob;
+  PlanBuilder b(addPlan(p, "forward"));
+  auto ms = std::make_unique<fb::SubsegmentOffsetsT>();
+  ms->segment_index = 1;
+  ms->offsets = {0, 0};
+  p.mutable_data_segments.push_back(std::move(ms));
+  std::vector<float> w = {1, 2}, init = {3, 4};
+  std::vector<uint8_t> seg = constantSegment(p, 0, {bytesOf(w)});
+  int x = b.plannedTensor({2}, 1, 0);
+  int state = b.plannedTensor({2}, 1, 16, fb::ScalarType::FLOAT, 1);
+  int c = b.tensor({2}, 1);
+  int i1 = b.intValue(1), i2 = b.intValue(2);
+  int list = b.intList({i1, i2});
+  int tl = b.tensorList({x, c});
+  int none = b.noneValue();
+  b.optionalTensorList({x, -1, none});
+  int out = b.plannedTensor({2}, 1, 32);
+  int sum = b.plannedTensor({1}, 1, 48);
+  int yes = b.boolValue(true);
+  int d = b.delegate("RtTestBackend", 0);
+  b.plan().delegates[d]->processed->location = fb::DataLocation::SEGMENT;
+  b.plan().delegates[d]->processed->index = 2;
+  b.delegateCall(d, {x, c, out});
+  b.jumpFalse(yes, 3);
+  b.delegateCall(d, {out, state, out});
+  b.kernelCall(b.op("test::sum_ints", ""), {list, sum});
+  b.move(out, tl);
+  b.plan().inputs = {x};
+  b.plan().outputs = {out, sum};
+  return serialize(p, {seg, bytesOf(init), {'b', 'l', 'o', 'b'}});
+}
+
 TEST_CASE("random corruption never crashes the loader", "[runtime][malformed]") {
-  std::vector<uint8_t> good = programWithSegment();
+  registerTestBackends();
+  std::vector<uint8_t> good = GENERATE(programWithSegment(), richProgram());
+  {
+    std::string detail;
+    REQUIRE(loadMethodError(good, "forward", detail) == Error::Ok);
+  }
   std::mt19937 rng(1234);
   int loaded = 0;
   for (int iter = 0; iter < 3000; ++iter) {
