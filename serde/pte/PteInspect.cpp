@@ -222,6 +222,23 @@ bool checkReferences(const PteView &v, std::string *err) {
   uint64_t ninline = p->backend_delegate_data() ? p->backend_delegate_data()->size() : 0;
   for (uint32_t m = 0; m < p->execution_plan()->size(); ++m) {
     auto *plan = p->execution_plan()->Get(m);
+    std::string pw = "Program.execution_plan[" + num(m) + "]";
+    // A union tag without its table passes the verifier; reject it here.
+    if (auto *values = plan->values())
+      for (uint32_t i = 0; i < values->size(); ++i) {
+        auto *ev = values->Get(i);
+        if (ev->val_type() != fb::KernelTypes::NONE && !ev->val())
+          return fail(err, pw + ".values[" + num(i) + "]: tag " +
+                               num(static_cast<uint8_t>(ev->val_type())) +
+                               " without a value");
+      }
+    if (auto *chains = plan->chains())
+      for (uint32_t c = 0; c < chains->size(); ++c)
+        if (auto *instrs = chains->Get(c)->instructions())
+          for (uint32_t i = 0; i < instrs->size(); ++i)
+            if (!instrs->Get(i)->instr_args())
+              return fail(err, pw + ".chains[" + num(c) + "].instructions[" +
+                                   num(i) + "]: instr_args is missing");
     auto *ds = plan->delegates();
     if (!ds)
       continue;
@@ -393,6 +410,7 @@ std::string summarizePte(const PteView &v, const std::string &fileName) {
     uint64_t nops = plan->operators() ? plan->operators()->size() : 0;
     uint64_t ndel = plan->delegates() ? plan->delegates()->size() : 0;
     std::vector<uint64_t> opUses(nops, 0), delUses(ndel, 0);
+    std::vector<std::vector<uint64_t>> delCallSites(ndel);
     std::map<std::string, uint64_t> instrKinds;
     uint64_t ninstr = 0, badDelegate = 0;
     if (plan->chains())
@@ -408,10 +426,13 @@ std::string summarizePte(const PteView &v, const std::string &fileName) {
               opUses[static_cast<size_t>(kc->op_index())]++;
           } else if (auto *dc = in->instr_args_as_DelegateCall()) {
             if (dc->delegate_index() >= 0 &&
-                static_cast<uint64_t>(dc->delegate_index()) < ndel)
-              delUses[static_cast<size_t>(dc->delegate_index())]++;
-            else
+                static_cast<uint64_t>(dc->delegate_index()) < ndel) {
+              auto d = static_cast<size_t>(dc->delegate_index());
+              delUses[d]++;
+              delCallSites[d].push_back(ninstr - 1);
+            } else {
               ++badDelegate;
+            }
           }
         }
       }
@@ -452,6 +473,12 @@ std::string summarizePte(const PteView &v, const std::string &fileName) {
         os << ", used by 1 call";
       else
         os << ", shared by " << delUses[i] << " calls";
+      if (!delCallSites[i].empty()) {
+        os << " (instruction" << (delCallSites[i].size() > 1 ? "s" : "");
+        for (size_t k = 0; k < delCallSites[i].size() && k < 8; ++k)
+          os << (k ? ", " : " ") << delCallSites[i][k];
+        os << (delCallSites[i].size() > 8 ? ", ...)" : ")");
+      }
       os << "\n";
       if (auto *specs = d->compile_specs())
         for (auto *s : *specs)

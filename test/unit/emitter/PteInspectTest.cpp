@@ -67,7 +67,8 @@ TEST_CASE("inspect: summary of a written program", "[inspect]") {
   CHECK(contains(s, "[0] aten::add.out  (1 call)"));
   CHECK(contains(s, "[0] BackendWithCompilerDemo  processed: segment 2 (" +
                         std::to_string(demoBlob().size()) +
-                        " bytes), shared by 10 calls"));
+                        " bytes), shared by 10 calls (instructions 0, 1, 2, 3, "
+                        "4, 5, 6, 7, ...)"));
   CHECK(contains(s, "compile spec max_value = 0x04 (1 byte)"));
   CHECK(contains(s, "planned memory: arena 1: 64 bytes"));
   CHECK(contains(s, "segments (3):"));
@@ -239,4 +240,22 @@ TEST_CASE("inspect: embedded schema is program.fbs", "[inspect]") {
   const std::string &s = embeddedProgramSchema();
   CHECK(contains(s, "root_type Program;"));
   CHECK(contains(s, "file_identifier \"ET12\";"));
+}
+
+TEST_CASE("inspect: a union tag without its value is rejected", "[inspect]") {
+  // Hand-built: one plan whose only value says Tensor but has no table.
+  flatbuffers::FlatBufferBuilder fbb;
+  auto ev = fb::CreateEValue(fbb, fb::KernelTypes::Tensor, 0);
+  auto values = fbb.CreateVector(&ev, 1);
+  auto instr = fb::CreateInstruction(fbb, fb::InstructionArguments::NONE, 0);
+  auto chain = fb::CreateChain(fbb, 0, 0, fbb.CreateVector(&instr, 1));
+  auto plan = fb::CreateExecutionPlan(fbb, fbb.CreateString("forward"), 0, values,
+                                      fbb.CreateVector(std::vector<int32_t>{0}),
+                                      0, fbb.CreateVector(&chain, 1));
+  auto prog = fb::CreateProgram(fbb, 0, fbb.CreateVector(&plan, 1));
+  fbb.Finish(prog, fb::ProgramIdentifier());
+  std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
+                             fbb.GetBufferPointer() + fbb.GetSize());
+  CHECK(openError(bytes) ==
+        "Program.execution_plan[0].values[0]: tag 5 without a value");
 }
