@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <dirent.h>
+#include <limits>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,6 +111,8 @@ TEST_CASE("mutated arguments fail cleanly or succeed, never crash", "[kernels][r
       box.i(-1),
       box.i(int64_t(1) << 40),
       box.i(-(int64_t(1) << 62)),
+      box.i(std::numeric_limits<int64_t>::min()),
+      box.i(std::numeric_limits<int64_t>::max()),
       box.d(std::nan("")),
       box.b(true),
       box.intList({}),
@@ -120,6 +123,8 @@ TEST_CASE("mutated arguments fail cleanly or succeed, never crash", "[kernels][r
       box.f32({}, {1.5f}),
       box.i64({3}, {0, 1, 2}),
       box.i64({2}, {-100, 100}),
+      box.i64({2}, {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}),
+      box.intList({std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}),
       box.t(box.tensor(rt::ScalarType::Bool, {2, 1})),
       box.t(box.tensor(rt::ScalarType::Half, {2})),
       box.t(box.tensor(rt::ScalarType::Byte, {0})),
