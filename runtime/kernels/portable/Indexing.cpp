@@ -15,6 +15,8 @@ class AdvancedIndexer {
 public:
   Error init(KernelContext &ctx, const Tensor &self, Span<EValue *const> indices) {
     self_ = &self;
+    for (int i = 0; i < self.dim(); ++i)
+      stride_[i] = self.stride(i);
     int d = 0;
     for (size_t k = 0; k < indices.size(); ++k) {
       EValue *e = indices[k];
@@ -147,7 +149,7 @@ public:
       int64_t off = 0;
       for (int s = 0; s < nSlice_; ++s) {
         int rpos = s < advPos_ || !hasAdvanced_ ? s : s + bshape_.n;
-        off += coords[rpos] * self_->stride(sliceDim_[s]);
+        off += coords[rpos] * stride_[sliceDim_[s]];
       }
       for (int d = 0; d < self_->dim(); ++d) {
         Entry &en = ent_[d];
@@ -172,7 +174,7 @@ public:
           const Tensor &m = *en.t;
           v = (pos / m.stride(en.maskComp)) % m.size(en.maskComp);
         }
-        off += v * self_->stride(d);
+        off += v * stride_[d];
       }
       f(r, off, coords);
     }
@@ -220,6 +222,7 @@ private:
   const Tensor *self_ = nullptr;
   Entry ent_[kTensorMaxRank];
   Shape bshape_, result_;
+  int64_t stride_[kTensorMaxRank] = {};
   int sliceDim_[kTensorMaxRank] = {};
   int nSlice_ = 0, advPos_ = 0;
   bool hasAdvanced_ = false;
