@@ -21,6 +21,19 @@ std::vector<std::string> builtinInputs() {
   std::vector<std::string> inputs;
   for (const MalformedCase &c : malformedCases())
     inputs.push_back(c.bytes);
+  // Bare JSON and pickles: the entry point wraps them into archives.
+  std::string model = basicModel().dump();
+  inputs.push_back(model);
+  for (size_t cut = 1; cut < model.size(); cut += 1 + model.size() / 53)
+    inputs.push_back(model.substr(0, cut));
+  std::string pickle = stateDictPickle();
+  for (size_t cut = 2; cut <= pickle.size(); ++cut)
+    inputs.push_back(pickle.substr(0, cut));
+  for (size_t at = 2; at < pickle.size(); ++at) {
+    std::string m = pickle;
+    m[at] = static_cast<char>(m[at] ^ 0x40);
+    inputs.push_back(std::move(m));
+  }
   for (const std::string &valid : validSamples()) {
     inputs.push_back(valid);
     // Truncations at a spread of lengths, then single-byte corruptions.
