@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -202,10 +203,26 @@ std::vector<Node> chain(int count) {
 
 // ----------------------------------------------------------------- measuring
 
-double seconds(const std::function<void()> &f) {
+// Wall and process CPU seconds of one call. On a machine shared with other
+// jobs the CPU time is the steadier of the two.
+struct Time {
+  double wall = 0, cpu = 0;
+};
+
+double cpuNow() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+Time measure(const std::function<void()> &f) {
+  double c0 = cpuNow();
   auto t0 = std::chrono::steady_clock::now();
   f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  Time t;
+  t.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.cpu = cpuNow() - c0;
+  return t;
 }
 
 double median(std::vector<double> v) {
@@ -309,7 +326,8 @@ int main(int argc, char **argv) {
   // Graph archive.
   const std::vector<int64_t> small = {4, 4};
   fs::path graphPt2 = dir / "graph.pt2";
-  double genGraph = seconds([&] { writeArchive(graphPt2, {}, modelJson({}, small, chain(o.nodes))); });
+  double genGraph =
+      measure([&] { writeArchive(graphPt2, {}, modelJson({}, small, chain(o.nodes))); }).wall;
 
   // Weights archive: 4 float32 vectors, x + w0 + w1 + w2 + w3.
   const int kTensors = 4;
@@ -339,9 +357,9 @@ int main(int argc, char **argv) {
   const double weightBytes = double(numel) * 4 * kTensors;
 
   std::printf("import_bench: %d nodes (graph.pt2 %.1f MiB, written in %.2f s), "
-              "%d MiB weights in %d tensors (weights.pt2 %.1f MiB), %d repeats, median\n",
+              "%d MiB weights in %d tensors (weights.pt2 %.1f MiB)\n",
               o.nodes, fs::file_size(graphPt2) / 1048576.0, genGraph, o.weightsMiB, kTensors,
-              fs::file_size(weightsPt2) / 1048576.0, o.repeats);
+              fs::file_size(weightsPt2) / 1048576.0);
 
   // Warm-up: page cache, allocator, schema registry; also checks the result.
   size_t graphNodes = read(graphPt2).graph.nodes.size();
@@ -353,32 +371,46 @@ int main(int argc, char **argv) {
     die("weights archive did not round-trip");
   readAndImport(weightsPt2);
 
-  std::vector<double> tRead, tImport, tPlain, tWeights, tWeightsImport;
-  for (int r = 0; r < o.repeats; ++r) {
-    tRead.push_back(seconds([&] { read(graphPt2); }));
-    tImport.push_back(seconds([&] { readAndImport(graphPt2); }));
-    tPlain.push_back(seconds([&] { plainRead(plainFiles); }));
-    tWeights.push_back(seconds([&] { read(weightsPt2); }));
-    tWeightsImport.push_back(seconds([&] { readAndImport(weightsPt2); }));
-  }
+  struct Series {
+    const char *label;
+    std::function<void()> run;
+    std::vector<double> wall, cpu;
+    double medWall() const { return median(wall); }
+    double medCpu() const { return median(cpu); }
+  };
+  Series graphRead{"(a) readPt2", [&] { read(graphPt2); }, {}, {}};
+  Series graphImport{"(b) readPt2 + import to exir", [&] { readAndImport(graphPt2); }, {}, {}};
+  Series plain{"plain read of the same bytes (baseline)", [&] { plainRead(plainFiles); }, {}, {}};
+  Series weights{"(c) readPt2 (weight loading)", [&] { read(weightsPt2); }, {}, {}};
+  Series weightsImport{"    readPt2 + import to exir", [&] { readAndImport(weightsPt2); }, {}, {}};
+  Series *all[] = {&graphRead, &graphImport, &plain, &weights, &weightsImport};
+  for (int r = 0; r < o.repeats; ++r)
+    for (Series *s : all) {
+      Time t = measure(s->run);
+      s->wall.push_back(t.wall);
+      s->cpu.push_back(t.cpu);
+    }
 
   const double n = o.nodes, mib = weightBytes / 1048576.0;
-  const double read_ = median(tRead), import_ = median(tImport);
-  const double plain = median(tPlain), weights = median(tWeights),
-               weightsImport = median(tWeightsImport);
-  std::printf("\n%-44s %10s %14s\n", "graph archive", "time (s)", "nodes/s");
-  std::printf("%-44s %10.3f %14.0f\n", "(a) readPt2", read_, n / read_);
-  std::printf("%-44s %10.3f %14.0f\n", "(b) readPt2 + import to exir", import_, n / import_);
-  std::printf("%-44s %10.3f %14.0f\n", "    import alone (b - a)", import_ - read_,
-              n / (import_ - read_));
-  std::printf("\n%-44s %10s %10s %12s\n", "weights archive", "time (s)", "MiB/s",
-              "x plain read");
-  std::printf("%-44s %10.3f %10.0f %12.2f\n", "plain read of the same bytes (baseline)", plain,
-              mib / plain, 1.0);
-  std::printf("%-44s %10.3f %10.0f %12.2f\n", "(c) readPt2 (weight loading)", weights,
-              mib / weights, weights / plain);
-  std::printf("%-44s %10.3f %10.0f %12.2f\n", "    readPt2 + import to exir", weightsImport,
-              mib / weightsImport, weightsImport / plain);
+  std::printf("\n%-40s %9s %9s %13s %13s\n", "graph archive", "wall (s)", "cpu (s)",
+              "nodes/s wall", "nodes/s cpu");
+  for (const Series *s : {&graphRead, &graphImport})
+    std::printf("%-40s %9.3f %9.3f %13.0f %13.0f\n", s->label, s->medWall(), s->medCpu(),
+                n / s->medWall(), n / s->medCpu());
+  const double importWall = graphImport.medWall() - graphRead.medWall();
+  const double importCpu = graphImport.medCpu() - graphRead.medCpu();
+  std::printf("%-40s %9.3f %9.3f %13.0f %13.0f\n", "    import alone (b - a)", importWall,
+              importCpu, n / importWall, n / importCpu);
+
+  std::printf("\n%-40s %9s %9s %9s %11s %11s\n", "weights archive", "wall (s)", "cpu (s)",
+              "MiB/s", "x plain", "x plain");
+  std::printf("%-40s %9s %9s %9s %11s %11s\n", "", "", "", "wall", "wall", "cpu");
+  for (const Series *s : {&plain, &weights, &weightsImport})
+    std::printf("%-40s %9.4f %9.4f %9.0f %11.2f %11.2f\n", s->label, s->medWall(), s->medCpu(),
+                mib / s->medWall(), s->medWall() / plain.medWall(),
+                s->medCpu() / plain.medCpu());
+  std::printf("\nmedian of %d interleaved repeats; x plain = time / time of the plain read, "
+              "same run\n", o.repeats);
 
   if (o.keep)
     std::printf("\narchives kept in %s\n", dir.c_str());
