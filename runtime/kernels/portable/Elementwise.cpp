@@ -35,8 +35,7 @@ Error binary(KernelContext &ctx, const Tensor &a, const Tensor &b, Tensor &out, 
   return Error::Ok;
 }
 
-/// Unboxes [self, other(Tensor), out, ret] or [self, other(Scalar), out, ret]
-/// and runs `op`. `extra` is the number of schema args between other and out.
+/// Whether `other` is a Tensor or a Scalar argument.
 enum class Rhs { Tensor, Scalar };
 
 struct BinaryArgs {
@@ -44,6 +43,7 @@ struct BinaryArgs {
   Scalar s;
 };
 
+/// Unboxes [self, other, ..., out (at outIdx), ret].
 Error unboxBinary(KernelContext &ctx, Args args, Rhs rhs, size_t outIdx, BinaryArgs &ba) {
   PTEC_TRY(argTensor(ctx, args, 0, "self", ba.a));
   if (rhs == Rhs::Tensor)
