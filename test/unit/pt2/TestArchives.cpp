@@ -291,6 +291,22 @@ std::vector<MalformedCase> malformedCases() {
     cases.push_back({"union with two keys", build(withModel(m)), "exactly one key, found 2"});
   }
   {
+    // A HOP whose subgraph holds a HOP whose subgraph ... 100 levels deep.
+    json inner = {{"nodes", json::array()}};
+    for (int k = 0; k < 100; ++k) {
+      json arg;
+      arg["as_graph"]["name"] = "g";
+      arg["as_graph"]["graph"] = inner;
+      json node = {{"target", "torch.ops.higher_order.wrap"}, {"outputs", json::array()}};
+      node["inputs"] = json::array();
+      node["inputs"].push_back({{"name", ""}, {"arg", arg}});
+      inner = {{"nodes", json::array({node})}};
+    }
+    json m = basicModel();
+    m["graph_module"]["graph"]["nodes"].push_back(inner["nodes"][0]);
+    cases.push_back({"deeply nested subgraphs", build(withModel(m)), "subgraphs nested deeper than 64 levels"});
+  }
+  {
     json m = basicModel();
     m["schema_version"] = {{"major", 9}, {"minor", 0}};
     cases.push_back({"unknown schema major", build(withModel(m)),
