@@ -25,14 +25,28 @@ struct Where {
   Where operator[](const std::string &k) const { return Where{this, nullptr, &k, -1}; }
 
   std::string str() const {
-    std::string prefix = parent ? parent->str() : std::string();
-    if (key)
-      return prefix.empty() ? std::string(key) : prefix + "." + key;
-    if (mapKey)
-      return prefix + "['" + *mapKey + "']";
-    if (index >= 0)
-      return prefix + "[" + std::to_string(index) + "]";
-    return prefix;
+    std::vector<std::string> parts;
+    for (const Where *w = this; w; w = w->parent) {
+      if (w->key)
+        parts.push_back(std::string(".") + w->key);
+      else if (w->mapKey)
+        parts.push_back("['" + *w->mapKey + "']");
+      else if (w->index >= 0)
+        parts.push_back("[" + std::to_string(w->index) + "]");
+    }
+    // Deep paths (nested subgraphs) keep their start and end.
+    constexpr size_t kKeep = 12;
+    std::string out;
+    for (size_t k = parts.size(); k-- > 0;) {
+      size_t fromStart = parts.size() - 1 - k;
+      if (parts.size() > 2 * kKeep && fromStart >= kKeep && k >= kKeep) {
+        if (fromStart == kKeep)
+          out += "...";
+        continue;
+      }
+      out += parts[k];
+    }
+    return out.empty() || out[0] != '.' ? out : out.substr(1);
   }
 };
 
@@ -490,8 +504,10 @@ Node parseNode(const json &j, const Where &w, ParseState &st) {
     bool single = n.outputs.size() == 1 && n.outputs[0].kind == Argument::Kind::Tensor;
     n.isHopSingleTensorReturn = boolField(j, "is_hop_single_tensor_return", w, single);
   } catch (const Pt2Error &e) {
-    fail(std::string(e.what()) + " (node " + (n.name.empty() ? "" : "'" + n.name + "' ") +
-         n.target + ")");
+    std::string msg = e.what();
+    if (msg.find(" (node ") != std::string::npos)  // an inner node already said
+      throw;
+    fail(msg + " (node " + (n.name.empty() ? "" : "'" + n.name + "' ") + n.target + ")");
   }
   auto trace = n.metadata.find("stack_trace");
   if (trace != n.metadata.end())

@@ -21,7 +21,8 @@ std::string openErrorMessage(int code) {
   zip_error_fini(&error);
   switch (code) {
   case ZIP_ER_NOZIP:
-    return "not a zip archive (no end of central directory record; truncated?)";
+    return "not a zip archive (no valid end of central directory record or central "
+           "directory; truncated or corrupt?)";
   case ZIP_ER_INCONS:
     return "corrupt zip archive: central directory is inconsistent (" + text + ")";
   default:
@@ -148,7 +149,8 @@ std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
 
   zip_file_t *file = zip_fopen_index(zip_, idx, 0);
   if (!file)
-    fail(name + ": cannot open entry: " + libzipMessage(zip_get_error(zip_)));
+    fail(name + ": cannot open entry (corrupt local header or data offset?): " +
+         libzipMessage(zip_get_error(zip_)));
   std::vector<uint8_t> out(static_cast<size_t>(st.size));
   size_t done = 0;
   while (done < out.size()) {
