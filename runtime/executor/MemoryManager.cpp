@@ -1,5 +1,6 @@
 #include "runtime/executor/MemoryManager.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -23,6 +24,8 @@ void *GrowingAllocator::allocate(size_t nbytes, size_t alignment) {
     return nullptr;
   size_t need = nbytes + alignment;
   size_t size = need > chunkBytes_ ? need : chunkBytes_;
+  if (size > maxBytes_ - std::min(total_, maxBytes_))
+    return nullptr;
   Chunk c;
   c.data.reset(new (std::nothrow) uint8_t[size]);
   if (!c.data)

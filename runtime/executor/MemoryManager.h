@@ -37,7 +37,10 @@ private:
 /// loads, so growing is fine. Everything is freed with the allocator.
 class GrowingAllocator : public MemoryAllocator {
 public:
-  explicit GrowingAllocator(size_t chunkBytes = 64 * 1024) : chunkBytes_(chunkBytes) {}
+  /// Requests that would take the total past `maxBytes` fail (nullptr), so
+  /// a size read from a hostile file cannot exhaust the host.
+  explicit GrowingAllocator(size_t chunkBytes = 64 * 1024, size_t maxBytes = size_t(1) << 34)
+      : chunkBytes_(chunkBytes), maxBytes_(maxBytes) {}
   void *allocate(size_t nbytes, size_t alignment = alignof(std::max_align_t)) override;
   void reset() override;
   size_t bytesAllocated() const { return total_; }
@@ -49,6 +52,7 @@ private:
     size_t used = 0;
   };
   size_t chunkBytes_;
+  size_t maxBytes_;
   size_t total_ = 0;
   std::vector<Chunk> chunks_;
 };

@@ -390,3 +390,19 @@ TEST_CASE("EXTERNAL tensors read named data", "[runtime]") {
     REQUIRE_THAT(detail, Contains("external data 'nope' not found"));
   }
 }
+
+TEST_CASE("GrowingAllocator grows, aligns and refuses absurd requests", "[runtime]") {
+  GrowingAllocator a(128, 4096);
+  void *p1 = a.allocate(100, 16);
+  void *p2 = a.allocate(100, 64);
+  REQUIRE(p1 != nullptr);
+  REQUIRE(p2 != nullptr);
+  REQUIRE(reinterpret_cast<uintptr_t>(p2) % 64 == 0);
+  REQUIRE(a.allocate(1000) != nullptr); // a chunk bigger than the default
+  REQUIRE(a.allocate(size_t(1) << 40) == nullptr);
+  REQUIRE(a.allocate(SIZE_MAX - 8) == nullptr);
+  REQUIRE(a.allocate(8, 3) == nullptr); // not a power of two
+  REQUIRE(a.allocateArray<double>(SIZE_MAX / 4) == nullptr);
+  a.reset();
+  REQUIRE(a.bytesAllocated() == 0);
+}
