@@ -167,6 +167,20 @@ uint64_t segmentCount(const fb::Program *p) {
   return p->segments() ? p->segments()->size() : 0;
 }
 
+// The verifier checks 4-byte alignment of vectors only; 8-byte elements
+// must be 8-aligned before anything reads them.
+template <typename T>
+bool vectorAligned(const PteView &v, const flatbuffers::Vector<T> *vec,
+                   const std::string &w, std::string *err) {
+  if (!vec)
+    return true;
+  auto at = static_cast<uint64_t>(vec->Data() - v.data);
+  if (at % sizeof(T) == 0)
+    return true;
+  return fail(err, w + ": " + num(sizeof(T)) + "-byte elements at offset " +
+                       num(at) + " are misaligned");
+}
+
 // Cross-references the verifier cannot see: indices into segments and
 // inline data, and segment bounds.
 bool checkReferences(const PteView &v, std::string *err) {
@@ -191,6 +205,8 @@ bool checkReferences(const PteView &v, std::string *err) {
     }
   auto checkSub = [&](const fb::SubsegmentOffsets *sub,
                       const std::string &w) -> bool {
+    if (!vectorAligned(v, sub->offsets(), w + ".offsets", err))
+      return false;
     if (!sub->offsets() || sub->offsets()->size() <= 1)
       return true;
     if (sub->segment_index() >= nseg)
@@ -223,6 +239,9 @@ bool checkReferences(const PteView &v, std::string *err) {
   for (uint32_t m = 0; m < p->execution_plan()->size(); ++m) {
     auto *plan = p->execution_plan()->Get(m);
     std::string pw = "Program.execution_plan[" + num(m) + "]";
+    if (!vectorAligned(v, plan->non_const_buffer_sizes(),
+                       pw + ".non_const_buffer_sizes", err))
+      return false;
     // A union tag without its table passes the verifier; reject it here.
     if (auto *values = plan->values())
       for (uint32_t i = 0; i < values->size(); ++i) {
@@ -231,14 +250,24 @@ bool checkReferences(const PteView &v, std::string *err) {
           return fail(err, pw + ".values[" + num(i) + "]: tag " +
                                num(static_cast<uint8_t>(ev->val_type())) +
                                " without a value");
+        if (ev->val_type() == fb::KernelTypes::NONE && ev->val())
+          return fail(err, pw + ".values[" + num(i) + "]: a value without a tag");
+        std::string vw = pw + ".values[" + num(i) + "].items";
+        if (auto *il = ev->val_as_IntList())
+          if (!vectorAligned(v, il->items(), vw, err))
+            return false;
+        if (auto *dl = ev->val_as_DoubleList())
+          if (!vectorAligned(v, dl->items(), vw, err))
+            return false;
       }
     if (auto *chains = plan->chains())
       for (uint32_t c = 0; c < chains->size(); ++c)
         if (auto *instrs = chains->Get(c)->instructions())
           for (uint32_t i = 0; i < instrs->size(); ++i)
-            if (!instrs->Get(i)->instr_args())
+            if (!instrs->Get(i)->instr_args() ||
+                instrs->Get(i)->instr_args_type() == fb::InstructionArguments::NONE)
               return fail(err, pw + ".chains[" + num(c) + "].instructions[" +
-                                   num(i) + "]: instr_args is missing");
+                                   num(i) + "]: instr_args or its tag is missing");
     auto *ds = plan->delegates();
     if (!ds)
       continue;
@@ -500,15 +529,18 @@ std::string summarizePte(const PteView &v, const std::string &fileName) {
     os << "  planned memory:";
     auto *sizes = plan->non_const_buffer_sizes();
     int64_t total = 0;
+    bool totalValid = true;
     if (!sizes || sizes->size() <= 1)
       os << " none";
     else
       for (uint32_t i = 1; i < sizes->size(); ++i) {
         os << (i > 1 ? "," : "") << " arena " << i << ": " << sizes->Get(i)
            << " bytes";
-        total += sizes->Get(i);
+        int64_t s = sizes->Get(i);
+        totalValid = totalValid && s >= 0 &&
+                     !__builtin_add_overflow(total, s, &total);
       }
-    if (sizes && sizes->size() > 2)
+    if (sizes && sizes->size() > 2 && totalValid)
       os << " (total " << total << " bytes)";
     os << "\n";
   }
