@@ -3,7 +3,7 @@
 // Two linear layers with relu: parameters become exir.weight blobs and
 // arguments with their kind and fqn; omitted defaults (alpha, beta) are filled.
 
-// CHECK: module attributes {{{.*}}exir.version = "1.0"
+// CHECK: module attributes {{{.*}}exir.version = "1.{{[0-9]+}}"
 // CHECK: exir.weight @fc1.weight "parameter" = dense_resource<fc1_weight> : tensor<64x32xf32>
 // CHECK: exir.weight @fc1.bias "parameter" = dense_resource<fc1_bias> : tensor<64xf32>
 // CHECK: exir.weight @fc2.weight "parameter" = dense_resource<fc2_weight> : tensor<16x64xf32>
