@@ -53,41 +53,6 @@ std::optional<fb::ScalarType> scalarTypeOf(Type t) {
   return std::nullopt;
 }
 
-/// Raw little-endian bytes of a weight: resource blobs are used as they are;
-/// dense attributes are expanded (splats) and bools widened to one byte.
-LogicalResult weightBytes(Operation *at, ElementsAttr value,
-                          std::vector<uint8_t> &out) {
-  auto type = llvm::cast<ShapedType>(value.getType());
-  int64_t numel = type.getNumElements();
-  if (auto res = llvm::dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = res.getRawHandle().getBlob();
-    if (!blob)
-      return at->emitError("weight data '")
-             << res.getRawHandle().getKey() << "' is missing (no resource blob)";
-    ArrayRef<char> d = blob->getData();
-    out.assign(d.begin(), d.end());
-    return success();
-  }
-  auto dense = llvm::dyn_cast<DenseElementsAttr>(value);
-  if (!dense)
-    return at->emitError("unsupported weight attribute ") << value;
-  if (type.getElementType().isInteger(1)) {
-    out.clear();
-    for (bool v : dense.getValues<bool>())
-      out.push_back(v ? 1 : 0);
-    return success();
-  }
-  ArrayRef<char> raw = dense.getRawData();
-  if (dense.isSplat()) {
-    out.clear();
-    for (int64_t i = 0; i < numel; ++i)
-      out.insert(out.end(), raw.begin(), raw.end());
-  } else {
-    out.assign(raw.begin(), raw.end());
-  }
-  return success();
-}
-
 /// Splits "aten::add.out" into ("aten::add", "out"); no overload -> "".
 std::pair<std::string, std::string> splitOpName(llvm::StringRef full) {
   size_t ns = full.find("::");
@@ -516,7 +481,7 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
              << " but weight '" << fqn << "' is "
              << weight.getValue().getType();
     std::vector<uint8_t> bytes;
-    if (failed(weightBytes(weight, weight.getValue(), bytes)))
+    if (failed(exir::getElementsBytes(weight, weight.getValue(), bytes)))
       return failure();
     // A planned buffer is mutable state: initial bytes go to the mutable
     // segment and the tensor lives in the arena. Everything else is constant.

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -73,4 +74,44 @@ OutputAttr ptec::exir::getOutputAttr(Operation *op, unsigned i) {
   if (!func || i >= func.getNumResults())
     return {};
   return func.getResultAttrOfType<OutputAttr>(i, ExirDialect::kOutputAttrName);
+}
+
+LogicalResult ptec::exir::getElementsBytes(Operation *at, ElementsAttr value,
+                                           std::vector<uint8_t> &out) {
+  auto type = llvm::cast<ShapedType>(value.getType());
+  int64_t numel = type.getNumElements();
+  if (auto res = llvm::dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob)
+      return at->emitError("weight data '")
+             << res.getRawHandle().getKey() << "' is missing (no resource blob)";
+    ArrayRef<char> d = blob->getData();
+    out.assign(d.begin(), d.end());
+    return success();
+  }
+  auto dense = llvm::dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return at->emitError("unsupported weight attribute ") << value;
+  if (type.getElementType().isInteger(1)) {
+    out.clear();
+    for (bool v : dense.getValues<bool>())
+      out.push_back(v ? 1 : 0);
+    return success();
+  }
+  ArrayRef<char> raw = dense.getRawData();
+  if (dense.isSplat()) {
+    out.clear();
+    for (int64_t i = 0; i < numel; ++i)
+      out.insert(out.end(), raw.begin(), raw.end());
+  } else {
+    out.assign(raw.begin(), raw.end());
+  }
+  return success();
+}
+
+ElementsAttr ptec::exir::makeResourceElements(ShapedType type, StringRef key,
+                                              ArrayRef<uint8_t> bytes) {
+  ArrayRef<char> data(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  return DenseResourceElementsAttr::get(
+      type, key, HeapAsmResourceBlob::allocateAndCopyWithAlign(data, 16));
 }

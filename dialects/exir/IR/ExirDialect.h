@@ -24,14 +24,29 @@
 namespace ptec::exir {
 
 /// Version of the textual/bytecode IR schema written into saved programs
-/// (module attribute `exir.version`). Minor bumps only add things.
+/// (module attribute `exir.version`). Minor bumps only add things; see
+/// docs/ir-versioning.md. 1.0: lowered modules without sharing or scratch;
+/// 1.1: `share_handle_across_calls` and `scratch` on exir.lowered_module.
 constexpr int kIrVersionMajor = 1;
-constexpr int kIrVersionMinor = 0;
+constexpr int kIrVersionMinor = 1;
 
 /// Known graph-input kinds of #exir.input.
 bool isValidInputKind(llvm::StringRef kind);
 /// Known output kinds of #exir.output.
 bool isValidOutputKind(llvm::StringRef kind);
+
+/// Raw little-endian bytes of a weight value: resource blobs as they are,
+/// dense attributes expanded (splats) with bools widened to one byte.
+/// Reports at `at` and fails when the data is missing or unsupported.
+mlir::LogicalResult getElementsBytes(mlir::Operation *at,
+                                     mlir::ElementsAttr value,
+                                     std::vector<uint8_t> &out);
+
+/// A `dense_resource` elements attribute of `type` owning a copy of `bytes`
+/// under resource key `key` (made unique by MLIR if taken).
+mlir::ElementsAttr makeResourceElements(mlir::ShapedType type,
+                                        llvm::StringRef key,
+                                        llvm::ArrayRef<uint8_t> bytes);
 
 /// The #exir.input of argument `i` of `func`, or null.
 InputAttr getInputAttr(mlir::Operation *func, unsigned i);

@@ -1,7 +1,7 @@
 // RUN: ptec-opt %s | ptec-opt | FileCheck %s
 // Round trip of every exir op through the printer and parser.
 
-// CHECK: exir.weight @"fc.weight" "parameter" = dense<1.000000e+00> : tensor<2x2xf32>
+// CHECK: exir.weight @fc.weight "parameter" = dense<1.000000e+00> : tensor<2x2xf32>
 exir.weight @"fc.weight" "parameter" = dense<1.0> : tensor<2x2xf32>
 // CHECK: exir.weight @count "buffer" mutable = dense<0> : tensor<i64>
 exir.weight @count "buffer" mutable = dense<0> : tensor<i64>
