@@ -70,6 +70,13 @@ class Packer {
 public:
   Packer(flatbuffers::FlatBufferBuilder &fbb, const Layout &layout)
       : fbb_(fbb), layout_(layout) {}
+
+  // The root table; call once. On bad input `error` names the field. The
+  // entry point is at the end of the class: the helpers it calls return
+  // `auto` and must be defined first.
+  Offset<fb::Program> program(const fb::ProgramT &p, const ProgramBuilder &side);
+  std::string error;
+
 private:
   flatbuffers::FlatBufferBuilder &fbb_;
   const Layout &layout_;
@@ -467,11 +474,8 @@ private:
     return Offset<fb::ExecutionPlan>(fbb_.EndTable(start));
   }
 
-public:
-  std::string error;
-
-  Offset<fb::Program> program(const fb::ProgramT &p,
-                              const ProgramBuilder &side) {
+  Offset<fb::Program> programImpl(const fb::ProgramT &p,
+                                  const ProgramBuilder &side) {
     auto plans = tables(p.execution_plan, "execution_plan",
                         [&](const fb::ExecutionPlanT &e, const std::string &w) {
                           return plan(e, w);
@@ -513,6 +517,11 @@ public:
     return Offset<fb::Program>(fbb_.EndTable(start));
   }
 };
+
+Offset<fb::Program> Packer::program(const fb::ProgramT &p,
+                                    const ProgramBuilder &side) {
+  return programImpl(p, side);
+}
 
 bool checkCallerLeftSegmentsEmpty(const fb::ProgramT &p, std::string *err) {
   const char *field = nullptr;
