@@ -196,6 +196,12 @@ private:
   const pt2::ExportedProgram *program = nullptr;
   llvm::MapVector<StringRef, WeightUse> weights; // keys live in the programs
   llvm::StringSet<> methodNames;
+  /// Submodules of this method called more than once (nn_module_stack paths
+  /// "step", "step@1", ... -> "step"); their ops get `exir.scope`.
+  llvm::StringSet<> repeatedModules;
+  /// The instance path ("step@3") of the outermost repeated submodule that
+  /// `node` belongs to, or empty.
+  std::string repeatedScope(const pt2::Node &node) const;
   /// Overloads by "ns::name", built on first use.
   llvm::StringMap<SmallVector<const schema::FunctionSchema *>> overloads;
 };
@@ -449,6 +455,14 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
       return failure();
   }
   b.setInsertionPointToEnd(entry);
+  repeatedModules.clear();
+  for (const pt2::Node &node : graph.nodes)
+    if (auto it = node.metadata.find("nn_module_stack"); it != node.metadata.end())
+      for (StringRef entry : llvm::split(StringRef(it->second), ';')) {
+        auto [base, index] = entry.split(',').second.split(',').first.rsplit('@');
+        if (!index.empty() && llvm::all_of(index, llvm::isDigit))
+          repeatedModules.insert(base);
+      }
   if (failed(importNodes(scope)))
     return failure();
 
@@ -470,6 +484,21 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
   func.setAllArgAttrs(argAttrs);
   func.setAllResultAttrs(resultAttrs);
   return success();
+}
+
+std::string Importer::repeatedScope(const pt2::Node &node) const {
+  auto it = node.metadata.find("nn_module_stack");
+  if (repeatedModules.empty() || it == node.metadata.end())
+    return "";
+  // Entries "key,path,type" joined by ';', outermost first.
+  for (StringRef entry : llvm::split(StringRef(it->second), ';')) {
+    StringRef path = entry.split(',').second.split(',').first;
+    auto [base, index] = path.rsplit('@');
+    bool indexed = !index.empty() && llvm::all_of(index, llvm::isDigit);
+    if (repeatedModules.contains(indexed ? base : path))
+      return path.str();
+  }
+  return "";
 }
 
 LogicalResult Importer::importNodes(Scope &scope) {
@@ -702,6 +731,8 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
 
   auto op = b.create<exir::AtenOp>(loc, s->fullName(), types, operands,
                                    segments, attrs);
+  if (std::string scope = repeatedScope(node); !scope.empty())
+    op->setAttr("exir.scope", b.getStringAttr(scope));
   for (auto [name, result] : llvm::zip(names, op->getResults()))
     if (!name.empty() && failed(define(scope, name, result, loc)))
       return failure();

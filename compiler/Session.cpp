@@ -105,11 +105,15 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
     PartitionOptions partition;
     partition.backends = backends; // copied by the pass option
     pm.addPass(createPartition(partition));
+    pm.addPass(createExtractCalls()); // lower once, call many
     return;
   }
   case Phase::Outline:
-    if (delegates(options))
-      pm.addPass(createOutlineDelegates());
+    if (delegates(options)) {
+      pm.addPass(createOutlineDelegates(
+          OutlineDelegatesOptions{options.shareDelegates}));
+      pm.addPass(createInlineCalls());
+    }
     return;
   case Phase::OutVariants:
     pm.addPass(createToOutVariants());

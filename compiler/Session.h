@@ -57,6 +57,9 @@ struct CompileOptions {
   Phase compileTo = Phase::Emit;
   /// Backends to partition for, in priority order; empty: no delegation.
   std::vector<std::string> backends;
+  /// Let calls of one lowered module share a delegate entry when its
+  /// backend opts in (false: one entry per call site, for comparison).
+  bool shareDelegates = true;
   /// Memory planner: best, greedy, best-fit or first-fit.
   std::string planner = "best";
   /// Place every write-back copy at the end of the method (baseline).

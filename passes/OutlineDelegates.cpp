@@ -1,19 +1,153 @@
-//===- OutlineDelegates.cpp ----------------------------------------------------------===//
-// Placeholder: being implemented. Fails loudly so nothing silently skips it.
+//===- OutlineDelegates.cpp - delegate regions to lowered modules ---------===//
+//
+// Stage two of delegation: each exir.delegate_region becomes a private
+// func.func (arguments: the values it captured, in first-use order; results:
+// what it yields), which the backend's preprocess compiles into an
+// exir.lowered_module @<backend>_<n>; the region becomes an
+// exir.delegate_call of it and the function is dropped. A region inside a
+// function called N times yields ONE lowered module called N times once the
+// calls are inlined (exir-inline-calls).
+//
+//===----------------------------------------------------------------------===//
 
+#include "backends/AotBackend.h"
 #include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
 
 namespace ptec {
 #define GEN_PASS_DEF_OUTLINEDELEGATES
 #include "passes/Passes.h.inc"
 
+using namespace mlir;
+
 namespace {
+
+/// Values used in `region` but defined outside it, in first-use order.
+llvm::SetVector<Value> capturedValues(exir::DelegateRegionOp region) {
+  llvm::SetVector<Value> captured;
+  region.getBody().walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (!region->isAncestor(v.getParentRegion()->getParentOp()))
+        captured.insert(v);
+  });
+  return captured;
+}
+
 struct OutlineDelegatesPass : impl::OutlineDelegatesBase<OutlineDelegatesPass> {
   using OutlineDelegatesBase::OutlineDelegatesBase;
+
   void runOnOperation() override {
-    getOperation().emitError("pass '") << getArgument() << "' is not implemented yet";
-    signalPassFailure();
+    ModuleOp module = getOperation();
+    SmallVector<exir::DelegateRegionOp> regions;
+    module.walk([&](exir::DelegateRegionOp r) { regions.push_back(r); });
+    if (regions.empty())
+      return;
+
+    SymbolTable symbols(module);
+    // New lowered modules go together, after the existing ones (or the
+    // weights), before the functions, in region order.
+    Operation *anchor = nullptr;
+    for (Operation &op : module.getBody()->getOperations())
+      if (llvm::isa<exir::LoweredModuleOp, exir::WeightOp>(op))
+        anchor = &op;
+
+    std::map<std::pair<std::string, std::string>, std::unique_ptr<aot::AotBackend>> cache;
+    std::map<std::string, unsigned> nextIndex;
+    for (exir::DelegateRegionOp region : regions) {
+      std::string options;
+      if (auto o = region->getAttrOfType<StringAttr>("exir.backend_options"))
+        options = o.getValue().str();
+      auto &backend = cache[{region.getBackend().str(), options}];
+      if (!backend) {
+        std::string error;
+        backend = aot::createAotBackendForId(region.getBackend(), options, &error);
+        if (!backend) {
+          region.emitError("cannot outline delegate region: ") << error;
+          return signalPassFailure();
+        }
+      }
+      exir::LoweredModuleOp lowered = outline(region, *backend, anchor, symbols, nextIndex);
+      if (!lowered)
+        return signalPassFailure();
+      anchor = lowered;
+    }
+  }
+
+  exir::LoweredModuleOp outline(exir::DelegateRegionOp region,
+                                const aot::AotBackend &backend, Operation *anchor,
+                                SymbolTable &symbols,
+                                std::map<std::string, unsigned> &nextIndex) {
+    MLIRContext *ctx = region.getContext();
+    llvm::SetVector<Value> captured = capturedValues(region);
+    Operation *yield = region.getBody().front().getTerminator();
+    SmallVector<Type> inputs;
+    for (Value v : captured)
+      inputs.push_back(v.getType());
+    auto type = FunctionType::get(ctx, inputs, region.getResultTypes());
+
+    // The region as a function, handed to preprocess, then dropped.
+    OpBuilder b(ctx);
+    OwningOpRef<func::FuncOp> fn =
+        b.create<func::FuncOp>(region.getLoc(), "delegate_region", type);
+    fn->setPrivate();
+    Block *entry = fn->addEntryBlock();
+    IRMapping map;
+    for (auto [v, arg] : llvm::zip(captured, entry->getArguments()))
+      map.map(v, arg);
+    b.setInsertionPointToEnd(entry);
+    for (Operation &op : region.getBody().front().without_terminator())
+      b.clone(op, map);
+    SmallVector<Value> results;
+    for (Value v : yield->getOperands())
+      results.push_back(map.lookupOrDefault(v));
+    b.create<func::ReturnOp>(region.getLoc(), results);
+
+    FailureOr<aot::PreprocessResult> pre = backend.preprocess(*fn);
+    if (failed(pre))
+      return nullptr;
+
+    // @<backend>_<n>, the first free n.
+    std::string name;
+    unsigned &n = nextIndex[backend.name().str()];
+    do
+      name = backend.name().str() + "_" + std::to_string(n++);
+    while (symbols.lookup(name));
+
+    SmallVector<Attribute> specs;
+    for (const aot::CompileSpec &s : pre->compileSpecs)
+      specs.push_back(exir::CompileSpecAttr::get(ctx, b.getStringAttr(s.key),
+                                                 b.getStringAttr(s.value)));
+    SmallVector<Attribute> scratch;
+    for (const aot::ScratchSpec &s : pre->scratch)
+      scratch.push_back(exir::ScratchSpecAttr::get(ctx, s.size, s.alignment));
+
+    ModuleOp module = getOperation();
+    if (anchor)
+      b.setInsertionPointAfter(anchor);
+    else
+      b.setInsertionPointToStart(module.getBody());
+    auto lowered = b.create<exir::LoweredModuleOp>(
+        region.getLoc(), b.getStringAttr(name), b.getStringAttr(backend.id()),
+        b.getStringAttr(pre->blob), b.getArrayAttr(specs), TypeAttr::get(type),
+        pre->shareHandleAcrossCalls && shareDelegates ? b.getUnitAttr() : UnitAttr(),
+        scratch.empty() ? ArrayAttr() : b.getArrayAttr(scratch));
+    symbols.insert(lowered);
+
+    b.setInsertionPoint(region);
+    auto call = b.create<exir::DelegateCallOp>(
+        region.getLoc(), region.getResultTypes(),
+        FlatSymbolRefAttr::get(lowered.getSymNameAttr()), captured.getArrayRef());
+    region->replaceAllUsesWith(call->getResults());
+    region->erase();
+    return lowered;
   }
 };
+
 } // namespace
 } // namespace ptec

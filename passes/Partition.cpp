@@ -1,19 +1,259 @@
-//===- Partition.cpp ----------------------------------------------------------===//
-// Placeholder: being implemented. Fails loudly so nothing silently skips it.
+//===- Partition.cpp - group supported ops into delegate regions ----------===//
+//
+// Stage one of delegation (the IREE shape): a light, implicit-capture
+// exir.delegate_region per group. Groups grow in one pass over each block:
+// an op joins a group of its backend unless one of its producers outside the
+// group already depends on the group (that would be a cycle through another
+// op). Each op keeps the set of groups it depends on as a bit vector, so the
+// pass is linear in ops times groups/64. An op that writes memory (copy_,
+// in-place ops, calls) closes every open group.
+//
+//===----------------------------------------------------------------------===//
 
+#include "backends/AotBackend.h"
 #include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace ptec {
 #define GEN_PASS_DEF_PARTITION
 #include "passes/Passes.h.inc"
 
+using namespace mlir;
+
 namespace {
+
+struct Backend {
+  std::unique_ptr<aot::AotBackend> impl;
+  std::string options;
+};
+
+struct Group {
+  unsigned backend;
+  unsigned epoch;
+  SmallVector<Operation *> ops;
+};
+
+/// An op that must not be moved across or grouped: it writes memory, has
+/// unknown effects or holds regions.
+bool isBarrier(Operation *op) {
+  if (op->getNumRegions() != 0)
+    return true;
+  auto mem = llvm::dyn_cast<MemoryEffectOpInterface>(op);
+  return !mem || mem.hasEffect<MemoryEffects::Write>();
+}
+
+/// The ops of `block` that produce values `op` (or ops nested in it) uses.
+SmallVector<Operation *> producersIn(Operation *op, Block &block) {
+  SmallVector<Operation *> out;
+  op->walk([&](Operation *nested) {
+    for (Value v : nested->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        continue;
+      Operation *top = block.findAncestorOpInBlock(*def);
+      if (top && top != op)
+        out.push_back(top);
+    }
+  });
+  return out;
+}
+
+class Partitioner {
+public:
+  Partitioner(ArrayRef<Backend> backends, bool report)
+      : backends(backends), report(report) {}
+
+  void run(Block &block) {
+    formGroups(block);
+    for (Group &g : groups) {
+      const aot::AotBackend &b = *backends[g.backend].impl;
+      for (aot::OpGroup &cut : b.group(g.ops))
+        if (!cut.empty())
+          wrap(block, SmallVector<Operation *>(cut.begin(), cut.end()),
+               backends[g.backend]);
+    }
+  }
+
+private:
+  void formGroups(Block &block) {
+    unsigned epoch = 0;
+    DenseMap<Operation *, llvm::BitVector> reach;
+    DenseMap<Operation *, int> groupOf;
+    for (Operation &opRef : block.without_terminator()) {
+      Operation *op = &opRef;
+      SmallVector<Operation *> producers = producersIn(op, block);
+      llvm::BitVector deps;
+      for (Operation *p : producers) {
+        const llvm::BitVector &r = reach[p];
+        if (deps.size() < r.size())
+          deps.resize(r.size());
+        deps |= r;
+      }
+      int chosen = -1;
+      if (isBarrier(op)) {
+        ++epoch;
+      } else if (std::optional<unsigned> b = pick(op)) {
+        // Candidates: producers' groups first, then the newest group of b.
+        SmallVector<int> candidates;
+        for (Operation *p : producers) {
+          auto it = groupOf.find(p);
+          if (it != groupOf.end())
+            candidates.push_back(it->second);
+        }
+        if (int last = lastGroup(*b); last >= 0)
+          candidates.push_back(last);
+        for (int g : candidates) {
+          if (groups[g].backend != *b || groups[g].epoch != epoch)
+            continue;
+          bool cycle = llvm::any_of(producers, [&](Operation *p) {
+            auto it = groupOf.find(p);
+            if (it != groupOf.end() && it->second == g)
+              return false;
+            const llvm::BitVector &r = reach[p];
+            return static_cast<unsigned>(g) < r.size() && r.test(g);
+          });
+          if (!cycle) {
+            chosen = g;
+            break;
+          }
+        }
+        if (chosen < 0) {
+          chosen = static_cast<int>(groups.size());
+          groups.push_back(Group{*b, epoch, {}});
+        }
+        groups[chosen].ops.push_back(op);
+        groupOf[op] = chosen;
+        if (deps.size() <= static_cast<unsigned>(chosen))
+          deps.resize(chosen + 1);
+        deps.set(chosen);
+      }
+      reach[op] = std::move(deps);
+    }
+  }
+
+  int lastGroup(unsigned backend) const {
+    for (int g = static_cast<int>(groups.size()) - 1; g >= 0; --g)
+      if (groups[g].backend == backend)
+        return g;
+    return -1;
+  }
+
+  /// The first backend, in priority order, that takes `op`.
+  std::optional<unsigned> pick(Operation *op) {
+    SmallVector<std::string> reasons;
+    for (auto [i, b] : llvm::enumerate(backends)) {
+      std::optional<std::string> why = b.impl->refuse(op);
+      if (!why)
+        return static_cast<unsigned>(i);
+      reasons.push_back(b.impl->name().str() + ": " + *why);
+    }
+    if (report && llvm::isa<exir::AtenOp>(op)) {
+      InFlightDiagnostic d = op->emitRemark("not delegated (");
+      llvm::interleave(reasons, [&](const std::string &r) { d << r; },
+                       [&] { d << "; "; });
+      d << ")";
+    }
+    return std::nullopt;
+  }
+
+  /// Replaces `ops` (program order) by one delegate region placed where the
+  /// last of them was; ops in between that use its results move after it.
+  void wrap(Block &block, SmallVector<Operation *> ops, const Backend &backend) {
+    // Earlier regions may have moved ops; take the current order.
+    llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    llvm::SmallPtrSet<Operation *, 8> members(ops.begin(), ops.end());
+    llvm::SetVector<Value> yielded;
+    SmallVector<Location> locs;
+    for (Operation *op : ops) {
+      locs.push_back(op->getLoc());
+      for (Value r : op->getResults())
+        for (Operation *user : r.getUsers())
+          if (!members.contains(block.findAncestorOpInBlock(*user)))
+            yielded.insert(r);
+    }
+    // The ops between the first member and the last, before anything moves.
+    SmallVector<Operation *> between;
+    for (Operation *op = ops.front(); op != ops.back(); op = op->getNextNode())
+      if (!members.contains(op))
+        between.push_back(op);
+
+    OpBuilder b(ops.back()->getContext());
+    b.setInsertionPointAfter(ops.back());
+    SmallVector<Type> types;
+    for (Value v : yielded)
+      types.push_back(v.getType());
+    auto region = b.create<exir::DelegateRegionOp>(
+        b.getFusedLoc(locs), types, backend.impl->id());
+    if (!backend.options.empty())
+      region->setAttr("exir.backend_options", b.getStringAttr(backend.options));
+    Block *body = new Block();
+    region.getBody().push_back(body);
+    b.setInsertionPointToEnd(body);
+    auto yield = b.create<exir::YieldOp>(region.getLoc(), yielded.getArrayRef());
+    for (Operation *op : ops)
+      op->moveBefore(yield);
+    for (auto [i, yieldedValue] : llvm::enumerate(yielded))
+      Value(yieldedValue).replaceUsesWithIf(region.getResult(i), [&](OpOperand &use) {
+        return !region->isProperAncestor(use.getOwner());
+      });
+
+    // Ops that now use a value defined after them follow the region, in
+    // their order (grouping never lets such an op feed the group back).
+    llvm::SmallPtrSet<Operation *, 8> moved;
+    moved.insert(region);
+    Operation *cursor = region;
+    for (Operation *op : between) {
+      bool depends = llvm::any_of(producersIn(op, block),
+                                  [&](Operation *p) { return moved.contains(p); });
+      if (!depends)
+        continue;
+      op->moveAfter(cursor);
+      cursor = op;
+      moved.insert(op);
+    }
+  }
+
+  ArrayRef<Backend> backends;
+  bool report;
+  std::vector<Group> groups;
+};
+
 struct PartitionPass : impl::PartitionBase<PartitionPass> {
   using PartitionBase::PartitionBase;
+
   void runOnOperation() override {
-    getOperation().emitError("pass '") << getArgument() << "' is not implemented yet";
-    signalPassFailure();
+    ModuleOp module = getOperation();
+    SmallVector<Backend> resolved;
+    for (const std::string &spec : backends) {
+      if (spec == "none")
+        continue;
+      std::string error;
+      std::unique_ptr<aot::AotBackend> impl = aot::createAotBackend(spec, &error);
+      if (!impl) {
+        module.emitError("exir-partition: ") << error;
+        return signalPassFailure();
+      }
+      resolved.push_back(
+          Backend{std::move(impl), llvm::StringRef(spec).split(':').second.str()});
+    }
+    if (resolved.empty())
+      return;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      for (Block &block : func.getBody()) {
+        Partitioner partitioner(resolved, reportRefusals);
+        partitioner.run(block);
+      }
+    }
   }
 };
+
 } // namespace
 } // namespace ptec

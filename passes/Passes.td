@@ -49,15 +49,38 @@ def Partition : Pass<"exir-partition", "mlir::ModuleOp"> {
   let summary = "Group ops a backend accepts into exir.delegate_region ops";
   let options = [
     ListOption<"backends", "backends", "std::string",
-               "Backends to partition for, in priority order">
+               "Backends to partition for, in priority order (name[:options])">,
+    Option<"reportRefusals", "report-refusals", "bool", /*default=*/"false",
+           "Emit a remark for each op no backend takes, with the reasons">
   ];
 }
 
 def OutlineDelegates : Pass<"exir-outline-delegates", "mlir::ModuleOp"> {
   let summary = "Outline delegate regions into lowered modules and calls";
   let description = [{
+def ExtractCalls : Pass<"exir-extract-calls", "mlir::ModuleOp"> {
+  let summary = "Outline repeated submodule calls into one function and N calls";
+  let description = [{
+    Ops carry the submodule instance they came from (`exir.scope = "step@3"`,
+    set by the importer from nn_module_stack for repeated instances). Each
+    contiguous run of ops of one instance is a call; runs of instances of
+    one submodule (`step`, `step@1`, ...) whose op sequences are structurally
+    identical become ONE private func.func and one func.call per run, so
+    that later passes lower the body once.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
     Each region becomes an `exir.lowered_module` (via the backend's
     preprocess) and an `exir.delegate_call`. A function called several times
+  let description = [{
+    Capability-based: each op goes to the first backend (priority order)
+    that accepts it. Accepted ops grow maximal groups, in program order,
+    that never create a cycle through other ops and never span an op that
+    writes memory. The backend's grouping hook then cuts each group into
+    the regions it can lower; each becomes an implicit-capture
+    `exir.delegate_region`. Private (callee) functions are partitioned too.
+  }];
     is lowered once: all its call sites call the same lowered module.
   }];
 }
@@ -71,6 +94,19 @@ def ToOutVariants : Pass<"exir-to-out-variants", "mlir::ModuleOp"> {
   }];
 }
 
+  let options = [
+    Option<"shareDelegates", "share-delegates", "bool", /*default=*/"true",
+           "Keep the backend's share_handle_across_calls (false: one delegate per call)">
+  ];
+}
+
+def InlineCalls : Pass<"exir-inline-calls", "mlir::ModuleOp"> {
+  let summary = "Inline calls to private functions; methods become flat chains";
+  let description = [{
+    Undoes exir-extract-calls after delegation: every func.call of a private
+    function is replaced by a copy of its body (delegate calls keep calling
+    the one lowered module), and the private functions are erased.
+  }];
 def PlanMemory : Pass<"exir-plan-memory", "mlir::ModuleOp"> {
   let summary = "Assign arena offsets to planned tensors (exir.mem)";
   let options = [

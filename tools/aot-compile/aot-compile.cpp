@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "backends/AotBackend.h"
 #include "compiler/Session.h"
 
 #include <CLI/CLI.hpp>
@@ -34,6 +35,8 @@ Examples:
       save the IR after a phase; `aot-compile model.mlir -o model.pte` resumes
   aot-compile model.pt2 --backend demo --planner greedy -o model.pte
       delegate what the demo backend accepts, plan memory greedily
+  aot-compile model.pt2 --backend demo:scratch=64 --no-share-delegates -o m.pte
+      backend options after ':'; one delegate entry per call site
 )";
 
 } // namespace
@@ -71,7 +74,18 @@ int main(int argc, char **argv) {
   app.add_option("--backend", backends,
                  "Delegate to this backend (repeatable, priority order; "
                  "'none' = no delegation, the default)")
-      ->check(CLI::IsMember({"demo", "none"}));
+      ->check(CLI::Validator(
+          [](std::string &spec) -> std::string {
+            std::string error;
+            if (spec == "none" || ptec::aot::createAotBackend(spec, &error))
+              return "";
+            return error;
+          },
+          "BACKEND[:OPTIONS]"));
+  bool noShare = false;
+  app.add_flag("--no-share-delegates", noShare,
+               "One delegate entry per call site even when the backend allows "
+               "sharing (for comparison)");
   app.add_option("--planner", planner, "Memory planning algorithm (best = smallest of all)")
       ->check(CLI::IsMember({"best", "greedy", "best-fit", "first-fit"}));
   app.add_option("--write-back", writeBack,
@@ -97,6 +111,7 @@ int main(int argc, char **argv) {
   options.compileTo = *ptec::parsePhase(compileTo);
   options.emitFormat = *ptec::parseEmitFormat(emit);
   options.backends = backends;
+  options.shareDelegates = !noShare;
   options.planner = planner;
   options.writeBackAtEnd = writeBack == "end";
   options.printIrAfterAll = printIr;

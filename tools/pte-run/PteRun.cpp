@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <set>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
@@ -281,6 +282,19 @@ int run(const Options &o) {
   if (e != Error::Ok)
     return error(o, m.errorDetail() + " (" + toString(e) + ")");
   Method &method = *m.method(o.method.c_str());
+  // Delegate entries and the init() calls the runtime made (shared handles:
+  // one init per entry, not per call).
+  if (auto plan = m.program().plan(o.method.c_str());
+      plan.ok() && plan.get()->delegates() && plan.get()->delegates()->size() > 0) {
+    std::set<std::string> ids;
+    for (const auto *d : *plan.get()->delegates())
+      if (d->id())
+        ids.insert(d->id()->str());
+    std::printf("delegates: %zu entries, init calls:", method.delegatesSize());
+    for (const std::string &id : ids)
+      std::printf(" %s=%zu", id.c_str(), backendInitCount(id.c_str()));
+    std::printf("\n");
+  }
 
   // Inputs: one --input per method input ("random" generates), or none at all.
   const size_t nIn = method.inputsSize();

@@ -1,0 +1,94 @@
+//===- AotRegistry.cpp - ahead-of-time backends by name -------------------===//
+
+#include "backends/AotBackend.h"
+#include "backends/demo/aot/DemoAot.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+namespace ptec::aot {
+namespace {
+
+struct Entry {
+  std::string id;
+  AotBackendFactory factory;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, Entry, std::less<>> byName;
+};
+
+bool addLocked(Registry &r, llvm::StringRef name, llvm::StringRef id,
+               AotBackendFactory factory) {
+  return r.byName.emplace(name.str(), Entry{id.str(), std::move(factory)}).second;
+}
+
+/// The registry, with the built-in backends already in it.
+Registry &registry() {
+  static Registry *r = [] {
+    auto *reg = new Registry;
+    addLocked(*reg, demo::kDemoAotName, demo::kDemoAotId, demo::createDemoAotBackend);
+    return reg;
+  }();
+  return *r;
+}
+
+std::unique_ptr<AotBackend> create(const Entry &entry, llvm::StringRef options,
+                                   std::string *error) {
+  std::string local;
+  std::unique_ptr<AotBackend> backend = entry.factory(options, error ? error : &local);
+  return backend;
+}
+
+} // namespace
+
+bool registerAotBackend(llvm::StringRef name, llvm::StringRef id,
+                        AotBackendFactory factory) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return addLocked(r, name, id, std::move(factory));
+}
+
+std::unique_ptr<AotBackend> createAotBackend(llvm::StringRef spec, std::string *error) {
+  auto [name, options] = spec.split(':');
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.byName.find(name);
+  if (it == r.byName.end()) {
+    if (error) {
+      *error = "unknown backend '" + name.str() + "'; known:";
+      for (const auto &[known, entry] : r.byName)
+        *error += " " + known;
+    }
+    return nullptr;
+  }
+  return create(it->second, options, error);
+}
+
+std::unique_ptr<AotBackend> createAotBackendForId(llvm::StringRef id,
+                                                  llvm::StringRef options,
+                                                  std::string *error) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto &[name, entry] : r.byName)
+    if (entry.id == id)
+      return create(entry, options, error);
+  if (error)
+    *error = "no ahead-of-time backend has the runtime id '" + id.str() + "'";
+  return nullptr;
+}
+
+std::vector<std::string> registeredAotBackends() {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> names;
+  for (const auto &[name, entry] : r.byName)
+    names.push_back(name);
+  return names;
+}
+
+} // namespace ptec::aot
