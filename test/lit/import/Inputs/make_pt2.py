@@ -112,6 +112,26 @@ def case(name):
                     ("", tensor("x")), ("", tensor("w"))],
                    [tensor("y")], 13)
         return program([hop]), w
+    if name == "undefined_value":  # uses a name no input or node defines
+        return program([node("torch.ops.aten.add.Tensor",
+                             [("self", tensor("x")), ("other", tensor("ghost"))],
+                             [tensor("y")], 12)]), w
+    if name == "no_meta":  # the node's output has no tensor_values entry
+        p = program([add()])
+        del p["graph_module"]["graph"]["tensor_values"]["y"]
+        return p, w
+    if name == "result_count":  # max.dim returns two values, the node lists one
+        return program([node("torch.ops.aten.max.dim",
+                             [("self", tensor("x")), ("dim", {"as_int": 0})],
+                             [tensor("y")], 12)]), w
+    if name == "number_for_tensor":  # mm has no Scalar overload
+        return program([node("torch.ops.aten.mm.default",
+                             [("self", tensor("x")), ("mat2", {"as_float": 2.0})],
+                             [tensor("y")], 12)]), w
+    if name == "unknown_arg":
+        n = add()
+        n["inputs"].append({"name": "beta", "arg": {"as_int": 1}, "kind": 2})
+        return program([n]), w
     if name == "symbolic_dim":
         sym = {"expr_str": "Symbol('s0', integer=True, positive=True)",
                "hint": {"as_int": 2}}
