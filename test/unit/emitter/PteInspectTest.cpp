@@ -259,3 +259,22 @@ TEST_CASE("inspect: a union tag without its value is rejected", "[inspect]") {
   CHECK(openError(bytes) ==
         "Program.execution_plan[0].values[0]: tag 5 without a value");
 }
+
+TEST_CASE("inspect: golden JSON of the sample program", "[inspect][golden]") {
+  // Pins the writer's layout (header values, segment offsets, field set).
+  // To update after an intended change: PTEC_UPDATE_GOLDEN=1 pte_writer_tests
+  std::vector<uint8_t> bytes = sampleProgram();
+  PteView v;
+  std::string err, json;
+  REQUIRE(openPte(bytes.data(), bytes.size(), &v, &err));
+  JsonOptions o;
+  o.elideBytes = true;
+  REQUIRE(dumpPteJson(v, o, &json, &err));
+  std::string path = std::string(PTE_GOLDEN_DIR) + "/sample_program.json";
+  if (std::getenv("PTEC_UPDATE_GOLDEN"))
+    REQUIRE(writeFileAtomic(path, std::vector<uint8_t>(json.begin(), json.end()),
+                            &err));
+  std::vector<uint8_t> golden;
+  REQUIRE(readFileBytes(path, &golden, &err));
+  CHECK(json == std::string(golden.begin(), golden.end()));
+}
