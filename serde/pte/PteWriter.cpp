@@ -648,6 +648,14 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
   fbb.Finish(root, fb::ProgramIdentifier());
   const uint8_t *fbData = fbb.GetBufferPointer();
   size_t fbSize = fbb.GetSize();
+  // Self-check: what we hand out always passes the verifier.
+  flatbuffers::Verifier verifier(fbData, fbSize, 64, 1u << 30);
+  if (!fb::VerifyProgramBuffer(verifier)) {
+    if (err)
+      *err = "internal: the written program does not pass the flatbuffers "
+             "verifier";
+    return false;
+  }
 
   if (layout.segmentData.empty()) {
     out->assign(fbData, fbData + fbSize);
