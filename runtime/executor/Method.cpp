@@ -195,6 +195,14 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
   if (tensor->init(static_cast<ScalarType>(st), Span<const int64_t>(dims, rank)) != Error::Ok)
     return fail(Error::InvalidProgram, "value %zu: tensor shape is invalid", i);
 
+  // Kernels read elements in place, so data must be aligned to the element
+  // size (writers align to 16); a corrupted offset must not become UB.
+  auto misaligned = [&](const void *, const char *what) {
+    return fail(Error::InvalidProgram,
+                "value %zu: %s data is not aligned to its %zu-byte elements", i, what, esize);
+  };
+  auto aligned = [&](const void *p) { return reinterpret_cast<uintptr_t>(p) % esize == 0; };
+
   const fb::ExtraTensorInfo *extra = t->extra_tensor_info();
   if (extra != nullptr && extra->device_type() != fb::DeviceType::CPU)
     return fail(Error::NotSupported, "value %zu: tensor device_type %d (only CPU)", i,
@@ -217,6 +225,8 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
       // Planned with external initial state: fall through to the planned
       // path and copy below.
     } else {
+      if (!aligned(data->data()))
+        return misaligned(data->data(), "external");
       tensor->setData(const_cast<uint8_t *>(data->data()), nbytes);
       out = tensor;
       return Error::Ok;
@@ -238,6 +248,8 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
                   "value %zu: planned offset %llu + %zu bytes runs past arena %u (%llu bytes)",
                   i, (unsigned long long)offset, nbytes, memId, (unsigned long long)arenaSize);
     uint8_t *data = m_.memory_->plannedBuffers()[memId - 1].data() + offset;
+    if (!aligned(data))
+      return misaligned(data, "planned");
     tensor->setData(data, nbytes);
     planned = true;
     if (extra != nullptr && extra->location() == fb::TensorDataLocation::EXTERNAL) {
@@ -255,6 +267,8 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
     auto data = m_.program_->constantData(t->data_buffer_idx(), nbytes, &sub);
     if (!data.ok())
       return fail(data.error(), "value %zu: %s", i, sub.c_str());
+    if (!aligned(data.get()))
+      return misaligned(data.get(), "constant");
     tensor->setData(const_cast<uint8_t *>(data.get()), nbytes);
   } else {
     tensor->setData(nullptr, 0); // supplied as an input or by a kernel

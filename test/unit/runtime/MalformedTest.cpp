@@ -149,6 +149,17 @@ TEST_CASE("segment table problems are rejected at program load", "[runtime][malf
     REQUIRE_THAT(detail, Contains("value 0"));
     REQUIRE_THAT(detail, Contains("runs past the constant segment"));
   }
+  SECTION("constant offset not aligned to the element size") {
+    fb::ProgramT p;
+    PlanBuilder b(addPlan(p, "forward"));
+    std::vector<float> w = {1, 2, 3};
+    std::vector<uint8_t> seg = constantSegment(p, 0, {bytesOf(w)});
+    p.constant_segment->offsets[1] = 2;
+    int c = b.tensor({2}, 1);
+    b.plan().outputs = {c};
+    REQUIRE(loadMethodError(serialize(p, {seg}), "forward", detail) == Error::InvalidProgram);
+    REQUIRE_THAT(detail, Contains("value 0: constant data is not aligned"));
+  }
   SECTION("constant index past the offsets") {
     fb::ProgramT p;
     PlanBuilder b(addPlan(p, "forward"));
@@ -276,6 +287,11 @@ TEST_CASE("malformed values are rejected at method load", "[runtime][malformed]"
     b.tensorAt(3).allocation_info->memory_offset_low = 40; // arena is 48 bytes
     REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
     REQUIRE_THAT(detail, Contains("value 3: planned offset 40 + 16 bytes runs past arena 1 (48 bytes)"));
+  }
+  SECTION("planned offset not aligned to the element size") {
+    b.tensorAt(3).allocation_info->memory_offset_low = 6;
+    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
+    REQUIRE_THAT(detail, Contains("value 3: planned data is not aligned to its 4-byte elements"));
   }
   SECTION("planned offset high bits") {
     b.tensorAt(3).allocation_info->memory_offset_high = 1;
