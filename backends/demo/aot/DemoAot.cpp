@@ -109,6 +109,8 @@ public:
   /// Fixed patterns: each sin alone; an mm whose only user is an add that
   /// adds a third, distinct value. Other accepted ops stay portable.
   llvm::SmallVector<OpGroup> group(llvm::ArrayRef<Operation *> ops) const override {
+    if (options_.wholeGroups)
+      return AotBackend::group(ops);
     llvm::SmallVector<OpGroup> groups;
     llvm::SmallPtrSet<Operation *, 8> inGroup(ops.begin(), ops.end());
     llvm::SmallPtrSet<Operation *, 8> taken;
@@ -230,7 +232,7 @@ std::string dottedOpName(llvm::StringRef opName) {
 bool parseDemoAotOptions(llvm::StringRef text, DemoAotOptions &options,
                          std::string *error) {
   llvm::SmallVector<llvm::StringRef> parts;
-  text.split(parts, ',', -1, /*KeepEmpty=*/false);
+  text.split(parts, ':', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef part : parts) {
     auto [key, value] = part.split('=');
     if (key == "scratch") {
@@ -240,6 +242,10 @@ bool parseDemoAotOptions(llvm::StringRef text, DemoAotOptions &options,
         return false;
       }
       options.scratchBytes = n;
+      continue;
+    }
+    if (key == "group" && value == "whole") {
+      options.wholeGroups = true;
       continue;
     }
     if (key == "ops") {
@@ -258,7 +264,7 @@ bool parseDemoAotOptions(llvm::StringRef text, DemoAotOptions &options,
       }
       continue;
     }
-    *error = "demo: unknown option '" + part.str() + "' (scratch=N, ops=sin+mm_add)";
+    *error = "demo: unknown option '" + part.str() + "' (scratch=N, ops=sin+mm_add, group=whole)";
     return false;
   }
   return true;

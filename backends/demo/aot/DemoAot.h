@@ -10,11 +10,13 @@
 // 0, `max_value`). It opts in to handle sharing: the runtime handle is
 // read-only after init.
 //
-// Options ("demo:<opt>,<opt>"):
+// Options ("demo:<opt>:<opt>", e.g. "demo:scratch=64:ops=sin"):
 //   scratch=N   test mode: declare N bytes of scratch per call and the
 //               `scratch_bytes` compile spec (after max_value); scratch
 //               disables sharing.
 //   ops=sin     only these patterns ('+'-separated: sin, mm_add).
+//   group=whole keep the partitioner's maximal groups uncut (tests of the
+//               partitioner only: preprocess refuses what it cannot compute).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -32,9 +34,10 @@ struct DemoAotOptions {
   int64_t scratchBytes = 0;
   bool sin = true;
   bool mmAdd = true;
+  bool wholeGroups = false;
 };
 
-/// Parses "scratch=64,ops=sin"; false and `error` set on a bad option.
+/// Parses "scratch=64:ops=sin"; false and `error` set on a bad option.
 bool parseDemoAotOptions(llvm::StringRef text, DemoAotOptions &options, std::string *error);
 
 std::unique_ptr<AotBackend> createDemoAotBackend(llvm::StringRef options, std::string *error);

@@ -1,0 +1,126 @@
+// RUN: ptec-opt %s --split-input-file --exir-partition=backends=demo | FileCheck %s
+// RUN: ptec-opt %s --split-input-file --exir-partition="backends=demo:group=whole" | FileCheck %s --check-prefix=WHOLE
+// RUN: ptec-opt %s --split-input-file --exir-partition="backends=demo:ops=sin" | FileCheck %s --check-prefix=SIN
+// RUN: ptec-opt %s --split-input-file --exir-partition=backends=none | FileCheck %s --check-prefix=NONE
+
+// The demo backend's fixed patterns: mm-then-add and sin, each its own
+// region (implicit capture); with group=whole the maximal group is one
+// region; with ops=sin only the sin is taken.
+
+// CHECK-LABEL: func.func @step(
+// CHECK: %[[MA:.*]] = exir.delegate_region "BackendWithCompilerDemo" {
+// CHECK-NEXT: %[[MM:.*]] = exir.aten "aten::mm"(%arg0, %arg1)
+// CHECK-NEXT: %[[ADD:.*]] = exir.aten "aten::add.Tensor"(%[[MM]], %arg2)
+// CHECK-NEXT: exir.yield %[[ADD]] : tensor<2x2xf32>
+// CHECK: %[[S:.*]] = exir.delegate_region "BackendWithCompilerDemo" {
+// CHECK-NEXT: exir.aten "aten::sin"(%[[MA]])
+// CHECK: return %[[S]]
+// WHOLE-LABEL: func.func @step(
+// WHOLE: exir.delegate_region "BackendWithCompilerDemo" attributes {exir.backend_options = "group=whole"} {
+// WHOLE-NEXT: exir.aten "aten::mm"
+// WHOLE-NEXT: exir.aten "aten::add.Tensor"
+// WHOLE-NEXT: exir.aten "aten::sin"
+// WHOLE-NEXT: exir.yield
+// WHOLE-NOT: exir.delegate_region
+// SIN-LABEL: func.func @step(
+// SIN: exir.aten "aten::mm"
+// SIN-NEXT: exir.aten "aten::add.Tensor"
+// SIN-NEXT: exir.delegate_region "BackendWithCompilerDemo" attributes {exir.backend_options = "ops=sin"} {
+// SIN-NEXT: exir.aten "aten::sin"
+// NONE-NOT: exir.delegate_region
+func.func @step(%a: tensor<2x2xf32>, %x: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %0 = exir.aten "aten::mm"(%a, %x) {operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %1 = exir.aten "aten::add.Tensor"(%0, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %2 = exir.aten "aten::sin"(%1) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %2 : tensor<2x2xf32>
+}
+
+// -----
+
+// No cycle through an op the backend refuses: sin(relu(sin(x))) cannot be
+// one group. The independent sin(y) joins the newest group. Ops that use a
+// region's result move after it.
+
+// WHOLE-LABEL: func.func @no_cycle(
+// WHOLE: %[[G0:.*]] = exir.delegate_region "BackendWithCompilerDemo" attributes {{.*}} {
+// WHOLE-NEXT: exir.aten "aten::sin"(%arg0)
+// WHOLE: %[[R:.*]] = exir.aten "aten::relu"(%[[G0]])
+// WHOLE: %[[G1:.*]]:2 = exir.delegate_region "BackendWithCompilerDemo" attributes {{.*}} {
+// WHOLE-NEXT: exir.aten "aten::sin"(%[[R]])
+// WHOLE-NEXT: exir.aten "aten::sin"(%arg1)
+// WHOLE: exir.aten "aten::neg"(%[[G1]]#1)
+// WHOLE: return
+func.func @no_cycle(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
+  %0 = exir.aten "aten::sin"(%x) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %1 = exir.aten "aten::relu"(%0) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %2 = exir.aten "aten::sin"(%1) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %3 = exir.aten "aten::sin"(%y) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %4 = exir.aten "aten::neg"(%3) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %2, %4 : tensor<2x2xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// A write (exir.copy_) closes every open group: the sin before it and the
+// sin after it are separate regions, and the copy stays between them.
+
+// WHOLE-LABEL: func.func @barrier(
+// WHOLE: exir.delegate_region
+// WHOLE: exir.copy_
+// WHOLE: exir.delegate_region
+func.func @barrier(%x: tensor<2x2xf32>, %s: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %0 = exir.aten "aten::sin"(%x) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  exir.copy_ %s, %0 : tensor<2x2xf32>, tensor<2x2xf32>
+  %1 = exir.aten "aten::sin"(%s) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %1 : tensor<2x2xf32>
+}
+
+// -----
+
+// Capability: dtypes and shapes. f16 sin, a 3x3 mm, a broadcasting add and a
+// leading dimension above max_value (4) stay portable; mm whose result has
+// another user is not the mm-then-add pattern.
+
+// CHECK-LABEL: func.func @refused(
+// CHECK-NOT: exir.delegate_region
+// CHECK: return
+func.func @refused(%h: tensor<2xf16>, %m: tensor<3x3xf32>, %v: tensor<2x2xf32>, %r: tensor<2xf32>, %big: tensor<8xf32>) -> (tensor<2xf16>, tensor<3x3xf32>, tensor<2x2xf32>, tensor<8xf32>, tensor<2x2xf32>) {
+  %0 = exir.aten "aten::sin"(%h) {operand_segments = array<i32: 1>} : (tensor<2xf16>) -> tensor<2xf16>
+  %1 = exir.aten "aten::mm"(%m, %m) {operand_segments = array<i32: 1, 1>} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
+  %2 = exir.aten "aten::add.Tensor"(%v, %r) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  %3 = exir.aten "aten::sin"(%big) {operand_segments = array<i32: 1>} : (tensor<8xf32>) -> tensor<8xf32>
+  %4 = exir.aten "aten::mm"(%v, %v) {operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0, %1, %2, %3, %4 : tensor<2xf16>, tensor<3x3xf32>, tensor<2x2xf32>, tensor<8xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Private callee functions are partitioned inside.
+
+// CHECK-LABEL: func.func @caller(
+// CHECK: call @callee
+// CHECK-LABEL: func.func private @callee(
+// CHECK: exir.delegate_region "BackendWithCompilerDemo"
+func.func @caller(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %0 = func.call @callee(%x) : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+func.func private @callee(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %0 = exir.aten "aten::sin"(%x) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
+// sin(x) and sin(y) form one group placed where its last op was; the neg
+// that reads the first sin moves after the region.
+
+// WHOLE-LABEL: func.func @moves(
+// WHOLE: %[[G:.*]]:2 = exir.delegate_region
+// WHOLE: exir.aten "aten::neg"(%[[G]]#0)
+func.func @moves(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
+  %0 = exir.aten "aten::sin"(%x) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %1 = exir.aten "aten::neg"(%0) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %2 = exir.aten "aten::sin"(%y) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %1, %2 : tensor<2x2xf32>, tensor<2x2xf32>
+}
