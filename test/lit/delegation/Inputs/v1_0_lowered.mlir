@@ -1,0 +1,11 @@
+// A program saved by exir IR version 1.0, after the outline phase: its
+// lowered module predates `share_handle_across_calls` and `scratch`. Kept
+// as written by that version; test/lit/delegation/ir-version.test loads it.
+module attributes {exir.phase = "outline", exir.version = "1.0"} {
+  exir.lowered_module @demo_0 {backend = "BackendWithCompilerDemo", blob = "1version:0#op:demo::aten.sin.default, numel:4, dtype:torch.float32<debug_handle>-1#", compile_specs = [#exir.compile_spec<"max_value", "\02">], function_type = (tensor<2x2xf32>) -> tensor<2x2xf32>}
+  func.func @forward(%arg0: tensor<2x2xf32> {exir.input = #exir.input<user_input, "x">}) -> (tensor<2x2xf32> {exir.output = #exir.output<user_output>}) {
+    %0 = exir.delegate_call @demo_0(%arg0) : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    %1 = exir.delegate_call @demo_0(%0) : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    return %1 : tensor<2x2xf32>
+  }
+}
