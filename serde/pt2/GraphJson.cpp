@@ -708,16 +708,21 @@ void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::strin
     expectObject(doc, root);
     // Version first: a different major means the rest may not parse at all.
     const json &version = req(doc, "schema_version", root);
+    Where wv = root["schema_version"];
+    int64_t major = 0, minor = 0;
     if (version.is_object()) {
-      ep.schemaMajor = static_cast<int>(getInt(req(version, "major", root["schema_version"]),
-                                               root["schema_version"]["major"]));
-      ep.schemaMinor = static_cast<int>(intField(version, "minor", root["schema_version"], 0));
+      major = getInt(req(version, "major", wv), wv["major"]);
+      minor = intField(version, "minor", wv, 0);
     } else {
-      ep.schemaMajor = static_cast<int>(getInt(version, root["schema_version"]));
+      major = getInt(version, wv);
     }
-    if (ep.schemaMajor != 8)
-      fail("schema_version " + std::to_string(ep.schemaMajor) + "." +
-           std::to_string(ep.schemaMinor) + " is unsupported; only major version 8 is read");
+    if (major != 8)
+      fail("schema_version " + std::to_string(major) + "." + std::to_string(minor) +
+           " is unsupported; only major version 8 is read");
+    if (minor < 0 || minor > INT32_MAX)
+      failAt(wv["minor"], "minor version " + std::to_string(minor) + " is out of range");
+    ep.schemaMajor = 8;
+    ep.schemaMinor = static_cast<int>(minor);
     ep.torchVersion = stringField(doc, "torch_version", root, "<=2.4");
     if (const json *ops = opt(doc, "opset_version")) {
       expectObject(*ops, root["opset_version"]);
