@@ -363,3 +363,25 @@ TEST_CASE("non-persistent buffers live in constants", "[pt2]") {
   CHECK(values<int64_t>(ep.constants.at("count").data) == std::vector<int64_t>{7});
   CHECK_FALSE(ep.inputSpecs[1].persistent);
 }
+
+TEST_CASE("symbolic sizes away from the inputs name the tensor", "[pt2]") {
+  json m = basicModel();
+  m["graph_module"]["graph"]["tensor_values"]["mm"]["sizes"][1] = {
+      {"as_expr", {{"expr_str", "s0 + 1"}, {"hint", nullptr}}}};
+  // A symbolic sym_int_values entry is skipped, not an error.
+  m["graph_module"]["graph"]["sym_int_values"]["sym_size"] = {{"as_expr", {{"expr_str", "s0"}}}};
+  m["graph_module"]["graph"]["sym_int_values"]["five"] = {{"as_int", 5}};
+  std::vector<ZipEntry> entries = basicEntries();
+  setEntry(entries, "m/models/model.json", m.dump());
+  std::string bytes = writeZip(entries, ZipStyle::Libzip);
+  ReadError err;
+  CHECK_FALSE(readPt2FromMemory(bytes.data(), bytes.size(), "m.pt2", &err).has_value());
+  CHECK(err.message ==
+        "m.pt2: tensor 'mm' dimension 1 is symbolic (s0 + 1); dynamic shapes are not supported yet");
+
+  m["graph_module"]["graph"]["tensor_values"]["mm"] = tensorMeta(7, {4, 2});
+  setEntry(entries, "m/models/model.json", m.dump());
+  ExportedProgram ep = mustRead(writeZip(entries, ZipStyle::Libzip));
+  CHECK(ep.graph.symIntValues.size() == 1);
+  CHECK(ep.graph.symIntValues.at("five") == 5);
+}

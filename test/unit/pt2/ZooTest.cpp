@@ -58,3 +58,24 @@ TEST_CASE("the mlp zoo model has its known layout", "[pt2][zoo]") {
   CHECK(w.data.size() == 64 * 32 * 4);
   CHECK(ep->graph.tensorValues.at("x").sizes == std::vector<int64_t>{4, 32});
 }
+
+TEST_CASE("a Python-zipfile rewrite of the mlp reads the same", "[pt2][zoo]") {
+  // data/python_zipfile_mlp.pt2: no root folder, no alignment, deflated JSON,
+  // top-level `version` record (data/make_python_zipfile_pt2.py).
+  std::string original = std::string(PTEC_MODELS_DIR) + "/mlp/model.pt2";
+  std::string rewritten = std::string(PTEC_PT2_TEST_DATA_DIR) + "/python_zipfile_mlp.pt2";
+  ReadError err;
+  std::optional<ExportedProgram> a = readPt2(rewritten, &err);
+  INFO(err.message);
+  REQUIRE(a.has_value());
+  CHECK(a->archiveRoot.empty());
+  if (!std::filesystem::exists(original))
+    return;
+  std::optional<ExportedProgram> b = readPt2(original, &err);
+  REQUIRE(b.has_value());
+  CHECK(b->archiveRoot == "model/");
+  CHECK(a->graph.nodes.size() == b->graph.nodes.size());
+  REQUIRE(a->weights.size() == b->weights.size());
+  for (const auto &[fqn, w] : b->weights)
+    CHECK(a->weights.at(fqn).data == w.data);
+}
