@@ -752,6 +752,13 @@ LogicalResult Importer::importHop(const pt2::Node &node, StringRef hop,
     return emitError(loc) << "node '" << node.name << "' (" << hop
                           << ") has no subgraph";
   const pt2::Graph &sub = *graphIt->arg.graph;
+  // wrap_with_autocast(device_type, dtype, enabled, cache_enabled, graph, ...):
+  // the subgraph holds the ops as traced, without autocast's casts.
+  if (hop == "wrap_with_autocast" && node.inputs.size() > 2 &&
+      node.inputs[2].arg.kind == AK::Bool && node.inputs[2].arg.b)
+    emitWarning(loc) << "node '" << node.name
+                     << "': the autocast region is inlined without autocast; "
+                        "its ops keep their exported dtypes";
   auto args = llvm::make_range(std::next(graphIt), node.inputs.end());
   if (static_cast<size_t>(llvm::size(args)) != sub.inputs.size())
     return emitError(loc) << "node '" << node.name << "' (" << hop << ") passes "

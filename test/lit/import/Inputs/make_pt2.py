@@ -98,7 +98,9 @@ def case(name):
         return program([node("torch.ops.higher_order.cond",
                              [("", {"as_bool": True}), ("", tensor("x"))],
                              [tensor("y")], 12)]), w
-    if name == "grad_wrapper":  # wrap_with_set_grad_enabled(False, sub, x, w)
+    if name in ("grad_wrapper", "autocast_wrapper"):
+        # wrap_with_set_grad_enabled(False, sub, x, w) /
+        # wrap_with_autocast("cpu", bfloat16, True, False, sub, x, w)
         sub = {"inputs": [tensor("a"), tensor("b")], "outputs": [tensor("s")],
                "nodes": [node("torch.ops.aten.mul.Tensor",
                               [("self", tensor("a")), ("other", tensor("b"))],
@@ -106,11 +108,16 @@ def case(name):
                "tensor_values": {k: meta([2, 2]) for k in ("a", "b", "s")},
                "sym_int_values": {}, "sym_bool_values": {},
                "is_single_tensor_return": True}
-        hop = node("torch.ops.higher_order.wrap_with_set_grad_enabled",
-                   [("", {"as_bool": False}),
-                    ("", {"as_graph": {"name": "submod_1", "graph": sub}}),
-                    ("", tensor("x")), ("", tensor("w"))],
-                   [tensor("y")], 13)
+        body = [("", {"as_graph": {"name": "submod_1", "graph": sub}}),
+                ("", tensor("x")), ("", tensor("w"))]
+        if name == "grad_wrapper":
+            hop = node("torch.ops.higher_order.wrap_with_set_grad_enabled",
+                       [("", {"as_bool": False})] + body, [tensor("y")], 13)
+        else:
+            hop = node("torch.ops.higher_order.wrap_with_autocast",
+                       [("", {"as_string": "cpu"}), ("", {"as_scalar_type": 13}),
+                        ("", {"as_bool": True}), ("", {"as_bool": False})] + body,
+                       [tensor("y")], 13)
         return program([hop]), w
     if name == "undefined_value":  # uses a name no input or node defines
         return program([node("torch.ops.aten.add.Tensor",
