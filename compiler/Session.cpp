@@ -90,6 +90,7 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
     return;
   case Phase::Legalize:
     pm.addPass(createLegalizeToCoreAten());
+    pm.addPass(createFoldConstants());
     return;
   case Phase::WriteBack:
     pm.addPass(createReinplaceState());
@@ -104,8 +105,8 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
         backends.push_back(b);
     PartitionOptions partition;
     partition.backends = backends; // copied by the pass option
-    pm.addPass(createPartition(partition));
     pm.addPass(createExtractCalls()); // lower once, call many
+    pm.addPass(createPartition(partition));
     return;
   }
   case Phase::Outline:

@@ -21,6 +21,17 @@ def LegalizeToCoreAten : Pass<"exir-legalize-to-core", "mlir::ModuleOp"> {
   let dependentDialects = ["ptec::exir::ExirDialect"];
 }
 
+def FoldConstants : Pass<"exir-fold-constants", "mlir::ModuleOp"> {
+  let summary = "Evaluate layout ops on constant weights at compile time";
+  let description = [{
+    A permute/transpose/view/squeeze/unsqueeze/clone whose operands are all
+    parameters or constants (e.g. the transposed weight of every `linear`)
+    is computed once by the compiler: its result becomes a new constant
+    weight, so the runtime neither recomputes it at each call nor plans
+    memory for it. Weights that end up unused are removed.
+  }];
+}
+
 def ReinplaceState : Pass<"exir-reinplace-state", "mlir::ModuleOp"> {
   let summary = "Turn functional updates of mutable buffers into in-place ops";
   let description = [{
@@ -45,19 +56,6 @@ def PlaceWriteBack : Pass<"exir-place-write-back", "mlir::ModuleOp"> {
   ];
 }
 
-def Partition : Pass<"exir-partition", "mlir::ModuleOp"> {
-  let summary = "Group ops a backend accepts into exir.delegate_region ops";
-  let options = [
-    ListOption<"backends", "backends", "std::string",
-               "Backends to partition for, in priority order (name[:options])">,
-    Option<"reportRefusals", "report-refusals", "bool", /*default=*/"false",
-           "Emit a remark for each op no backend takes, with the reasons">
-  ];
-}
-
-def OutlineDelegates : Pass<"exir-outline-delegates", "mlir::ModuleOp"> {
-  let summary = "Outline delegate regions into lowered modules and calls";
-  let description = [{
 def ExtractCalls : Pass<"exir-extract-calls", "mlir::ModuleOp"> {
   let summary = "Outline repeated submodule calls into one function and N calls";
   let description = [{
@@ -71,8 +69,8 @@ def ExtractCalls : Pass<"exir-extract-calls", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
-    Each region becomes an `exir.lowered_module` (via the backend's
-    preprocess) and an `exir.delegate_call`. A function called several times
+def Partition : Pass<"exir-partition", "mlir::ModuleOp"> {
+  let summary = "Group ops a backend accepts into exir.delegate_region ops";
   let description = [{
     Capability-based: each op goes to the first backend (priority order)
     that accepts it. Accepted ops grow maximal groups, in program order,
@@ -81,19 +79,21 @@ def ExtractCalls : Pass<"exir-extract-calls", "mlir::ModuleOp"> {
     the regions it can lower; each becomes an implicit-capture
     `exir.delegate_region`. Private (callee) functions are partitioned too.
   }];
+  let options = [
+    ListOption<"backends", "backends", "std::string",
+               "Backends to partition for, in priority order (name[:options])">,
+    Option<"reportRefusals", "report-refusals", "bool", /*default=*/"false",
+           "Emit a remark for each op no backend takes, with the reasons">
+  ];
+}
+
+def OutlineDelegates : Pass<"exir-outline-delegates", "mlir::ModuleOp"> {
+  let summary = "Outline delegate regions into lowered modules and calls";
+  let description = [{
+    Each region becomes an `exir.lowered_module` (via the backend's
+    preprocess) and an `exir.delegate_call`. A function called several times
     is lowered once: all its call sites call the same lowered module.
   }];
-}
-
-def ToOutVariants : Pass<"exir-to-out-variants", "mlir::ModuleOp"> {
-  let summary = "Rewrite functional ATen ops to their .out forms with exir.alloc";
-  let description = [{
-    Every op left on the portable CPU path becomes its out-variant writing into
-    an `exir.alloc`. Ops with no out-variant or no portable kernel are all
-    reported together, each with its source location.
-  }];
-}
-
   let options = [
     Option<"shareDelegates", "share-delegates", "bool", /*default=*/"true",
            "Keep the backend's share_handle_across_calls (false: one delegate per call)">
@@ -107,6 +107,17 @@ def InlineCalls : Pass<"exir-inline-calls", "mlir::ModuleOp"> {
     function is replaced by a copy of its body (delegate calls keep calling
     the one lowered module), and the private functions are erased.
   }];
+}
+
+def ToOutVariants : Pass<"exir-to-out-variants", "mlir::ModuleOp"> {
+  let summary = "Rewrite functional ATen ops to their .out forms with exir.alloc";
+  let description = [{
+    Every op left on the portable CPU path becomes its out-variant writing into
+    an `exir.alloc`. Ops with no out-variant or no portable kernel are all
+    reported together, each with its source location.
+  }];
+}
+
 def PlanMemory : Pass<"exir-plan-memory", "mlir::ModuleOp"> {
   let summary = "Assign arena offsets to planned tensors (exir.mem)";
   let options = [
