@@ -1,0 +1,55 @@
+// CompileSession end to end on a zoo model, and its diagnostics format.
+
+#include "compiler/Session.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace {
+std::string model(const char *name) {
+  return std::string(PTEC_MODELS_DIR) + "/" + name + "/model.pt2";
+}
+} // namespace
+
+TEST_CASE("a session imports a model and prints the IR", "[session]") {
+  ptec::CompileOptions options;
+  options.inputs.push_back({model("mlp"), "predict"});
+  options.compileTo = ptec::Phase::Import;
+  std::string out, err;
+  llvm::raw_string_ostream outs(out), errs(err);
+  ptec::CompileSession session(options, errs, outs);
+  REQUIRE(mlir::succeeded(session.run()));
+  CHECK(session.errorCount() == 0);
+  CHECK(err.empty());
+  CHECK(out.find("func.func @predict(") != std::string::npos);
+  CHECK(out.find("exir.weight @fc1.weight \"parameter\"") != std::string::npos);
+  CHECK(out.find("dialect_resources") != std::string::npos);
+  REQUIRE(session.module());
+  CHECK(session.module()->getAttr("exir.version"));
+}
+
+TEST_CASE("errors are printed as file: error: message and counted", "[session]") {
+  ptec::CompileOptions options;
+  options.inputs.push_back({"does-not-exist.pt2", "forward"});
+  options.compileTo = ptec::Phase::Import;
+  std::string out, err;
+  llvm::raw_string_ostream outs(out), errs(err);
+  ptec::CompileSession session(options, errs, outs);
+  CHECK(mlir::failed(session.run()));
+  CHECK(session.errorCount() == 1);
+  CHECK(err.rfind("does-not-exist.pt2: error: ", 0) == 0);
+  CHECK(out.empty());
+}
+
+TEST_CASE("a .pte needs an output path", "[session]") {
+  ptec::CompileOptions options;
+  options.inputs.push_back({model("mlp"), "forward"});
+  std::string out, err;
+  llvm::raw_string_ostream outs(out), errs(err);
+  ptec::CompileSession session(options, errs, outs);
+  CHECK(mlir::failed(session.run()));
+  CHECK(err == "error: writing a .pte needs an output path (-o)\n");
+}
