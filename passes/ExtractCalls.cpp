@@ -129,9 +129,12 @@ struct ExtractCallsPass : impl::ExtractCallsBase<ExtractCallsPass> {
       buckets[baseScope(run.scope).str() + '\n' + signature(run)].push_back(&run);
     }
     replaced_.clear();
+    dead_.clear();
     for (auto &[key, members] : buckets)
       if (members.size() >= 2)
         outline(method, llvm::StringRef(key).split('\n').first, members, symbols);
+    for (Operation *op : dead_)
+      op->erase();
   }
 
   void outline(func::FuncOp method, llvm::StringRef base,
@@ -148,15 +151,18 @@ struct ExtractCallsPass : impl::ExtractCallsBase<ExtractCallsPass> {
     for (char c : base)
       name += llvm::isAlnum(c) ? c : '_';
     OpBuilder b(ctx);
-    b.setInsertionPointAfter(method);
+    b.setInsertionPointToEnd(method->getBlock()); // after the methods
     auto callee = b.create<func::FuncOp>(first.ops.front()->getLoc(), name,
                                          FunctionType::get(ctx, inputs, outputs));
     callee.setPrivate();
     symbols.insert(callee); // renames on a clash
     Block *entry = callee.addEntryBlock();
     IRMapping map;
-    for (auto [v, arg] : llvm::zip(first.inputs, entry->getArguments()))
+    for (auto [v, arg] : llvm::zip(first.inputs, entry->getArguments())) {
       map.map(v, arg);
+      if (Value now = replaced_.lookup(v)) // an earlier run's output
+        map.map(now, arg);
+    }
     b.setInsertionPointToEnd(entry);
     for (Operation *op : first.ops)
       b.clone(*op, map)->removeAttr(kScopeAttr);
@@ -177,13 +183,14 @@ struct ExtractCallsPass : impl::ExtractCallsBase<ExtractCallsPass> {
         v.replaceAllUsesWith(r);
         replaced_[v] = r;
       }
-      for (Operation *op : llvm::reverse(run->ops))
-        op->erase();
+      // Erased once every bucket is done: later runs still name these ops.
+      dead_.append(run->ops.rbegin(), run->ops.rend());
     }
   }
 
   /// Outputs of outlined runs -> the call results that replaced them.
   DenseMap<Value, Value> replaced_;
+  SmallVector<Operation *> dead_;
 };
 
 } // namespace

@@ -2,7 +2,7 @@
 // RUN: not ptec-opt %s --exir-partition=backends=nosuch 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not ptec-opt %s --exir-partition="backends=demo:bogus=1" 2>&1 | FileCheck %s --check-prefix=BADOPT
 
-// UNKNOWN: error: exir-partition: unknown backend 'nosuch'; known: demo
+// UNKNOWN: error: exir-partition: unknown backend 'nosuch'; known: {{.*}}demo
 // BADOPT: error: exir-partition: demo: unknown option 'bogus=1'
 
 // Each op no backend takes gets a remark with every backend's reason.
