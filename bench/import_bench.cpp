@@ -16,7 +16,8 @@
 //   (c) readPt2 of the weights archive against a plain read of the same
 //       payload bytes from ordinary files (one file per payload, same sizes),
 //       and readPt2 + importPrograms of it; ratios to the plain read.
-// All files were just written, so both sides read from the page cache.
+// All files were just written, so both sides read from the page cache; both
+// sides' times include freeing what they read.
 #include "compiler/Import.h"
 #include "serde/pt2/Pt2Reader.h"
 
