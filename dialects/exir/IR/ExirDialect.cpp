@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -112,6 +113,11 @@ LogicalResult ptec::exir::getElementsBytes(Operation *at, ElementsAttr value,
 ElementsAttr ptec::exir::makeResourceElements(ShapedType type, StringRef key,
                                               ArrayRef<uint8_t> bytes) {
   ArrayRef<char> data(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  // Resource keys are bare identifiers in textual IR: keep [A-Za-z0-9_.].
+  std::string safe = key.str();
+  for (char &c : safe)
+    if (!llvm::isAlnum(c) && c != '_' && c != '.')
+      c = '_';
   return DenseResourceElementsAttr::get(
-      type, key, HeapAsmResourceBlob::allocateAndCopyWithAlign(data, 16));
+      type, safe, HeapAsmResourceBlob::allocateAndCopyWithAlign(data, 16));
 }

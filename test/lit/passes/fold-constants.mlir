@@ -18,7 +18,7 @@ func.func @forward(%x: tensor<4x3xf32> {exir.input = #exir.input<user_input, "x"
   return %y : tensor<4x2xf32>
 }
 // The permuted bytes, little-endian f32: 1 4 / 2 5 / 3 6.
-// CHECK: w@permute_copy(1,0): "0x100000000000803F00008040000000400000A040000040400000C040"
+// CHECK: w_permute_copy_1_0_: "0x100000000000803F00008040000000400000A040000040400000C040"
 
 // -----
 
