@@ -1,6 +1,7 @@
 //===- AotRegistry.cpp - ahead-of-time backends by name -------------------===//
 
 #include "backends/AotBackend.h"
+#include "backends/cachetest/aot/CacheTestAot.h"
 #include "backends/demo/aot/DemoAot.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -32,6 +33,8 @@ Registry &registry() {
   static Registry *r = [] {
     auto *reg = new Registry;
     addLocked(*reg, demo::kDemoAotName, demo::kDemoAotId, demo::createDemoAotBackend);
+    addLocked(*reg, cachetest::kCacheTestAotName, cachetest::kCacheTestAotId,
+              cachetest::createCacheTestAotBackend);
     return reg;
   }();
   return *r;

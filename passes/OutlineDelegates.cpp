@@ -39,6 +39,31 @@ llvm::SetVector<Value> capturedValues(exir::DelegateRegionOp region) {
   return captured;
 }
 
+/// For preprocess: each captured method argument keeps its `exir.input`
+/// on the region function's argument, and one backed by an immutable
+/// exir.weight also gets that weight's value as `exir.weight_value` (a
+/// reference to the same resource, no copy), so a backend can bake
+/// constant weights into its blob.
+void annotateWeights(func::FuncOp fn, llvm::ArrayRef<Value> captured,
+                     SymbolTable &symbols) {
+  for (auto [i, v] : llvm::enumerate(captured)) {
+    auto arg = llvm::dyn_cast<BlockArgument>(v);
+    auto parent = arg ? llvm::dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                      : func::FuncOp();
+    if (!parent || arg.getOwner() != &parent.getBody().front())
+      continue;
+    exir::InputAttr input = exir::getInputAttr(parent, arg.getArgNumber());
+    if (!input)
+      continue;
+    fn.setArgAttr(i, exir::ExirDialect::kInputAttrName, input);
+    if (!input.getFqn())
+      continue;
+    auto weight = symbols.lookup<exir::WeightOp>(input.getFqn());
+    if (weight && !weight.getIsMutable())
+      fn.setArgAttr(i, "exir.weight_value", weight.getValue());
+  }
+}
+
 struct OutlineDelegatesPass : impl::OutlineDelegatesBase<OutlineDelegatesPass> {
   using OutlineDelegatesBase::OutlineDelegatesBase;
 
@@ -100,6 +125,7 @@ struct OutlineDelegatesPass : impl::OutlineDelegatesBase<OutlineDelegatesPass> {
     IRMapping map;
     for (auto [v, arg] : llvm::zip(captured, entry->getArguments()))
       map.map(v, arg);
+    annotateWeights(*fn, captured.getArrayRef(), symbols);
     b.setInsertionPointToEnd(entry);
     for (Operation &op : region.getBody().front().without_terminator())
       b.clone(op, map);

@@ -208,14 +208,31 @@ Error CacheTestBackend::execute(rt::BackendExecuteContext &ctx, void *handle,
   const CacheTestContext *c = contextOf(handle);
   if (c == nullptr)
     return Error::DelegateInvalidHandle;
-  if (args.size() != 2 || args[0] == nullptr || args[1] == nullptr ||
-      !args[0]->isTensor() || !args[1]->isTensor())
+  // [x, y]; [x, wT, y] (mm); [bias, x, wT, y] (addmm). The weight arguments
+  // are what the compiled region captured; the context's copies are used,
+  // the arguments' shapes only checked.
+  const size_t nargs = args.size();
+  if (nargs < 2 || nargs > 4)
     return Error::InvalidArgument;
-  const rt::Tensor &x = args[0]->toTensor();
-  rt::Tensor &y = args[1]->toTensor();
+  for (size_t i = 0; i < nargs; ++i)
+    if (args[i] == nullptr || !args[i]->isTensor())
+      return Error::InvalidArgument;
+  const size_t xIndex = nargs == 4 ? 1 : 0;
+  const rt::Tensor &x = args[xIndex]->toTensor();
+  rt::Tensor &y = args[nargs - 1]->toTensor();
   const int64_t n = c->outFeatures, k = c->inFeatures;
   if (x.dtype() != rt::ScalarType::Float || y.dtype() != rt::ScalarType::Float)
     return Error::InvalidArgument;
+  if (nargs >= 3) {
+    const rt::Tensor &wT = args[xIndex + 1]->toTensor();
+    if (wT.dim() != 2 || wT.size(0) != k || wT.size(1) != n)
+      return Error::InvalidArgument;
+  }
+  if (nargs == 4) {
+    const rt::Tensor &b = args[0]->toTensor();
+    if (b.dim() != 1 || b.size(0) != n)
+      return Error::InvalidArgument;
+  }
   if ((x.dim() != 1 && x.dim() != 2) || x.size(x.dim() - 1) != k)
     return Error::InvalidArgument;
   const int64_t m = x.dim() == 2 ? x.size(0) : 1;

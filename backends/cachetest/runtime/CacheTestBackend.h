@@ -11,7 +11,10 @@
 // init = acquire (builds the context at most once per (signature, runtime
 // allocator)); destroy = release. The context copies W, precomputes W^T and
 // copies b; execute uses W^T and stages each output row in the group's
-// workspace. Arguments: [x, y], x float [M, K] or [K], y float [M, N] or [N].
+// workspace. Arguments: [x, y], x float [M, K] or [K], y float [M, N] or [N];
+// or, as the ahead-of-time half (../aot) compiles linears, [x, wT, y] (mm)
+// and [bias, x, wT, y] (addmm), wT [K, N], bias [N]: those weight arguments
+// are only shape-checked, the context's copies are what execute reads.
 // Hooks count builds, hits, releases and destructions, and inject a failure
 // at any init step.
 #pragma once
