@@ -60,7 +60,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bin", required=True)
     ap.add_argument("--model", required=True, help="the ten_calls zoo directory")
+    ap.add_argument("--demo-ops", help="also check the demo_ops zoo directory")
     args = ap.parse_args()
+    if args.demo_ops:
+        check_demo_ops(Path(args.bin), Path(args.demo_ops))
     bin_dir, model = Path(args.bin), Path(args.model)
     x0 = model / "input_0.npy"
     failures = []
@@ -108,6 +111,31 @@ def main():
           "sin-only (portable mm + add) matches the re-computation")
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
+
+
+def check_demo_ops(bin_dir, model):
+    """sin(a) and mm(a, x) + b: two separate regions, two lowered modules (even
+    though each is called once), outputs equal to the demo arithmetic."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pte = Path(tmp) / "demo_ops.pte"
+        run([bin_dir / "aot-compile", model / "model.pt2", "--backend", "demo", "-o", pte])
+        inputs = [model / f"input_{i}.npy" for i in range(3)]
+        log = run([bin_dir / "pte-run", pte, *sum((["--input", i] for i in inputs), []),
+                   "--output-dir", tmp])
+        ok = "delegates: 2 entries, init calls: BackendWithCompilerDemo=2" in log
+        a, x, b = (read_npy_f32(i) for i in inputs)
+        sin_out = read_npy_f32(Path(tmp) / "output_0.npy")
+        mm_out = read_npy_f32(Path(tmp) / "output_1.npy")
+        want_sin = [f32(v - f32(f32(v * v) * v) / 6.0) for v in a]
+        mm = [f32(f32(a[0] * x[0]) + f32(a[1] * x[2])), f32(f32(a[0] * x[1]) + f32(a[1] * x[3])),
+              f32(f32(a[2] * x[0]) + f32(a[3] * x[2])), f32(f32(a[2] * x[1]) + f32(a[3] * x[3]))]
+        want_mm = [f32(bi + mi) for bi, mi in zip(b, mm)]
+        torch_mm = read_npy_f32(model / "expected_1.npy")
+        ok &= sin_out == want_sin and mm_out == want_mm
+        ok &= all(abs(g - e) <= 1e-5 for g, e in zip(mm_out, torch_mm))
+        print(("ok   " if ok else "FAIL ") + "demo_ops: 2 lowered modules, demo sin and a@x + b")
+        if not ok:
+            sys.exit(f"demo_ops: {log}\nsin {sin_out} want {want_sin}\nmm {mm_out} want {want_mm}")
 
 
 def read_npy_f32_bytes(data):
