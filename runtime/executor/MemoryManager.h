@@ -26,11 +26,20 @@ public:
   MemoryAllocator *methodAllocator() const { return methodAllocator_; }
   Span<const Span<uint8_t>> plannedBuffers() const { return planned_; }
   MemoryAllocator *tempAllocator() const { return tempAllocator_; }
+  /// What backends receive as BackendInitContext::runtimeAllocator: its
+  /// identity scopes cached backend contexts. Module sets one per loaded
+  /// program (shared by its methods, outliving them); unset, it is the
+  /// method allocator (contexts then shared by nothing but that method).
+  void setRuntimeAllocator(MemoryAllocator *a) { runtimeAllocator_ = a; }
+  MemoryAllocator *runtimeAllocator() const {
+    return runtimeAllocator_ != nullptr ? runtimeAllocator_ : methodAllocator_;
+  }
 
 private:
   MemoryAllocator *methodAllocator_;
   Span<const Span<uint8_t>> planned_;
   MemoryAllocator *tempAllocator_;
+  MemoryAllocator *runtimeAllocator_ = nullptr;
 };
 
 /// A method allocator that grows in heap chunks; used only while a method

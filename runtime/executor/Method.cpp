@@ -760,7 +760,7 @@ Error Method::Loader::loadDelegates() {
   for (size_t d = 0; d < n; ++d) {
     Delegate &del = m_.delegates_[d];
     BackendInitContext ctx;
-    ctx.runtimeAllocator = m_.memory_->methodAllocator();
+    ctx.runtimeAllocator = m_.memory_->runtimeAllocator();
     ctx.methodName = m_.name_;
     ctx.scratchBuffers = prepared[d].scratch;
     if (!prepared[d].scratch.empty())

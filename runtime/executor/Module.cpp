@@ -88,6 +88,9 @@ Error Module::loadMethod(const char *name) {
   }
   Loaded entry;
   entry.memory = std::move(memory.get());
+  // One runtime allocator for all methods of this program (cached backend
+  // contexts are shared across its methods, not across programs).
+  entry.memory->manager().setRuntimeAllocator(&runtimeAllocator_);
   auto method = Method::load(*program_, name, entry.memory->manager(), options_.kernels, &detail_);
   if (!method.ok())
     return method.error();

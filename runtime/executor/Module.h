@@ -2,6 +2,15 @@
 // verified Program and each loaded Method together with that method's own
 // memory (planned arenas, method allocator, temp allocator). Several methods
 // may be loaded at once; unloading one leaves the others running.
+//
+// One runtime allocator per Module (per loaded program), shared by all its
+// methods and outliving them, is what backends receive as
+// BackendInitContext::runtimeAllocator. Backend contexts cached under it
+// (runtime/backend/cache) are therefore shared by the methods of one program
+// and never by two Modules, even ones loaded from identical bytes.
+// loadMethod runs every delegate's init() (acquire), unloadMethod its
+// destroy() (release). Memory a backend takes from the runtime allocator
+// lives until the Module is destroyed.
 #pragma once
 
 #include "runtime/core/EValue.h"
@@ -68,6 +77,9 @@ public:
   /// Why the last failing call failed (field, index, instruction, kernel).
   const std::string &errorDetail() const { return detail_; }
 
+  /// The program's runtime allocator (its identity keys cached contexts).
+  const MemoryAllocator *runtimeAllocator() const { return &runtimeAllocator_; }
+
 private:
   struct Loaded {
     std::unique_ptr<OwnedMemory> memory; // destroyed after the method
@@ -82,6 +94,8 @@ private:
   DataLoader loader_;
   ModuleOptions options_;
   std::unique_ptr<Program> program_;
+  // Declared before methods_: outlives every method and its delegates.
+  GrowingAllocator runtimeAllocator_;
   std::map<std::string, Loaded> methods_;
   std::string detail_;
 };
