@@ -11,6 +11,9 @@
 #if PTEC_HAVE_DEMO_BACKEND
 #include "backends/demo/runtime/DemoBackend.h"
 #endif
+#if PTEC_HAVE_CACHETEST_BACKEND
+#include "backends/cachetest/runtime/CacheTestBackend.h"
+#endif
 
 #include <CLI/CLI.hpp>
 
@@ -259,6 +262,9 @@ long peakRssKiB() {
 int run(const Options &o) {
 #if PTEC_HAVE_DEMO_BACKEND
   ptec::demo::registerDemoBackend();
+#endif
+#if PTEC_HAVE_CACHETEST_BACKEND
+  ptec::cachetest::registerCacheTestBackend();
 #endif
   ModuleOptions mo;
 #if PTEC_HAVE_PORTABLE_KERNELS
