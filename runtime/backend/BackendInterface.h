@@ -28,8 +28,10 @@ struct ProcessedBlob {
 };
 
 struct BackendInitContext {
-  /// The loading method's allocator ("runtime allocator"). Memory from it lives
-  /// as long as the method; its identity scopes cached contexts (part B).
+  /// The loading program's allocator ("runtime allocator"): Module hands the
+  /// same one to every method of a program, and memory from it lives as long
+  /// as the program (Method::load alone: the method's allocator). Its
+  /// identity scopes cached contexts (part B).
   MemoryAllocator *runtimeAllocator = nullptr;
   const char *methodName = "";
   /// Scratch memory planned for this delegate by the compiler (ptec extension);
