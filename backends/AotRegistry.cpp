@@ -40,11 +40,12 @@ Registry &registry() {
   return *r;
 }
 
-std::unique_ptr<AotBackend> create(const Entry &entry, llvm::StringRef options,
+/// Calls the factory without the registry lock held: a backend may build
+/// others (e.g. wrap the demo) from its factory or constructor.
+std::unique_ptr<AotBackend> create(AotBackendFactory factory, llvm::StringRef options,
                                    std::string *error) {
   std::string local;
-  std::unique_ptr<AotBackend> backend = entry.factory(options, error ? error : &local);
-  return backend;
+  return factory(options, error ? error : &local);
 }
 
 } // namespace
@@ -59,27 +60,38 @@ bool registerAotBackend(llvm::StringRef name, llvm::StringRef id,
 std::unique_ptr<AotBackend> createAotBackend(llvm::StringRef spec, std::string *error) {
   auto [name, options] = spec.split(':');
   Registry &r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.byName.find(name);
-  if (it == r.byName.end()) {
-    if (error) {
-      *error = "unknown backend '" + name.str() + "'; known:";
-      for (const auto &[known, entry] : r.byName)
-        *error += " " + known;
+  AotBackendFactory factory;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = r.byName.find(name);
+    if (it == r.byName.end()) {
+      if (error) {
+        *error = "unknown backend '" + name.str() + "'; known:";
+        for (const auto &[known, entry] : r.byName)
+          *error += " " + known;
+      }
+      return nullptr;
     }
-    return nullptr;
+    factory = it->second.factory;
   }
-  return create(it->second, options, error);
+  return create(factory, options, error);
 }
 
 std::unique_ptr<AotBackend> createAotBackendForId(llvm::StringRef id,
                                                   llvm::StringRef options,
                                                   std::string *error) {
   Registry &r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  for (const auto &[name, entry] : r.byName)
-    if (entry.id == id)
-      return create(entry, options, error);
+  AotBackendFactory factory;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (const auto &[name, entry] : r.byName)
+      if (entry.id == id) {
+        factory = entry.factory;
+        break;
+      }
+  }
+  if (factory)
+    return create(factory, options, error);
   if (error)
     *error = "no ahead-of-time backend has the runtime id '" + id.str() + "'";
   return nullptr;

@@ -80,6 +80,45 @@ std::vector<uint8_t> compileTenCalls(const std::string &backend, bool share,
   return readFile(o.outputPath);
 }
 
+/// A backend that does not opt in: the demo's capability, grouping and blob
+/// under its own id, with the defaults (no share flag, no scratch).
+class OptOutBackend final : public aot::AotBackend {
+public:
+  OptOutBackend() {
+    std::string error;
+    demo_ = aot::createAotBackend("demo", &error);
+  }
+  llvm::StringRef id() const override { return "PtecOptOutDemo"; }
+  llvm::StringRef name() const override { return "optout"; }
+  std::optional<std::string> refuse(mlir::Operation *op) const override {
+    return demo_->refuse(op);
+  }
+  llvm::SmallVector<aot::OpGroup> group(llvm::ArrayRef<mlir::Operation *> ops) const override {
+    return demo_->group(ops);
+  }
+  mlir::FailureOr<aot::PreprocessResult> preprocess(mlir::func::FuncOp region) const override {
+    auto r = demo_->preprocess(region);
+    if (mlir::failed(r))
+      return mlir::failure();
+    aot::PreprocessResult result; // defaults for the flag and scratch
+    result.blob = r->blob;
+    result.compileSpecs = r->compileSpecs;
+    return result;
+  }
+
+private:
+  std::unique_ptr<aot::AotBackend> demo_;
+};
+
+void registerOptOut() {
+  aot::registerAotBackend("optout", "PtecOptOutDemo",
+                          [](llvm::StringRef, std::string *) {
+                            return std::make_unique<OptOutBackend>();
+                          });
+  if (!rt::findBackend("PtecOptOutDemo"))
+    rt::registerBackend("PtecOptOutDemo", &demo::demoBackend());
+}
+
 struct RunResult {
   size_t delegates = 0;
   size_t inits = 0;
@@ -95,10 +134,12 @@ RunResult runTenCalls(const std::vector<uint8_t> &pte, const char *method = "for
   INFO(detail);
   REQUIRE(m.ok());
   rt::Module &module = *m.get();
-  size_t before = rt::backendInitCount(demo::kDemoBackendId);
+  size_t before = rt::backendInitCount(demo::kDemoBackendId) +
+                  rt::backendInitCount("PtecOptOutDemo");
   REQUIRE(module.loadMethod(method) == rt::Error::Ok);
   RunResult r;
-  r.inits = rt::backendInitCount(demo::kDemoBackendId) - before;
+  r.inits = rt::backendInitCount(demo::kDemoBackendId) +
+            rt::backendInitCount("PtecOptOutDemo") - before;
   r.delegates = module.method(method)->delegatesSize();
   std::vector<float> x = {0.5f, -0.25f, 1.0f, 0.125f};
   int64_t sizes[] = {2, 2};
@@ -219,6 +260,15 @@ TEST_CASE("ten_calls with sin only: 10 call sites, 1 delegate entry, 1 init", "[
   CHECK(s.out == u.out);
   // Portable mm + add compute what the demo's mm-then-add computes.
   CHECK(s.out == runTenCalls(compileTenCalls("demo", true)).out);
+}
+
+TEST_CASE("a backend that does not opt in keeps one delegate per call", "[delegation]") {
+  registerOptOut();
+  std::vector<uint8_t> pte = compileTenCalls("optout", true);
+  RunResult r = runTenCalls(pte);
+  CHECK(r.delegates == 20);
+  CHECK(r.inits == 20);
+  CHECK(r.out == runTenCalls(compileTenCalls("demo", true)).out);
 }
 
 TEST_CASE("ten_calls with scratch: never shared, same outputs", "[delegation]") {
