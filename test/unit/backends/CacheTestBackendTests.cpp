@@ -545,6 +545,49 @@ TEST_CASE("cachetest: malformed blobs and bad arguments are errors", "[cachetest
   requireBalanced(backend);
 }
 
+TEST_CASE("cachetest: the compiled argument forms [x, wT, y] and [bias, x, wT, y]",
+          "[cachetest]") {
+  // What the ahead-of-time half (backends/cachetest/aot) emits: the region's
+  // captured values (weights included) then the output. The weight
+  // arguments are only shape-checked; the context's copies are used.
+  CacheTestBackend backend;
+  Program p;
+  auto blob = cachetest::makeCacheTestBlob(5, kW, kB, kIn);
+  auto h = load(backend, p, blob);
+  REQUIRE(h.ok());
+  std::vector<float> x = kX, y(4, -99.0f), wT(kIn * kOut, 0.0f), b(kOut, 0.0f);
+  rt::Tensor tx, ty, tw, tb;
+  const int64_t xs[2] = {2, kIn}, ys[2] = {2, kOut}, ws[2] = {kIn, kOut}, bs[1] = {kOut};
+  REQUIRE(tx.init(rt::ScalarType::Float, rt::Span<const int64_t>(xs, 2)) == Error::Ok);
+  REQUIRE(ty.init(rt::ScalarType::Float, rt::Span<const int64_t>(ys, 2)) == Error::Ok);
+  REQUIRE(tw.init(rt::ScalarType::Float, rt::Span<const int64_t>(ws, 2)) == Error::Ok);
+  REQUIRE(tb.init(rt::ScalarType::Float, rt::Span<const int64_t>(bs, 1)) == Error::Ok);
+  tx.setData(x.data(), x.size() * 4);
+  ty.setData(y.data(), y.size() * 4);
+  tw.setData(wT.data(), wT.size() * 4); // zeros: ignored
+  tb.setData(b.data(), b.size() * 4);
+  rt::EValue ex = rt::EValue::fromTensor(&tx), ey = rt::EValue::fromTensor(&ty),
+             ew = rt::EValue::fromTensor(&tw), eb = rt::EValue::fromTensor(&tb);
+  rt::BackendExecuteContext ectx;
+  const auto want = reference(kX, kW, kB, kIn);
+  rt::EValue *addmm[4] = {&eb, &ex, &ew, &ey};
+  REQUIRE(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(addmm, 4)) == Error::Ok);
+  CHECK(y == want);
+  std::fill(y.begin(), y.end(), -99.0f);
+  rt::EValue *mm[3] = {&ex, &ew, &ey};
+  REQUIRE(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(mm, 3)) == Error::Ok);
+  CHECK(y == want);
+  // Weight arguments of the wrong shape are refused.
+  rt::EValue *swapped[4] = {&ew, &ex, &eb, &ey};
+  CHECK(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(swapped, 4)) ==
+        Error::InvalidArgument);
+  rt::EValue *five[5] = {&eb, &ex, &ew, &ey, &ey};
+  CHECK(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(five, 5)) ==
+        Error::InvalidArgument);
+  backend.destroy(h.get());
+  requireBalanced(backend);
+}
+
 #ifdef PTEC_HAVE_BACKEND_REGISTRY
 TEST_CASE("cachetest: registration is idempotent", "[cachetest]") {
   cachetest::registerCacheTestBackend();
