@@ -2,6 +2,7 @@
 // RUN: ptec-opt %s --split-input-file --exir-partition="backends=demo:group=whole" | FileCheck %s --check-prefix=WHOLE
 // RUN: ptec-opt %s --split-input-file --exir-partition="backends=demo:ops=sin" | FileCheck %s --check-prefix=SIN
 // RUN: ptec-opt %s --split-input-file --exir-partition=backends=none | FileCheck %s --check-prefix=NONE
+// RUN: ptec-opt %s --split-input-file --exir-partition="backends=demo:ops=sin,demo:ops=mm_add" | FileCheck %s --check-prefix=PRIO
 
 // The demo backend's fixed patterns: mm-then-add and sin, each its own
 // region (implicit capture); with group=whole the maximal group is one
@@ -28,6 +29,12 @@
 // SIN-NEXT: exir.delegate_region "BackendWithCompilerDemo" attributes {exir.backend_options = "ops=sin"} {
 // SIN-NEXT: exir.aten "aten::sin"
 // NONE-NOT: exir.delegate_region
+// Priority order: the first backend that takes an op gets it.
+// PRIO-LABEL: func.func @step(
+// PRIO: exir.delegate_region "BackendWithCompilerDemo" attributes {exir.backend_options = "ops=mm_add"} {
+// PRIO-NEXT: exir.aten "aten::mm"
+// PRIO: exir.delegate_region "BackendWithCompilerDemo" attributes {exir.backend_options = "ops=sin"} {
+// PRIO-NEXT: exir.aten "aten::sin"
 func.func @step(%a: tensor<2x2xf32>, %x: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %0 = exir.aten "aten::mm"(%a, %x) {operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   %1 = exir.aten "aten::add.Tensor"(%0, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
