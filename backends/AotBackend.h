@@ -11,6 +11,7 @@
 #pragma once
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -83,6 +84,19 @@ public:
   /// Reports errors on `region` and fails.
   virtual mlir::FailureOr<PreprocessResult> preprocess(mlir::func::FuncOp region) const = 0;
 };
+
+/// True for a scalar argument equal to 1 (`alpha`/`beta`), or when it is
+/// absent and so takes its schema default of 1. Backends that only implement
+/// the plain product/sum check this before accepting an op.
+inline bool isScalarOne(mlir::Attribute a) {
+  if (!a)
+    return true;
+  if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(a))
+    return i.getValue() == 1;
+  if (auto f = llvm::dyn_cast<mlir::FloatAttr>(a))
+    return f.getValueAsDouble() == 1.0;
+  return false;
+}
 
 /// Builds a backend from its options (the text after ':' in "demo:scratch=64");
 /// returns null and sets `error` when an option is not understood.

@@ -27,16 +27,6 @@ RankedTensorType f32Tensor(Value v, int64_t rank) {
   return t;
 }
 
-bool isOne(Attribute a) {
-  if (!a)
-    return true; // schema default
-  if (auto i = llvm::dyn_cast<IntegerAttr>(a))
-    return i.getValue() == 1;
-  if (auto f = llvm::dyn_cast<FloatAttr>(a))
-    return f.getValueAsDouble() == 1.0;
-  return false;
-}
-
 /// The immutable exir.weight behind `v` when `v` is a method argument with
 /// #exir.input<parameter|constant, fqn>; otherwise null and `why` set.
 exir::WeightOp constantWeight(Value v, std::string &why) {
@@ -102,7 +92,7 @@ std::optional<std::string> refuseShape(exir::AtenOp op) {
     RankedTensorType b = f32Tensor(l.bias, 1);
     if (!b || b.getDimSize(0) != n)
       return "bias must be a float32 [N] tensor (no other broadcasting)";
-    if (!isOne(op.getArgAttr("alpha")) || !isOne(op.getArgAttr("beta")))
+    if (!isScalarOne(op.getArgAttr("alpha")) || !isScalarOne(op.getArgAttr("beta")))
       return "addmm with alpha or beta other than 1";
     if (l.bias == l.x || l.bias == l.wT)
       return "bias is also another operand";

@@ -43,16 +43,6 @@ SmallVector<Value> allValues(Operation *op) {
 
 int64_t leadingDim(RankedTensorType t) { return t.getRank() == 0 ? 1 : t.getDimSize(0); }
 
-bool isOne(Attribute a) {
-  if (!a)
-    return true; // schema default
-  if (auto i = llvm::dyn_cast<IntegerAttr>(a))
-    return i.getValue() == 1;
-  if (auto f = llvm::dyn_cast<FloatAttr>(a))
-    return f.getValueAsDouble() == 1.0;
-  return false;
-}
-
 /// The producer of `v` when it is an exir.aten `name`.
 exir::AtenOp producer(Value v, llvm::StringRef name) {
   auto op = v.getDefiningOp<exir::AtenOp>();
@@ -101,7 +91,7 @@ public:
     for (Value v : op->getOperands())
       if (f32Tensor(v).getShape() != out.getShape())
         return "add operands must have the result's shape (no broadcasting)";
-    if (!isOne(aten.getArgAttr("alpha")))
+    if (!isScalarOne(aten.getArgAttr("alpha")))
       return "add with alpha other than 1";
     return std::nullopt;
   }
