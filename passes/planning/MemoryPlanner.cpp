@@ -37,6 +37,19 @@ void sortLargestFirst(const std::vector<PlanRequest> &reqs,
   });
 }
 
+/// The byte ranges [offset, end) of already placed requests whose lifetimes
+/// overlap `r`, sorted by offset: where `r` may not go.
+static void collectBusy(const std::vector<PlanRequest> &reqs,
+                        const std::vector<size_t> &placed,
+                        const std::vector<int64_t> &offsets, const PlanRequest &r,
+                        std::vector<std::pair<int64_t, int64_t>> &busy) {
+  busy.clear();
+  for (size_t p : placed)
+    if (livesOverlap(reqs[p], r))
+      busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
+  std::sort(busy.begin(), busy.end());
+}
+
 // Places requests one by one, in `order`, below/between already placed
 // lifetime-overlapping requests. bestFit picks the smallest fitting gap,
 // otherwise the lowest one.
@@ -53,11 +66,7 @@ int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
       offsets[i] = 0;
       continue;
     }
-    busy.clear();
-    for (size_t p : placed)
-      if (livesOverlap(reqs[p], r))
-        busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
-    std::sort(busy.begin(), busy.end());
+    collectBusy(reqs, placed, offsets, r, busy);
     int64_t cursor = 0, chosen = -1, chosenGap = 0;
     for (const auto &[start, end] : busy) {
       int64_t at = alignUp(cursor, align);
@@ -199,11 +208,7 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
       offsets[i] = 0;
       continue;
     }
-    busy.clear();
-    for (size_t p : placed)
-      if (livesOverlap(reqs[p], r))
-        busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
-    std::sort(busy.begin(), busy.end());
+    collectBusy(reqs, placed, offsets, r, busy);
     busy.emplace_back(std::max(target, int64_t{0}), INT64_MAX); // the ceiling
     int64_t low = -1, high = -1, cursor = 0;
     bool lowAtEdge = false, highAtEdge = false;
