@@ -153,18 +153,10 @@ FailureOr<int32_t> MethodEmitter::addTensor(Location loc, Type type,
 }
 
 FailureOr<int32_t> MethodEmitter::valueOf(Location loc, Value v) {
-  auto it = values_.find(v);
+  // Out-variant, in-place and view results live in their operand's storage.
+  auto it = values_.find(exir::getStorageRoot(v));
   if (it != values_.end())
     return it->second;
-  // Out-variant, in-place and view results live in their operand's storage.
-  if (auto aten = v.getDefiningOp<exir::AtenOp>())
-    if (Value aliased =
-            aten.getAliasedOperand(llvm::cast<OpResult>(v).getResultNumber())) {
-      FailureOr<int32_t> idx = valueOf(loc, aliased);
-      if (succeeded(idx))
-        values_[v] = *idx;
-      return idx;
-    }
   return emitError(loc, "value has no storage in the program; was the module "
                         "lowered to out-variants and planned?");
 }

@@ -39,18 +39,6 @@ int64_t tensorBytes(Type t) {
   return rt.getNumElements() * elemBytes;
 }
 
-/// The storage a value lives in: itself, or the operand an out-variant,
-/// in-place or view result aliases.
-Value storageRoot(Value v) {
-  while (auto op = v.getDefiningOp<exir::AtenOp>()) {
-    Value aliased = op.getAliasedOperand(llvm::cast<OpResult>(v).getResultNumber());
-    if (!aliased)
-      break;
-    v = aliased;
-  }
-  return v;
-}
-
 /// True when `arg` is written in `func` (copy_ destination or a written
 /// operand of a mutating ATen op).
 bool isWritten(BlockArgument arg) {
@@ -163,7 +151,7 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
       if (user == func)
         return;
       for (Value v : user->getOperands()) {
-        auto it = storages.find(storageRoot(v));
+        auto it = storages.find(exir::getStorageRoot(v));
         if (it == storages.end())
           continue;
         int64_t at = llvm::isa<func::ReturnOp>(user) ? end : indexOf(user);

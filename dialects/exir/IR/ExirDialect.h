@@ -48,6 +48,11 @@ mlir::ElementsAttr makeResourceElements(mlir::ShapedType type,
                                         llvm::StringRef key,
                                         llvm::ArrayRef<uint8_t> bytes);
 
+/// The value whose storage `v` lives in: follows out-variant, in-place and
+/// view results to the operand they alias (AtenOp::getAliasedOperand);
+/// `v` itself for fresh values.
+mlir::Value getStorageRoot(mlir::Value v);
+
 /// The #exir.input of argument `i` of `func`, or null.
 InputAttr getInputAttr(mlir::Operation *func, unsigned i);
 /// The #exir.output of result `i` of `func`, or null.

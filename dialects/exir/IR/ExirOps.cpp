@@ -103,6 +103,17 @@ Value AtenOp::getAliasedOperand(unsigned resultIndex) {
   return {};
 }
 
+Value ptec::exir::getStorageRoot(Value v) {
+  while (auto op = v.getDefiningOp<AtenOp>()) {
+    Value aliased =
+        op.getAliasedOperand(llvm::cast<OpResult>(v).getResultNumber());
+    if (!aliased)
+      break;
+    v = aliased;
+  }
+  return v;
+}
+
 /// Is `attr` an acceptable value for a non-tensor schema type?
 static bool attrMatchesType(Attribute attr, const schema::SchemaType &t) {
   using K = schema::TypeKind;
