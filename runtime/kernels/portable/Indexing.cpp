@@ -465,14 +465,7 @@ Error slice_scatter_out(KernelContext &ctx, Args args) {
   PTEC_TRY(parseSlice(ctx, args, 2, *self, dim, start, len, step));
   Shape ss = Shape::of(*self);
   ss.d[dim] = len;
-  bool ok = src->dim() == ss.n;
-  for (int i = 0; ok && i < ss.n; ++i)
-    ok = src->size(i) == ss.d[i];
-  if (!ok) {
-    ShapeText a(*src), b(ss.span());
-    return ctx.fail(Error::InvalidArgument, "slice_scatter: src has shape %s, expected %s",
-                    a.c_str(), b.c_str());
-  }
+  PTEC_TRY(expectShape(ctx, *src, ss, "slice_scatter", "src"));
   PTEC_TRY(copySelfToOut(ctx, *self, *out, "slice_scatter"));
   int64_t strides[kTensorMaxRank];
   for (int i = 0; i < self->dim(); ++i)
@@ -507,14 +500,7 @@ Error select_scatter_out(KernelContext &ctx, Args args) {
       strides[ss.n] = self->stride(i);
       ss.push(self->size(i));
     }
-  bool ok = src->dim() == ss.n;
-  for (int i = 0; ok && i < ss.n; ++i)
-    ok = src->size(i) == ss.d[i];
-  if (!ok) {
-    ShapeText a(*src), b(ss.span());
-    return ctx.fail(Error::InvalidArgument, "select_scatter: src has shape %s, expected %s",
-                    a.c_str(), b.c_str());
-  }
+  PTEC_TRY(expectShape(ctx, *src, ss, "select_scatter", "src"));
   PTEC_TRY(copySelfToOut(ctx, *self, *out, "select_scatter"));
   scatterStrided(*src, *out, ss, strides, index * self->stride(static_cast<int>(dim)));
   return Error::Ok;

@@ -87,6 +87,20 @@ inline bool sameShape(const Tensor &a, const Tensor &b) {
   return true;
 }
 
+/// Fails with "<op>: <what> has shape [..], expected [..]" unless `t` has
+/// exactly the shape `expected`.
+inline Error expectShape(KernelContext &ctx, const Tensor &t, const Shape &expected,
+                         const char *op, const char *what) {
+  bool ok = t.dim() == expected.n;
+  for (int i = 0; ok && i < expected.n; ++i)
+    ok = t.size(i) == expected.d[i];
+  if (ok)
+    return Error::Ok;
+  ShapeText a(t), b(expected.span());
+  return ctx.fail(Error::InvalidArgument, "%s: %s has shape %s, expected %s", op, what,
+                  a.c_str(), b.c_str());
+}
+
 /// Resize an output, turning a capacity failure into a clear message. Sizes
 /// come from program data, so the element count is computed overflow-safely,
 /// and an output without memory may only become empty.

@@ -222,25 +222,20 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
 
 } // namespace
 
-Error mm_out(KernelContext &ctx, Args args) {
+/// mm.out and bmm.out share one signature: [self, mat2, out, out].
+static Error matmulKernel(KernelContext &ctx, Args args, const char *name, bool batched) {
   PT_NARGS(4);
   Tensor *a, *b, *out;
   PTEC_TRY(argTensor(ctx, args, 0, "self", a));
   PTEC_TRY(argTensor(ctx, args, 1, "mat2", b));
   PTEC_TRY(argOut(ctx, args, 2, "out", out));
   PTEC_TRY(argReturn(ctx, args, 3));
-  return matmul(ctx, "mm", *a, *b, *out, false);
+  return matmul(ctx, name, *a, *b, *out, batched);
 }
 
-Error bmm_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
-  Tensor *a, *b, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", a));
-  PTEC_TRY(argTensor(ctx, args, 1, "mat2", b));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
-  return matmul(ctx, "bmm", *a, *b, *out, true);
-}
+Error mm_out(KernelContext &ctx, Args args) { return matmulKernel(ctx, args, "mm", false); }
+
+Error bmm_out(KernelContext &ctx, Args args) { return matmulKernel(ctx, args, "bmm", true); }
 
 Error addmm_out(KernelContext &ctx, Args args) {
   PT_NARGS(7);
