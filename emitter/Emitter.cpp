@@ -344,7 +344,22 @@ LogicalResult MethodEmitter::emitAten(exir::AtenOp op) {
     fb::TensorListT list;
     list.items.assign(rets.begin(), rets.end());
     call.args.push_back(addValue(std::move(list)));
+  } else {
+    // A schema returning () (split_with_sizes_copy.out, ...) still takes one
+    // return entry: the (last) written argument again, as upstream emits it.
+    int written = -1;
+    for (unsigned i = 0; i < s->arguments.size(); ++i)
+      if (s->arguments[i].isWrite())
+        written = static_cast<int>(i);
+    if (written < 0)
+      return op.emitError("'") << op.getOpName() << "' returns () and writes no argument";
+    call.args.push_back(call.args[written]);
   }
+  // The runtime's kernel wrappers take exactly schema arguments + 1.
+  if (call.args.size() != s->arguments.size() + 1)
+    return op.emitError("internal: KernelCall for '")
+           << op.getOpName() << "' has " << call.args.size() << " args, expected "
+           << s->arguments.size() + 1;
   fb::InstructionArgumentsUnion u;
   u.Set(std::move(call));
   addInstruction(std::move(u));

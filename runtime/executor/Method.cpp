@@ -635,14 +635,16 @@ Error Method::Loader::loadInstructions() {
       continue;
     }
     op.fn = e->fn;
-    // Check the argument count of every call site once, here.
+    // Upstream's generated kernel wrappers take exactly schema arguments + 1
+    // entries; check every call site here so a wrong emission fails at load.
     for (size_t pc = 0; pc < m_.numInstrs_; ++pc) {
       const Instr &in = m_.instrs_[pc];
-      if (in.kind == Kind::Kernel && in.a == k && e->numArgs >= 0 &&
-          in.args.size() != static_cast<size_t>(e->numArgs))
+      if (in.kind == Kind::Kernel && in.a == k &&
+          (e->numArgs < 1 || in.args.size() != static_cast<size_t>(e->numArgs)))
         return fail(Error::InvalidProgram,
-                    "instruction %zu (%s): %zu args, the kernel expects %d", pc, name,
-                    in.args.size(), e->numArgs);
+                    "instruction %zu (%s): KernelCall has %zu args, the kernel takes exactly "
+                    "%d (%d schema arguments + 1 return)",
+                    pc, name, in.args.size(), e->numArgs, e->numArgs - 1);
     }
   }
   if (numMissing > 0) {

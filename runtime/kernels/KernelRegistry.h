@@ -39,8 +39,9 @@ using KernelFn = Error (*)(KernelContext &ctx, Span<EValue *> args);
 struct KernelEntry {
   const char *name; ///< "aten::add.out": operator name, '.', overload (if any)
   KernelFn fn;
-  /// Exact number of boxed args the kernel expects (schema args + returns), or
-  /// -1 when the kernel checks for itself. Checked once at method load.
+  /// Exact number of boxed args: schema arguments + 1 (the return entry,
+  /// which is the out argument again even for a schema returning `()`).
+  /// Method::load rejects any KernelCall with another count.
   int numArgs;
 };
 

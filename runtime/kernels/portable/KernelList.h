@@ -1,5 +1,8 @@
 // The portable kernel table, sorted by name (byte order): X(name, fn, numArgs).
-// numArgs is schema arguments + returns; -1 when the kernel checks for itself.
+// numArgs is the exact KernelCall argument count: schema arguments + 1 (the
+// return: the out argument again, one TensorList for several returns, and the
+// out argument again for a schema returning `()`), as upstream's generated
+// kernel wrappers require. Method::load enforces it for every call site.
 // Keep sorted: findKernel() binary-searches it and kernel_tests checks the order.
 #pragma once
 
@@ -88,7 +91,8 @@
   X("aten::sin.out", sin_out, 3) \
   X("aten::slice_copy.Tensor_out", slice_copy_tensor_out, 7) \
   X("aten::slice_scatter.out", slice_scatter_out, 8) \
-  X("aten::split_with_sizes_copy.out", split_with_sizes_copy_out, -1) \
+  X("aten::split_copy.Tensor_out", split_copy_tensor_out, 5) \
+  X("aten::split_with_sizes_copy.out", split_with_sizes_copy_out, 5) \
   X("aten::sqrt.out", sqrt_out, 3) \
   X("aten::squeeze_copy.dims_out", squeeze_copy_dims_out, 4) \
   X("aten::stack.out", stack_out, 4) \
@@ -98,6 +102,7 @@
   X("aten::t_copy.out", t_copy_out, 3) \
   X("aten::tanh.out", tanh_out, 3) \
   X("aten::transpose_copy.int_out", transpose_copy_int_out, 5) \
+  X("aten::unbind_copy.int_out", unbind_copy_int_out, 4) \
   X("aten::unsqueeze_copy.out", unsqueeze_copy_out, 4) \
   X("aten::view_copy.out", view_copy_out, 4) \
   X("aten::where.self_out", where_self_out, 5) \

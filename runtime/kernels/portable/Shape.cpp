@@ -3,6 +3,8 @@
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/KernelUtils.h"
 
+#include <algorithm>
+
 namespace ptec::rt::portable {
 
 namespace {
@@ -428,22 +430,70 @@ Error stack_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
+namespace {
+
+/// Copies consecutive pieces of `in` along `dim` into `outs`: piece k has
+/// `sizeOf(k)` rows there. With `dropDim` (unbind) each piece has size 1 and
+/// the dimension is removed from the output shape.
+template <typename SizeOf>
+Error splitInto(KernelContext &ctx, const char *op, const Tensor &in, int64_t dim,
+                Span<EValue *const> outs, SizeOf sizeOf, bool dropDim) {
+  int64_t strides[kTensorMaxRank];
+  for (int i = 0; i < in.dim(); ++i)
+    strides[i] = in.stride(i);
+  int64_t offset = 0;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    if (!outs[k] || !outs[k]->isTensor() || !outs[k]->tensorPtr())
+      return ctx.fail(Error::InvalidArgument, "%s: out element %zu is not a Tensor", op, k);
+    Tensor &o = outs[k]->toTensor();
+    PTEC_TRY(checkSameDtype(ctx, in, o, op));
+    Shape os = Shape::of(in);
+    int64_t rows = sizeOf(k);
+    os.d[dim] = rows;
+    int64_t base = offset * in.stride(static_cast<int>(dim));
+    if (!dropDim) {
+      PTEC_TRY(viewCopy(ctx, in, o, os, strides, base));
+    } else {
+      // Same elements as the size-1 piece; only the shape loses `dim`.
+      Shape dropped;
+      for (int i = 0; i < in.dim(); ++i)
+        if (i != dim)
+          dropped.push(os.d[i]);
+      int64_t dstrides[kTensorMaxRank];
+      for (int i = 0, j = 0; i < in.dim(); ++i)
+        if (i != dim)
+          dstrides[j++] = strides[i];
+      PTEC_TRY(viewCopy(ctx, in, o, dropped, dstrides, base));
+    }
+    offset += rows;
+  }
+  return Error::Ok;
+}
+
+/// The Tensor(a!)[] out argument of the split kernels.
+Error argOutList(KernelContext &ctx, Args args, size_t i, Span<EValue *const> &outs) {
+  EValue *v = args[i];
+  if (!v || !v->isTensorList())
+    return badTag(ctx, i, "out", "TensorList", v);
+  outs = v->listItems();
+  return Error::Ok;
+}
+
+} // namespace
+
+// The three split kernels return `()`: their last argument is the out list
+// again (schema arguments + 1, as every KernelCall); it is not read.
 Error split_with_sizes_copy_out(KernelContext &ctx, Args args) {
-  PT_CHECK(args.size() == 4 || args.size() == 5, "expected 4 or 5 arguments, got %zu",
-           args.size());
+  PT_NARGS(5);
   Tensor *in;
   IntList sizes;
   int64_t dim;
+  Span<EValue *const> outs;
   PTEC_TRY(argTensor(ctx, args, 0, "self", in));
   PTEC_TRY(argIntList(ctx, args, 1, "split_sizes", sizes));
   PTEC_TRY(argInt(ctx, args, 2, "dim", dim));
-  Span<EValue *const> outs;
-  {
-    EValue *v = args[3];
-    if (!v || !v->isTensorList())
-      return badTag(ctx, 3, "out", "TensorList", v);
-    outs = v->listItems();
-  }
+  PTEC_TRY(argOutList(ctx, args, 3, outs));
+  PTEC_TRY(argReturn(ctx, args, 4));
   if (in->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "split: cannot split a rank-0 tensor");
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
@@ -463,21 +513,61 @@ Error split_with_sizes_copy_out(KernelContext &ctx, Args args) {
                     "split: sizes sum to %lld but dim %lld has size %lld",
                     static_cast<long long>(total), static_cast<long long>(dim),
                     static_cast<long long>(in->size(static_cast<int>(dim))));
-  int64_t offset = 0;
-  for (size_t k = 0; k < outs.size(); ++k) {
-    if (!outs[k] || !outs[k]->isTensor() || !outs[k]->tensorPtr())
-      return ctx.fail(Error::InvalidArgument, "split: out element %zu is not a Tensor", k);
-    Tensor &o = outs[k]->toTensor();
-    PTEC_TRY(checkSameDtype(ctx, *in, o, "split_with_sizes_copy"));
-    Shape os = Shape::of(*in);
-    os.d[dim] = sizes[k];
-    int64_t strides[kTensorMaxRank];
-    for (int i = 0; i < in->dim(); ++i)
-      strides[i] = in->stride(i);
-    PTEC_TRY(viewCopy(ctx, *in, o, os, strides, offset * in->stride(static_cast<int>(dim))));
-    offset += sizes[k];
-  }
-  return Error::Ok;
+  return splitInto(ctx, "split_with_sizes_copy", *in, dim, outs,
+                   [&](size_t k) { return sizes[k]; }, false);
+}
+
+Error split_copy_tensor_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in;
+  int64_t splitSize, dim;
+  Span<EValue *const> outs;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argInt(ctx, args, 1, "split_size", splitSize));
+  PTEC_TRY(argInt(ctx, args, 2, "dim", dim));
+  PTEC_TRY(argOutList(ctx, args, 3, outs));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (in->dim() == 0)
+    return ctx.fail(Error::InvalidArgument, "split: cannot split a rank-0 tensor");
+  PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+  const int64_t n = in->size(static_cast<int>(dim));
+  if (splitSize < 0 || (splitSize == 0 && n != 0))
+    return ctx.fail(Error::InvalidArgument, "split: split_size %lld for a dimension of %lld",
+                    static_cast<long long>(splitSize), static_cast<long long>(n));
+  // PyTorch: ceil(n / split_size) pieces, the last one shorter; one empty
+  // piece for an empty dimension.
+  const int64_t pieces = n == 0 ? 1 : (n + splitSize - 1) / splitSize;
+  if (static_cast<int64_t>(outs.size()) != pieces)
+    return ctx.fail(Error::InvalidArgument,
+                    "split: dimension of %lld in pieces of %lld gives %lld outputs, got %zu",
+                    static_cast<long long>(n), static_cast<long long>(splitSize),
+                    static_cast<long long>(pieces), outs.size());
+  return splitInto(ctx, "split_copy", *in, dim, outs,
+                   [&](size_t k) {
+                     int64_t start = static_cast<int64_t>(k) * splitSize;
+                     return std::min(splitSize, n - start);
+                   },
+                   false);
+}
+
+Error unbind_copy_int_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  Tensor *in;
+  int64_t dim;
+  Span<EValue *const> outs;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(argOutList(ctx, args, 2, outs));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  if (in->dim() == 0)
+    return ctx.fail(Error::InvalidArgument, "unbind: cannot unbind a rank-0 tensor");
+  PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+  if (static_cast<int64_t>(outs.size()) != in->size(static_cast<int>(dim)))
+    return ctx.fail(Error::InvalidArgument, "unbind: dim %lld has size %lld but %zu outputs",
+                    static_cast<long long>(dim),
+                    static_cast<long long>(in->size(static_cast<int>(dim))), outs.size());
+  return splitInto(ctx, "unbind_copy", *in, dim, outs, [](size_t) { return int64_t{1}; },
+                   true);
 }
 
 } // namespace ptec::rt::portable

@@ -47,7 +47,7 @@ std::string runCase(Case &c, rt::MemoryAllocator *temp) {
   const rt::KernelEntry *k = rt::findKernel(c.kernel.c_str());
   if (!k)
     return "kernel not found";
-  if (k->numArgs >= 0 && static_cast<size_t>(k->numArgs) != c.args.size())
+  if (static_cast<size_t>(k->numArgs) != c.args.size())
     return "case has " + std::to_string(c.args.size()) + " args, kernel expects " +
            std::to_string(k->numArgs);
   rt::KernelContext ctx(temp);

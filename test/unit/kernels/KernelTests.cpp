@@ -1,5 +1,6 @@
 // Portable kernels: the table, and clean failures for bad input (wrong arg
 // count or tags, bad dtypes, non-broadcastable shapes, too-small outputs).
+#include "dialects/exir/schema/OperatorSchema.h"
 #include "runtime/kernels/KernelRegistry.h"
 #include "test/unit/kernels/CaseFile.h"
 
@@ -50,6 +51,44 @@ TEST_CASE("kernel table is sorted, unique and searchable", "[kernels]") {
   CHECK(rt::findKernel(nullptr) == nullptr);
 }
 
+// Spec section 4: a KernelCall passes every schema argument and then exactly
+// one return entry, whatever the schema returns (one tensor, several, or ()).
+TEST_CASE("every kernel takes schema arguments + 1", "[kernels]") {
+  const auto &registry = schema::OperatorRegistry::builtin();
+  REQUIRE(registry.loadErrors().empty());
+  size_t voidReturns = 0;
+  for (const auto &k : rt::portableKernels()) {
+    INFO(k.name);
+    const schema::FunctionSchema *s = registry.lookup(k.name);
+    REQUIRE(s != nullptr);
+    CHECK(k.numArgs == static_cast<int>(s->arguments.size()) + 1);
+    if (s->returns.empty())
+      ++voidReturns;
+  }
+  // split_with_sizes_copy.out, split_copy.Tensor_out, unbind_copy.int_out.
+  CHECK(voidReturns == 3);
+  CHECK(rt::findKernel("aten::split_with_sizes_copy.out")->numArgs == 5);
+  CHECK(rt::findKernel("aten::split_copy.Tensor_out")->numArgs == 5);
+  CHECK(rt::findKernel("aten::unbind_copy.int_out")->numArgs == 4);
+}
+
+TEST_CASE("split kernels reject the pre-fix 4-argument form", "[kernels]") {
+  Boxer b;
+  EValue *x = b.f32({4}, {1, 2, 3, 4});
+  EValue *o0 = b.t(b.tensor(ScalarType::Float, {2}));
+  EValue *o1 = b.t(b.tensor(ScalarType::Float, {2}));
+  EValue *outs = b.tensorList({o0, o1});
+  rt::KernelContext ctx;
+  CHECK(call(ctx, "aten::split_with_sizes_copy.out", {x, b.intList({2, 2}), b.i(0), outs}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "expected 5 arguments, got 4"));
+  rt::KernelContext ok;
+  REQUIRE(call(ok, "aten::split_with_sizes_copy.out",
+               {x, b.intList({2, 2}), b.i(0), outs, outs}) == Error::Ok);
+  CHECK(o1->toTensor().dataAs<float>()[0] == 3);
+  CHECK(o1->toTensor().dataAs<float>()[1] == 4);
+}
+
 TEST_CASE("add.out computes and broadcasts", "[kernels]") {
   Boxer b;
   EValue *out = b.t(b.tensor(ScalarType::Float, {2, 2}));
@@ -83,7 +122,7 @@ TEST_CASE("wrong argument count fails cleanly", "[kernels]") {
 TEST_CASE("every kernel rejects all-None arguments with a message", "[kernels]") {
   Boxer b;
   for (const auto &k : rt::portableKernels()) {
-    int n = k.numArgs >= 0 ? k.numArgs : 5;
+    int n = k.numArgs;
     std::vector<EValue *> args;
     for (int i = 0; i < n; ++i)
       args.push_back(b.none());

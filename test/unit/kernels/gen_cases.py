@@ -530,11 +530,21 @@ def gen_shape():
     out1(aten("stack.out"), "dim0", [TL([a, a * 2]), 0], torch.stack([a, a * 2], 0))
     out1(aten("stack.out"), "dim_last", [TL([a, a, a]), -1], torch.stack([a, a, a], -1))
     out1(aten("stack.out"), "dim1", [TL([a, a + 1]), 1], torch.stack([a, a + 1], 1))
+    # The split family returns (): the out list is passed again as the
+    # return entry (schema arguments + 1), so Ref(out index).
     k = aten("split_with_sizes_copy.out")
     parts = list(torch.split(x, [1, 3], dim=2))
-    case(k, "dim2", [x, IL([1, 3]), 2, OutList(parts)])
+    case(k, "dim2", [x, IL([1, 3]), 2, OutList(parts), Ref(3)])
     parts = list(torch.split(x, [2, 0, 1], dim=1))
-    case(k, "with_empty", [x, IL([2, 0, 1]), 1, OutList(parts), None])
+    case(k, "with_empty", [x, IL([2, 0, 1]), 1, OutList(parts), Ref(3)])
+    k = aten("split_copy.Tensor_out")
+    parts = list(torch.split(x, 3, dim=2))
+    case(k, "uneven_last", [x, 3, 2, OutList(parts), Ref(3)])
+    parts = list(torch.split(x, 1, dim=-3))
+    case(k, "neg_dim", [x, 1, -3, OutList(parts), Ref(3)])
+    k = aten("unbind_copy.int_out")
+    case(k, "dim1", [x, 1, OutList(list(torch.unbind(x, 1))), Ref(2)])
+    case(k, "dim_last", [x, -1, OutList(list(torch.unbind(x, -1))), Ref(2)])
     # et_view: the output aliases the input's storage (no planned memory).
     case("executorch_prim::et_view.default", "infer",
          [x, IL([-1, 4]), Out(x.reshape(-1, 4), cap=0, nodata=True)])

@@ -338,7 +338,8 @@ TEST_CASE("malformed values are rejected at method load", "[runtime][malformed]"
   SECTION("wrong kernel arg count") {
     b.kernelCall(0, {0, 1, 2, 3});
     REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("instruction 1 (aten::add.out): 4 args, the kernel expects 5"));
+    REQUIRE_THAT(detail, Contains("instruction 1 (aten::add.out): KernelCall has 4 args, the kernel takes "
+                                  "exactly 5 (4 schema arguments + 1 return)"));
   }
   SECTION("JumpFalseCall destination and condition") {
     int yes = b.boolValue(true);
