@@ -45,20 +45,18 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
   // re-inplacing marked `exir.inplace_of = i` writes straight into operand i.
   OpBuilder b(op);
   SmallVector<Value> allocs;
-  auto inplaceOf = op->getAttrOfType<IntegerAttr>("exir.inplace_of");
-  if (inplaceOf && (op->getNumResults() != 1 ||
-                    inplaceOf.getInt() < 0 ||
-                    inplaceOf.getInt() >= op->getNumOperands() ||
-                    op->getOperand(inplaceOf.getInt()).getType() !=
-                        op->getResult(0).getType()))
+  int inplaceOf = exir::getInplaceOperand(op);
+  if (op->hasAttr(exir::kInplaceOfAttrName) &&
+      (inplaceOf < 0 ||
+       op->getOperand(inplaceOf).getType() != op->getResult(0).getType()))
     return op.emitError("invalid exir.inplace_of on '") << op.getOpName() << "'";
   for (Type t : op->getResultTypes()) {
     if (!llvm::isa<RankedTensorType>(t))
       return op.emitError("operator '")
              << op.getOpName() << "' returns a non-tensor (" << t
              << "); only tensor results can be planned";
-    if (inplaceOf)
-      allocs.push_back(op->getOperand(inplaceOf.getInt()));
+    if (inplaceOf >= 0)
+      allocs.push_back(op->getOperand(inplaceOf));
     else
       allocs.push_back(b.create<exir::AllocOp>(op.getLoc(), t));
   }
@@ -101,7 +99,7 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
   // out tensor's type says them) are dropped.
   for (NamedAttribute na : op->getDiscardableAttrs()) {
     StringRef n = na.getName().getValue();
-    if (n == "exir.inplace_of")
+    if (n == exir::kInplaceOfAttrName)
       continue;
     if (n.contains('.') || out->findArgument(n) >= 0)
       args.push_back(na);

@@ -41,14 +41,7 @@ llvm::SmallVector<llvm::StringRef, 2> setNames(const schema::Argument &a) {
   return names;
 }
 
-/// The `exir.inplace_of` operand index of `op`, or -1.
-int inplaceOf(Operation *op) {
-  auto attr = op->getAttrOfType<IntegerAttr>(AliasAnalysis::kInplaceOfAttr);
-  if (!attr || op->getNumResults() == 0 || attr.getInt() < 0 ||
-      attr.getInt() >= static_cast<int64_t>(op->getNumOperands()))
-    return -1;
-  return static_cast<int>(attr.getInt());
-}
+int inplaceOf(Operation *op) { return exir::getInplaceOperand(op); }
 
 } // namespace
 

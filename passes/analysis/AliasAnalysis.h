@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "dialects/exir/IR/ExirDialect.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -72,7 +73,7 @@ public:
   static mlir::Value getInPlaceRoot(mlir::Value v);
 
   /// Name of the storage-sharing annotation set by re-inplacing.
-  static constexpr llvm::StringLiteral kInplaceOfAttr = "exir.inplace_of";
+  static constexpr llvm::StringLiteral kInplaceOfAttr = exir::kInplaceOfAttrName;
 
 private:
   unsigned idOf(mlir::Value v);

@@ -49,9 +49,18 @@ mlir::ElementsAttr makeResourceElements(mlir::ShapedType type,
                                         llvm::ArrayRef<uint8_t> bytes);
 
 /// The value whose storage `v` lives in: follows out-variant, in-place and
-/// view results to the operand they alias (AtenOp::getAliasedOperand);
+/// view results to the operand they alias (AtenOp::getAliasedOperand) and
+/// results that re-inplacing made share an operand's storage;
 /// `v` itself for fresh values.
 mlir::Value getStorageRoot(mlir::Value v);
+
+/// Re-inplacing's storage-sharing annotation: `exir.inplace_of = i : i64` on
+/// an op with one result means the op writes its result into operand i (a
+/// write to operand i's storage, visible to every effect query).
+constexpr llvm::StringLiteral kInplaceOfAttrName = "exir.inplace_of";
+/// The operand index named by a well-formed `exir.inplace_of` on `op`
+/// (one result, index in range), or -1.
+int getInplaceOperand(mlir::Operation *op);
 
 /// The #exir.input of argument `i` of `func`, or null.
 InputAttr getInputAttr(mlir::Operation *func, unsigned i);

@@ -103,10 +103,20 @@ Value AtenOp::getAliasedOperand(unsigned resultIndex) {
   return {};
 }
 
+int ptec::exir::getInplaceOperand(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>(kInplaceOfAttrName);
+  if (!attr || op->getNumResults() != 1 || attr.getInt() < 0 ||
+      attr.getInt() >= static_cast<int64_t>(op->getNumOperands()))
+    return -1;
+  return static_cast<int>(attr.getInt());
+}
+
 Value ptec::exir::getStorageRoot(Value v) {
   while (auto op = v.getDefiningOp<AtenOp>()) {
+    int inplace = getInplaceOperand(op);
     Value aliased =
-        op.getAliasedOperand(llvm::cast<OpResult>(v).getResultNumber());
+        inplace >= 0 ? op->getOperand(inplace)
+                     : op.getAliasedOperand(llvm::cast<OpResult>(v).getResultNumber());
     if (!aliased)
       break;
     v = aliased;
@@ -162,6 +172,17 @@ LogicalResult AtenOp::verify() {
   if (!s)
     return emitOpError("unknown operator '")
            << getOpName() << "': it is not in the operator schema registry";
+  if (Attribute a = (*this)->getAttr(kInplaceOfAttrName)) {
+    int idx = getInplaceOperand(*this);
+    if (!llvm::isa<IntegerAttr>(a) || idx < 0)
+      return emitOpError(kInplaceOfAttrName)
+             << " must be the index of an operand of an op with one result";
+    if (getOperand(idx).getType() != getResult(0).getType())
+      return emitOpError(kInplaceOfAttrName)
+             << " names operand " << idx << " of type "
+             << getOperand(idx).getType() << ", but the result is "
+             << getResult(0).getType();
+  }
 
   // Tensor-like arguments and their operand segments.
   ArrayRef<int32_t> segs = getOperandSegments();
@@ -256,12 +277,16 @@ void AtenOp::getEffects(
     }
     return;
   }
-  if (!s->isMutable())
-    return; // Functional ATen ops have value semantics.
+  // Every operator reads its tensor operands: once some op writes storage in
+  // place (an in-place or out-variant op, or one re-inplacing marked), a
+  // reader must not move across that write, so even functional ops declare
+  // their reads. Read-only ops still fold away when unused.
+  int inplace = getInplaceOperand(*this);
   for (OpOperand &o : (*this)->getOpOperands()) {
     int arg = getSchemaArgForOperand(o.getOperandNumber());
     effects.emplace_back(MemoryEffects::Read::get(), &o);
-    if (arg < 0 || s->arguments[arg].isWrite())
+    if (arg < 0 || s->arguments[arg].isWrite() ||
+        static_cast<int>(o.getOperandNumber()) == inplace)
       effects.emplace_back(MemoryEffects::Write::get(), &o);
   }
 }

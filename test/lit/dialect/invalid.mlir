@@ -60,3 +60,19 @@ func.func @bad_callee(%x: tensor<2xf32>) -> tensor<2xf32> {
   %y = exir.delegate_call @nope(%x) : (tensor<2xf32>) -> tensor<2xf32>
   return %y : tensor<2xf32>
 }
+
+// -----
+
+func.func @inplace_of_out_of_range(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{exir.inplace_of must be the index of an operand of an op with one result}}
+  %y = exir.aten "aten::neg"(%x) {exir.inplace_of = 3 : i64, operand_segments = array<i32: 1>} : (tensor<2xf32>) -> tensor<2xf32>
+  return %y : tensor<2xf32>
+}
+
+// -----
+
+func.func @inplace_of_type_mismatch(%x: tensor<2x2xf32>, %k: tensor<2x1xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{exir.inplace_of names operand 1 of type 'tensor<2x1xf32>', but the result is 'tensor<2x2xf32>'}}
+  %y = exir.aten "aten::slice_scatter"(%x, %k) {dim = 1 : i64, start = 0 : i64, end = 1 : i64, exir.inplace_of = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}

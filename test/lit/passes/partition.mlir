@@ -131,3 +131,30 @@ func.func @moves(%x: tensor<2x2xf32>, %y: tensor<2x2xf32>) -> (tensor<2x2xf32>, 
   %2 = exir.aten "aten::sin"(%y) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
   return %1, %2 : tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// -----
+
+// A re-inplaced update (exir.inplace_of) writes the cache: it closes the open
+// group, so the mm that reads the OLD cache is never moved after it (the
+// mm-then-add pair cannot form across the write and stays portable).
+// Regression: the update used to look pure and the mm was sunk past it.
+
+// CHECK-LABEL: func.func @inplace_update_is_a_barrier(
+// CHECK-NOT: exir.delegate_region
+// CHECK: %[[MM:.*]] = exir.aten "aten::mm"(%arg0, %arg1)
+// CHECK-NEXT: exir.aten "aten::slice_scatter"(%arg1, %arg2) {{.*}}exir.inplace_of = 0
+// CHECK-NEXT: exir.aten "aten::add.Tensor"(%[[MM]], %arg3)
+// WHOLE-LABEL: func.func @inplace_update_is_a_barrier(
+// WHOLE: exir.delegate_region
+// WHOLE-NEXT: exir.aten "aten::mm"(%arg0, %arg1)
+// WHOLE-NEXT: exir.yield
+// WHOLE-NEXT: }
+// WHOLE-NEXT: exir.aten "aten::slice_scatter"
+// WHOLE-NEXT: exir.delegate_region
+// WHOLE-NEXT: exir.aten "aten::add.Tensor"
+func.func @inplace_update_is_a_barrier(%a: tensor<2x2xf32>, %cache: tensor<2x2xf32>, %k: tensor<2x1xf32>, %b: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
+  %m = exir.aten "aten::mm"(%a, %cache) {operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %n = exir.aten "aten::slice_scatter"(%cache, %k) {dim = 1 : i64, start = 0 : i64, end = 1 : i64, exir.inplace_of = 0 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
+  %o = exir.aten "aten::add.Tensor"(%m, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %n, %o : tensor<2x2xf32>, tensor<2x2xf32>
+}
