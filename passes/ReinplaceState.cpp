@@ -86,11 +86,19 @@ struct ReinplaceStatePass : impl::ReinplaceStateBase<ReinplaceStatePass> {
       if (user != op && !user->isBeforeInBlock(op))
         return "a later op reads or writes the old value";
     }
-    // The return reads nothing, but a method output aliasing the state would
-    // show the new contents instead of the old ones.
-    for (OpOperand &o : ret->getOpOperands())
-      if (o.getOperandNumber() != resultIndex && aa.mayAlias(o.get(), target))
-        return "another output may alias the state";
+    // The return reads nothing, but what it returns is observed after the
+    // method: an output aliasing the old value would show the new contents,
+    // and an output aliasing this link's result would share the state's
+    // storage and show whatever later links or the write-back put there.
+    Value result = op->getResult(0);
+    for (OpOperand &o : ret->getOpOperands()) {
+      if (o.getOperandNumber() == resultIndex)
+        continue;
+      if (aa.mayAlias(o.get(), target))
+        return "another output may alias the old value";
+      if (aa.mayAlias(o.get(), result))
+        return "another output may alias the updated value";
+    }
     return nullptr;
   }
 

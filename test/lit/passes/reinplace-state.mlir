@@ -198,3 +198,50 @@ func.func @user_input_and_unrelated(%x: tensor<2x4xf32> {exir.input = #exir.inpu
   %nb = exir.aten "aten::slice_scatter"(%b, %r2) {dim = 0 : i64, start = 0 : i64, end = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
   return %nx, %nb : tensor<2x4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// Regression: the first link of a chain is also a user output. Making it in
+// place would make that output share the cache's storage, and the second
+// link (or the write-back of its value) would then overwrite what the caller
+// reads. Nothing is marked; the copy of the final value comes after the
+// return's value is computed and leaves it untouched.
+
+// CHECK-LABEL: func.func @intermediate_is_user_output
+// CHECK-SAME: exir.reinplace_state = {marked = 0 : i64}
+// CHECK-NOT: exir.inplace_of
+// CHECK: return
+// WB-LABEL: func.func @intermediate_is_user_output
+// WB: %[[A:.*]] = exir.aten "aten::slice_scatter"
+// WB-NEXT: %[[B:.*]] = exir.aten "aten::slice_scatter"(%[[A]],
+// WB-NEXT: exir.copy_ %{{.*}}, %[[B]]
+// WB-NEXT: return %[[A]]
+func.func @intermediate_is_user_output(%k: tensor<4x1xf32> {exir.input = #exir.input<user_input, "k">},
+                                       %v: tensor<4x1xf32> {exir.input = #exir.input<user_input, "v">},
+                                       %cache: tensor<4x4xf32> {exir.input = #exir.input<buffer, "cache">})
+    -> (tensor<4x4xf32> {exir.output = #exir.output<buffer_mutation, "cache">},
+        tensor<4x4xf32> {exir.output = #exir.output<user_output>}) {
+  %a = exir.aten "aten::slice_scatter"(%cache, %k) {dim = 1 : i64, start = 0 : i64, end = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  %b = exir.aten "aten::slice_scatter"(%a, %v) {dim = 1 : i64, start = 1 : i64, end = 2 : i64, operand_segments = array<i32: 1, 1>} : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  return %b, %a : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// The same with the intermediate value written back into ANOTHER buffer:
+// it is observable through that buffer, so it keeps its own storage.
+
+// CHECK-LABEL: func.func @intermediate_is_other_state
+// CHECK-SAME: exir.reinplace_state = {marked = 0 : i64}
+// CHECK-NOT: exir.inplace_of
+// CHECK: return
+func.func @intermediate_is_other_state(%k: tensor<4x1xf32> {exir.input = #exir.input<user_input, "k">},
+                                       %v: tensor<4x1xf32> {exir.input = #exir.input<user_input, "v">},
+                                       %cache: tensor<4x4xf32> {exir.input = #exir.input<buffer, "cache">},
+                                       %snap: tensor<4x4xf32> {exir.input = #exir.input<buffer, "snap">})
+    -> (tensor<4x4xf32> {exir.output = #exir.output<buffer_mutation, "cache">},
+        tensor<4x4xf32> {exir.output = #exir.output<buffer_mutation, "snap">}) {
+  %a = exir.aten "aten::slice_scatter"(%cache, %k) {dim = 1 : i64, start = 0 : i64, end = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  %b = exir.aten "aten::slice_scatter"(%a, %v) {dim = 1 : i64, start = 1 : i64, end = 2 : i64, operand_segments = array<i32: 1, 1>} : (tensor<4x4xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  return %b, %a : tensor<4x4xf32>, tensor<4x4xf32>
+}
