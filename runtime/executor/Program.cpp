@@ -4,6 +4,7 @@
 #include "serde/pte/program_generated.h"
 
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 
 namespace ptec::rt {
@@ -11,8 +12,11 @@ namespace fb = executorch_flatbuffer;
 
 namespace {
 
-constexpr size_t kMinHeaderLength = 24; // magic + length + program_size + base
+constexpr size_t kMinHeaderLength = 24;  // magic + length + program_size + base
+constexpr size_t kFullHeaderLength = 32; // + segment_data_size (ExecuTorch >= 1.0)
 constexpr size_t kHeaderOffset = 8;
+// Upstream's loader always reads the first 64 bytes before anything else.
+constexpr size_t kMinFileSize = 64;
 
 uint32_t readU32(const uint8_t *p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
@@ -27,11 +31,15 @@ using OffsetVec = flatbuffers::Vector<uint64_t>;
 
 Error Program::parseExtendedHeader(Span<const uint8_t> file, ExtendedHeader &out,
                                    bool &present, std::string *detail) {
+  // Spec section 2.2 reader rules, in upstream's order. Files of ExecuTorch
+  // < 1.0 have a 24-byte header without segment_data_size.
   present = false;
+  out = ExtendedHeader();
   if (file.size() < kHeaderOffset + 8 || std::memcmp(file.data() + kHeaderOffset, "eh00", 4) != 0)
     return Error::Ok;
   present = true;
   uint32_t length = readU32(file.data() + kHeaderOffset + 4);
+  out.length = length;
   if (length < kMinHeaderLength)
     return failWith(detail, Error::InvalidProgram,
                     "extended header: length %u is below the minimum of %zu", length,
@@ -43,38 +51,42 @@ Error Program::parseExtendedHeader(Span<const uint8_t> file, ExtendedHeader &out
   const uint8_t *h = file.data() + kHeaderOffset;
   out.programSize = readU64(h + 8);
   out.segmentBaseOffset = readU64(h + 16);
-  out.segmentDataSize = 0;
-  if (length >= 32) {
-    if (file.size() < kHeaderOffset + 32)
+  out.segmentDataSize = 0; // unknown for a 24-byte header
+  if (length >= kFullHeaderLength) {
+    if (file.size() < kHeaderOffset + kFullHeaderLength)
       return failWith(detail, Error::InvalidProgram,
                       "extended header: file has %zu bytes, header needs %zu", file.size(),
-                      kHeaderOffset + size_t(32));
+                      kHeaderOffset + kFullHeaderLength);
     out.segmentDataSize = readU64(h + 24);
   }
   const uint64_t fileSize = file.size();
+  // The file-size check runs only when segment_data_size is known (> 0) or
+  // the header claims no segments at all; a 24-byte header with segments is
+  // bounded segment by segment when each is read.
+  if (out.segmentDataSize > 0 || out.segmentBaseOffset == 0) {
+    if (out.segmentDataSize > UINT64_MAX - out.segmentBaseOffset)
+      return failWith(detail, Error::InvalidProgram,
+                      "extended header: segment_base_offset %llu + segment_data_size %llu "
+                      "overflows",
+                      (unsigned long long)out.segmentBaseOffset,
+                      (unsigned long long)out.segmentDataSize);
+    uint64_t expected = out.segmentBaseOffset == 0 ? out.programSize
+                                                   : out.segmentBaseOffset + out.segmentDataSize;
+    if (expected > fileSize)
+      return failWith(detail, Error::InvalidProgram,
+                      "extended header: the file should have at least %llu bytes "
+                      "(segment_base_offset %llu + segment_data_size %llu, or program_size "
+                      "%llu) but has %llu: segments run past the end of the file",
+                      (unsigned long long)expected, (unsigned long long)out.segmentBaseOffset,
+                      (unsigned long long)out.segmentDataSize,
+                      (unsigned long long)out.programSize, (unsigned long long)fileSize);
+  }
+  // Loading [0, program_size) needs that many bytes, at least the 8 of the
+  // root offset and identifier.
   if (out.programSize < 8 || out.programSize > fileSize)
     return failWith(detail, Error::InvalidProgram,
                     "extended header: program_size %llu outside the file (%llu bytes)",
                     (unsigned long long)out.programSize, (unsigned long long)fileSize);
-  if (out.segmentBaseOffset != 0) {
-    if (out.segmentBaseOffset < out.programSize)
-      return failWith(detail, Error::InvalidProgram,
-                      "extended header: segment_base_offset %llu lies inside the program "
-                      "(program_size %llu)",
-                      (unsigned long long)out.segmentBaseOffset,
-                      (unsigned long long)out.programSize);
-    if (out.segmentDataSize > UINT64_MAX - out.segmentBaseOffset ||
-        out.segmentBaseOffset + out.segmentDataSize > fileSize)
-      return failWith(detail, Error::InvalidProgram,
-                      "extended header: segments [%llu, +%llu) run past the end of the file "
-                      "(%llu bytes)",
-                      (unsigned long long)out.segmentBaseOffset,
-                      (unsigned long long)out.segmentDataSize, (unsigned long long)fileSize);
-  } else if (out.segmentDataSize != 0) {
-    return failWith(detail, Error::InvalidProgram,
-                    "extended header: segment_data_size %llu with segment_base_offset 0",
-                    (unsigned long long)out.segmentDataSize);
-  }
   return Error::Ok;
 }
 
@@ -82,9 +94,11 @@ Result<std::unique_ptr<Program>> Program::load(const DataLoader &loader,
                                                Verification verification,
                                                std::string *detail) {
   Span<const uint8_t> file(loader.data(), loader.size());
-  if (file.size() < 8)
+  if (file.size() < kMinFileSize)
     return failWith(detail, Error::InvalidProgram,
-                    "file is %zu bytes, too small for a .pte program", file.size());
+                    "file is %zu bytes; a .pte program has at least %zu (the loader reads the "
+                    "first %zu)",
+                    file.size(), kMinFileSize, kMinFileSize);
 
   std::unique_ptr<Program> p(new Program());
   p->loader_ = &loader;
@@ -135,28 +149,46 @@ Result<std::unique_ptr<Program>> Program::load(const DataLoader &loader,
 Error Program::loadSegments(std::string *detail) {
   const auto *segs = flat_->segments();
   size_t n = segs ? segs->size() : 0;
-  segments_.resize(n);
+  segments_.assign(n, Span<const uint8_t>());
+  segmentProblems_.assign(n, std::string());
+  const uint64_t fileSize = loader_->size();
   for (size_t i = 0; i < n; ++i) {
     const fb::DataSegment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(i));
     if (s == nullptr)
       return failWith(detail, Error::InvalidProgram, "segments[%zu] is null", i);
     uint64_t off = s->offset(), size = s->size();
-    if (size == 0) {
-      segments_[i] = Span<const uint8_t>();
+    if (size == 0)
+      continue;
+    // Like upstream, a segment is only an error when something reads it (the
+    // constant segment below, delegates and mutable data at method load).
+    char buf[256];
+    if (!hasHeader_ || header_.segmentBaseOffset == 0) {
+      std::snprintf(buf, sizeof buf,
+                    "segments[%zu] has %llu bytes but the file has no segment data "
+                    "(no extended header or segment_base_offset 0)",
+                    i, (unsigned long long)size);
+      segmentProblems_[i] = buf;
       continue;
     }
-    if (!hasHeader_ || header_.segmentBaseOffset == 0)
-      return failWith(detail, Error::InvalidProgram,
-                      "segments[%zu] has %llu bytes but the file has no extended header", i,
-                      (unsigned long long)size);
-    if (off > header_.segmentDataSize || size > header_.segmentDataSize - off)
-      return failWith(detail, Error::InvalidProgram,
-                      "segments[%zu] [%llu, +%llu) lies outside the segment data (%llu bytes)",
-                      i, (unsigned long long)off, (unsigned long long)size,
-                      (unsigned long long)header_.segmentDataSize);
-    auto view = loader_->load(header_.segmentBaseOffset + off, size);
-    if (!view.ok())
-      return failWith(detail, Error::InvalidProgram, "segments[%zu] cannot be read", i);
+    // Segments are read from the file: a 24-byte header has no
+    // segment_data_size, so the file's end is the bound.
+    uint64_t base = header_.segmentBaseOffset;
+    if (off > UINT64_MAX - base || size > UINT64_MAX - base - off ||
+        base + off + size > fileSize) {
+      std::snprintf(buf, sizeof buf,
+                    "segments[%zu] [%llu, +%llu) at segment_base_offset %llu runs past the end "
+                    "of the file (%llu bytes)",
+                    i, (unsigned long long)off, (unsigned long long)size,
+                    (unsigned long long)base, (unsigned long long)fileSize);
+      segmentProblems_[i] = buf;
+      continue;
+    }
+    auto view = loader_->load(base + off, size);
+    if (!view.ok()) {
+      std::snprintf(buf, sizeof buf, "segments[%zu] cannot be read", i);
+      segmentProblems_[i] = buf;
+      continue;
+    }
     segments_[i] = view.get();
   }
 
@@ -171,6 +203,9 @@ Error Program::loadSegments(std::string *detail) {
         return failWith(detail, Error::InvalidProgram,
                         "constant_segment.segment_index %u out of range (%zu segments)",
                         cs->segment_index(), n);
+      if (!segmentProblems_[cs->segment_index()].empty())
+        return failWith(detail, Error::InvalidProgram, "constant segment: %s",
+                        segmentProblems_[cs->segment_index()].c_str());
       constantSegment_ = segments_[cs->segment_index()];
     }
     constantOffsets_ = cs->offsets();
@@ -186,6 +221,7 @@ Error Program::loadSegments(std::string *detail) {
                       "mutable_data_segments[0].segment_index %u out of range (%zu segments)",
                       m->segment_index(), n);
     hasMutableSegment_ = true;
+    mutableSegmentIndex_ = m->segment_index();
     mutableSegment_ = segments_[m->segment_index()];
     mutableOffsets_ = m->offsets();
   }
@@ -223,9 +259,12 @@ Result<const fb::ExecutionPlan *> Program::plan(const char *name) const {
   return Error::NotFound;
 }
 
-Result<Span<const uint8_t>> Program::segment(size_t index) const {
+Result<Span<const uint8_t>> Program::segment(size_t index, std::string *detail) const {
   if (index >= segments_.size())
-    return Error::NotFound;
+    return failWith(detail, Error::NotFound, "segment %zu out of range (%zu segments)", index,
+                    segments_.size());
+  if (!segmentProblems_[index].empty())
+    return failWith(detail, Error::InvalidProgram, "%s", segmentProblems_[index].c_str());
   return segments_[index];
 }
 
@@ -264,6 +303,9 @@ Result<const uint8_t *> Program::mutableData(uint32_t idx, size_t nbytes,
                     "planned tensor has data_buffer_idx %u but the program has no "
                     "mutable_data_segments",
                     idx);
+  if (!segmentProblems_[mutableSegmentIndex_].empty())
+    return failWith(detail, Error::InvalidProgram, "mutable data segment: %s",
+                    segmentProblems_[mutableSegmentIndex_].c_str());
   const auto *offsets = static_cast<const OffsetVec *>(mutableOffsets_);
   if (idx >= offsets->size())
     return failWith(detail, Error::InvalidProgram,
@@ -302,6 +344,9 @@ Result<ProcessedBlob> Program::delegateData(const fb::BackendDelegateDataReferen
       return failWith(detail, Error::InvalidProgram,
                       "processed SEGMENT index %u out of range (%zu segments)", ref->index(),
                       segments_.size());
+    if (!segmentProblems_[ref->index()].empty())
+      return failWith(detail, Error::InvalidProgram, "processed: %s",
+                      segmentProblems_[ref->index()].c_str());
     blob.data = segments_[ref->index()].data();
     blob.size = segments_[ref->index()].size();
     return blob;
@@ -316,8 +361,11 @@ Result<Span<const uint8_t>> Program::namedData(const char *key) const {
   if (nd == nullptr || key == nullptr)
     return Error::NotFound;
   for (const fb::NamedData *d : *nd)
-    if (d != nullptr && d->key() != nullptr && std::strcmp(d->key()->c_str(), key) == 0)
+    if (d != nullptr && d->key() != nullptr && std::strcmp(d->key()->c_str(), key) == 0) {
+      if (!segmentProblems_[d->segment_index()].empty())
+        return Error::InvalidProgram;
       return segments_[d->segment_index()];
+    }
   return Error::NotFound;
 }
 

@@ -1,7 +1,9 @@
-// Program: a verified view of one .pte file. Loading checks the extended
-// header, the program buffer's alignment and identifier, runs the flatbuffers
-// Verifier (unless the caller vouches for the bytes), and bounds-checks every
-// segment, the constant segment and the mutable-data segment. Methods are
+// Program: a verified view of one .pte file. Loading follows the reader rules
+// of spec section 2.2 (64-byte minimum, 24- or 32-byte extended header, file
+// size), checks the program buffer's alignment and identifier, runs the
+// flatbuffers Verifier (unless the caller vouches for the bytes), and
+// bounds-checks every segment against the file, the constant segment and the
+// mutable-data segment. Methods are
 // built from it with Method::load (or through Module).
 #pragma once
 
@@ -33,8 +35,10 @@ enum class Verification {
 
 /// Parsed extended header ("eh00"); absent for plain flatbuffers.
 struct ExtendedHeader {
+  uint32_t length = 0; ///< 32 today; 24 in files of ExecuTorch < 1.0
   uint64_t programSize = 0;
   uint64_t segmentBaseOffset = 0;
+  /// 0 when the header is shorter than 32 bytes (the field is absent).
   uint64_t segmentDataSize = 0;
 };
 
@@ -59,8 +63,9 @@ public:
 
   bool hasExtendedHeader() const { return hasHeader_; }
   const ExtendedHeader &extendedHeader() const { return header_; }
-  /// Bytes of segment `index` (already bounds-checked at load).
-  Result<Span<const uint8_t>> segment(size_t index) const;
+  /// Bytes of segment `index`. Like upstream, a segment that lies outside the
+  /// file is an error only when read (InvalidProgram, with `detail`).
+  Result<Span<const uint8_t>> segment(size_t index, std::string *detail = nullptr) const;
 
   /// Constant tensor data: entry `bufferIdx` of the constant segment, which
   /// must hold `nbytes` bytes.
@@ -86,9 +91,11 @@ private:
   bool hasHeader_ = false;
   ExtendedHeader header_;
   std::vector<Span<const uint8_t>> segments_;
+  std::vector<std::string> segmentProblems_; ///< why segment i cannot be read; "" if it can
   Span<const uint8_t> constantSegment_;
   const void *constantOffsets_ = nullptr; ///< flatbuffers::Vector<uint64_t>*
   bool hasMutableSegment_ = false;
+  uint32_t mutableSegmentIndex_ = 0;
   Span<const uint8_t> mutableSegment_;
   const void *mutableOffsets_ = nullptr;
 };
