@@ -1,8 +1,8 @@
 #include "serde/pt2/GraphJson.h"
 
+#include "serde/pt2/JsonRead.h"
 #include "serde/pt2/Pt2Error.h"
-
-#include <nlohmann/json.hpp>
+#include "serde/pt2/SchemaHistory.h"
 
 #include <cmath>
 #include <limits>
@@ -11,157 +11,6 @@
 namespace ptec::pt2 {
 
 namespace {
-using json = nlohmann::json;
-
-// A JSON path, rendered only when an error needs it.
-struct Where {
-  const Where *parent = nullptr;
-  const char *key = nullptr;  // field name; null for an index or a map key
-  const std::string *mapKey = nullptr;
-  int64_t index = -1;
-
-  Where operator[](const char *k) const { return Where{this, k, nullptr, -1}; }
-  Where operator[](size_t i) const { return Where{this, nullptr, nullptr, static_cast<int64_t>(i)}; }
-  Where operator[](const std::string &k) const { return Where{this, nullptr, &k, -1}; }
-
-  std::string str() const {
-    std::vector<std::string> parts;
-    for (const Where *w = this; w; w = w->parent) {
-      if (w->key)
-        parts.push_back(std::string(".") + w->key);
-      else if (w->mapKey)
-        parts.push_back("['" + *w->mapKey + "']");
-      else if (w->index >= 0)
-        parts.push_back("[" + std::to_string(w->index) + "]");
-    }
-    // Deep paths (nested subgraphs) keep their start and end.
-    constexpr size_t kKeep = 12;
-    std::string out;
-    for (size_t k = parts.size(); k-- > 0;) {
-      size_t fromStart = parts.size() - 1 - k;
-      if (parts.size() > 2 * kKeep && fromStart >= kKeep && k >= kKeep) {
-        if (fromStart == kKeep)
-          out += "...";
-        continue;
-      }
-      out += parts[k];
-    }
-    return out.empty() || out[0] != '.' ? out : out.substr(1);
-  }
-};
-
-[[noreturn]] void failAt(const Where &w, const std::string &msg) {
-  std::string path = w.str();
-  fail(path.empty() ? msg : path + ": " + msg);
-}
-
-const char *typeName(const json &j) {
-  switch (j.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::object: return "an object";
-  case json::value_t::array: return "an array";
-  case json::value_t::string: return "a string";
-  case json::value_t::boolean: return "a boolean";
-  case json::value_t::number_integer:
-  case json::value_t::number_unsigned: return "an integer";
-  case json::value_t::number_float: return "a float";
-  default: return "an unexpected value";
-  }
-}
-
-// Missing keys and explicit nulls both mean "use the default".
-const json *opt(const json &obj, const char *key) {
-  auto it = obj.find(key);
-  if (it == obj.end() || it->is_null())
-    return nullptr;
-  return &*it;
-}
-
-const json &req(const json &obj, const char *key, const Where &w) {
-  const json *v = opt(obj, key);
-  if (!v)
-    failAt(w, std::string("missing required field '") + key + "'");
-  return *v;
-}
-
-void expectObject(const json &j, const Where &w) {
-  if (!j.is_object())
-    failAt(w, std::string("expected an object, got ") + typeName(j));
-}
-
-void expectArray(const json &j, const Where &w) {
-  if (!j.is_array())
-    failAt(w, std::string("expected an array, got ") + typeName(j));
-}
-
-int64_t getInt(const json &j, const Where &w) {
-  if (j.is_number_unsigned()) {
-    uint64_t v = j.get<uint64_t>();
-    if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      failAt(w, "integer " + std::to_string(v) + " does not fit in 64 bits");
-    return static_cast<int64_t>(v);
-  }
-  if (j.is_number_integer())
-    return j.get<int64_t>();
-  failAt(w, std::string("expected an integer, got ") + typeName(j));
-}
-
-double getFloat(const json &j, const Where &w) {
-  if (j.is_number())
-    return j.get<double>();
-  if (j.is_string()) {
-    const std::string &s = j.get_ref<const std::string &>();
-    if (s == "Infinity")
-      return std::numeric_limits<double>::infinity();
-    if (s == "-Infinity")
-      return -std::numeric_limits<double>::infinity();
-    if (s == "NaN")
-      return std::numeric_limits<double>::quiet_NaN();
-    failAt(w, "expected a float, got the string '" + s + "'");
-  }
-  failAt(w, std::string("expected a float, got ") + typeName(j));
-}
-
-bool getBool(const json &j, const Where &w) {
-  if (!j.is_boolean())
-    failAt(w, std::string("expected a boolean, got ") + typeName(j));
-  return j.get<bool>();
-}
-
-const std::string &getString(const json &j, const Where &w) {
-  if (!j.is_string())
-    failAt(w, std::string("expected a string, got ") + typeName(j));
-  return j.get_ref<const std::string &>();
-}
-
-int64_t intField(const json &obj, const char *key, const Where &w, int64_t dflt) {
-  const json *v = opt(obj, key);
-  return v ? getInt(*v, w[key]) : dflt;
-}
-bool boolField(const json &obj, const char *key, const Where &w, bool dflt) {
-  const json *v = opt(obj, key);
-  return v ? getBool(*v, w[key]) : dflt;
-}
-std::string stringField(const json &obj, const char *key, const Where &w, const std::string &dflt) {
-  const json *v = opt(obj, key);
-  return v ? getString(*v, w[key]) : dflt;
-}
-std::string reqString(const json &obj, const char *key, const Where &w) {
-  return getString(req(obj, key, w), w[key]);
-}
-
-// A union is an object with exactly one key: the active field.
-std::pair<std::string, const json *> unionOf(const json &j, const Where &w) {
-  expectObject(j, w);
-  if (j.size() != 1) {
-    std::string keys;
-    for (auto it = j.begin(); it != j.end(); ++it)
-      keys += (keys.empty() ? "" : ", ") + it.key();
-    failAt(w, "a union must have exactly one key, found " + std::to_string(j.size()) +
-                  (keys.empty() ? "" : " (" + keys + ")"));
-  }
-  return {j.begin().key(), &j.begin().value()};
-}
 
 std::string deviceString(const json &j, const Where &w) {
   if (j.is_string())  // tolerated: some writers flatten devices
@@ -185,31 +34,32 @@ std::string symbolText(const std::string &expr) {
   return expr.size() > 80 ? expr.substr(0, 77) + "..." : expr;
 }
 
-// A SymInt union: {"as_int": n} or {"as_expr": {...}}. Returns nullopt and
-// sets `expr` for a symbolic value.
-std::optional<int64_t> symInt(const json &j, const Where &w, std::string &expr) {
-  if (j.is_number_integer())  // tolerated: a bare int
+// A SymInt union: {"as_int": n} or {"as_expr": {...}} (a plain string
+// before schema 3). Returns nullopt and sets `expr` for a symbolic value.
+std::optional<int64_t> symInt(const json &j, const Where &w, const SchemaForm &form,
+                              std::string &expr) {
+  if (j.is_number_integer())  // TensorMeta.storage_offset before schema 5; tolerated elsewhere
     return getInt(j, w);
-  auto [key, value] = unionOf(j, w);
-  if (key == "as_int")
-    return getInt(*value, w["as_int"]);
-  if (key == "as_expr") {
+  UnionValue u = unionOf(j, w, form.unions);
+  if (u.key == "as_int")
+    return getInt(*u.value, u.payload(w));
+  if (u.key == "as_expr" || (form.oldSpellings && u.key == "as_symbol")) {
     expr = "?";
-    if (value->is_object()) {
-      if (const json *e = opt(*value, "expr_str"); e && e->is_string())
+    if (u.value->is_object()) {
+      if (const json *e = opt(*u.value, "expr_str"); e && e->is_string())
         expr = symbolText(e->get<std::string>());
-    } else if (value->is_string()) {
-      expr = symbolText(value->get<std::string>());
+    } else if (u.value->is_string()) {
+      expr = symbolText(u.value->get<std::string>());
     }
     return std::nullopt;
   }
-  failAt(w, "unknown SymInt kind '" + key + "'");
+  failAt(w, "unknown SymInt kind '" + u.key + "'");
 }
 
-DType dtypeFrom(const json &j, const Where &w) {
+DType dtypeFrom(const json &j, const Where &w, const SchemaForm &form) {
   int64_t code = getInt(j, w);
   if (!isKnownDType(code))
-    failAt(w, "unknown dtype code " + std::to_string(code));
+    failAt(w, unknownDTypeMessage(code, form));
   return static_cast<DType>(code);
 }
 
@@ -220,6 +70,7 @@ struct SymbolicUse {
 };
 
 struct ParseState {
+  SchemaForm form;                    // how this document spells things
   std::vector<SymbolicUse> symbolic;  // first one per tensor
   int graphDepth = 0;                 // nesting of as_graph subgraphs
 };
@@ -228,9 +79,10 @@ struct ParseState {
 constexpr int kMaxGraphDepth = 64;
 
 // Returns false and fills `use` when some size/stride/offset is symbolic.
-bool tensorMeta(const json &j, const Where &w, TensorMeta &meta, SymbolicUse &use) {
+bool tensorMeta(const json &j, const Where &w, const SchemaForm &form, TensorMeta &meta,
+                SymbolicUse &use) {
   expectObject(j, w);
-  meta.dtype = dtypeFrom(req(j, "dtype", w), w["dtype"]);
+  meta.dtype = dtypeFrom(req(j, "dtype", w), w["dtype"], form);
   bool isStatic = true;
   auto dims = [&](const char *key, const char *word, std::vector<int64_t> &out) {
     const json *arr = opt(j, key);
@@ -241,7 +93,7 @@ bool tensorMeta(const json &j, const Where &w, TensorMeta &meta, SymbolicUse &us
     out.reserve(arr->size());
     for (size_t d = 0; d < arr->size(); ++d) {
       std::string expr;
-      std::optional<int64_t> v = symInt((*arr)[d], wk[d], expr);
+      std::optional<int64_t> v = symInt((*arr)[d], wk[d], form, expr);
       if (!v && isStatic) {
         isStatic = false;
         use.what = std::string(word) + " " + std::to_string(d);
@@ -254,7 +106,7 @@ bool tensorMeta(const json &j, const Where &w, TensorMeta &meta, SymbolicUse &us
   dims("strides", "stride", meta.strides);
   if (const json *off = opt(j, "storage_offset")) {
     std::string expr;
-    std::optional<int64_t> v = symInt(*off, w["storage_offset"], expr);
+    std::optional<int64_t> v = symInt(*off, w["storage_offset"], form, expr);
     if (!v && isStatic) {
       isStatic = false;
       use.what = "storage offset";
@@ -272,21 +124,22 @@ bool tensorMeta(const json &j, const Where &w, TensorMeta &meta, SymbolicUse &us
 Graph parseGraph(const json &j, const Where &w, ParseState &st);
 
 // Sym*Argument: {"as_name": s} or {"as_int"/"as_float"/"as_bool": v}.
-void symScalar(const json &j, const Where &w, const char *valueKey, Argument &a) {
-  auto [key, value] = unionOf(j, w);
-  if (key == "as_name") {
-    a.name = getString(*value, w[key.c_str()]);
+void symScalar(const json &j, const Where &w, const char *valueKey, const SchemaForm &form,
+               Argument &a) {
+  UnionValue u = unionOf(j, w, form.unions);
+  Where wv = u.payload(w);
+  if (u.key == "as_name") {
+    a.name = getString(*u.value, wv);
     return;
   }
-  if (key != valueKey)
-    failAt(w, "unknown symbolic value kind '" + key + "'");
-  Where wv = w[valueKey];
+  if (u.key != valueKey)
+    failAt(w, "unknown symbolic value kind '" + u.key + "'");
   if (a.kind == Argument::Kind::SymInt)
-    a.i = getInt(*value, wv);
+    a.i = getInt(*u.value, wv);
   else if (a.kind == Argument::Kind::SymFloat)
-    a.f = getFloat(*value, wv);
+    a.f = getFloat(*u.value, wv);
   else
-    a.b = getBool(*value, wv);
+    a.b = getBool(*u.value, wv);
 }
 
 std::string tensorName(const json &j, const Where &w) {
@@ -294,14 +147,19 @@ std::string tensorName(const json &j, const Where &w) {
   return reqString(j, "name", w);
 }
 
-OptionalTensor optionalTensor(const json &j, const Where &w) {
-  auto [key, value] = unionOf(j, w);
+OptionalTensor optionalTensor(const json &j, const Where &w, const SchemaForm &form) {
+  UnionValue u = unionOf(j, w, form.unions);
+  Where wv = u.payload(w);
   OptionalTensor t;
-  if (key == "as_tensor") {
+  if (u.key == "as_tensor") {
     t.isNone = false;
-    t.name = tensorName(*value, w["as_tensor"]);
-  } else if (key != "as_none") {
-    failAt(w, "unknown optional tensor kind '" + key + "'");
+    // Before schema 8 the payload could be the bare name instead of a TensorArgument.
+    if (form.optionalTensorMayBeName && u.value->is_string())
+      t.name = u.value->get<std::string>();
+    else
+      t.name = tensorName(*u.value, wv);
+  } else if (u.key != "as_none") {
+    failAt(w, "unknown optional tensor kind '" + u.key + "'");
   }
   return t;
 }
@@ -309,9 +167,10 @@ OptionalTensor optionalTensor(const json &j, const Where &w) {
 Argument parseArgument(const json &j, const Where &w, ParseState &st) {
   using K = Argument::Kind;
   Argument a;
-  auto [key, vp] = unionOf(j, w);
-  const json &v = *vp;
-  Where wv = w[key.c_str()];
+  UnionValue u = unionOf(j, w, st.form.unions);
+  const std::string &key = u.key;
+  const json &v = *u.value;
+  Where wv = u.payload(w);
   auto eachOf = [&](auto &&fn) {
     expectArray(v, wv);
     for (size_t k = 0; k < v.size(); ++k)
@@ -351,14 +210,16 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
     eachOf([&](const json &x, const Where &wx) { a.bools.push_back(getBool(x, wx)); });
   } else if (key == "as_sym_int" || key == "as_sym_float" || key == "as_sym_bool") {
     a.kind = key == "as_sym_int" ? K::SymInt : key == "as_sym_float" ? K::SymFloat : K::SymBool;
-    symScalar(v, wv, key == "as_sym_int" ? "as_int" : key == "as_sym_float" ? "as_float" : "as_bool", a);
+    symScalar(v, wv, key == "as_sym_int" ? "as_int" : key == "as_sym_float" ? "as_float" : "as_bool",
+              st.form, a);
   } else if (key == "as_sym_ints" || key == "as_sym_floats" || key == "as_sym_bools") {
     K item = key == "as_sym_ints" ? K::SymInt : key == "as_sym_floats" ? K::SymFloat : K::SymBool;
     a.kind = item == K::SymInt ? K::SymInts : item == K::SymFloat ? K::SymFloats : K::SymBools;
     eachOf([&](const json &x, const Where &wx) {
       Argument e;
       e.kind = item;
-      symScalar(x, wx, item == K::SymInt ? "as_int" : item == K::SymFloat ? "as_float" : "as_bool", e);
+      symScalar(x, wx, item == K::SymInt ? "as_int" : item == K::SymFloat ? "as_float" : "as_bool",
+                st.form, e);
       a.names.push_back(e.name);
       a.symIsName.push_back(!e.name.empty());
       if (item == K::SymInt)
@@ -382,10 +243,10 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
     a.device = deviceString(v, wv);
   } else if (key == "as_optional_tensors") {
     a.kind = K::OptionalTensors;
-    eachOf([&](const json &x, const Where &wx) { a.optTensors.push_back(optionalTensor(x, wx)); });
+    eachOf([&](const json &x, const Where &wx) { a.optTensors.push_back(optionalTensor(x, wx, st.form)); });
   } else if (key == "as_optional_tensor") {
     a.kind = K::OptionalTensor;
-    a.optTensors.push_back(optionalTensor(v, wv));
+    a.optTensors.push_back(optionalTensor(v, wv, st.form));
     a.name = a.optTensors.back().name;
   } else if (key == "as_graph") {
     a.kind = K::Graph;
@@ -533,7 +394,7 @@ Graph parseGraph(const json &j, const Where &w, ParseState &st) {
     for (auto it = tv->begin(); it != tv->end(); ++it) {
       TensorMeta meta;
       SymbolicUse use;
-      if (!tensorMeta(*it, wt[it.key()], meta, use)) {
+      if (!tensorMeta(*it, wt[it.key()], st.form, meta, use)) {
         use.tensor = it.key();
         st.symbolic.push_back(use);
       }
@@ -545,7 +406,7 @@ Graph parseGraph(const json &j, const Where &w, ParseState &st) {
     expectObject(*sv, ws);
     for (auto it = sv->begin(); it != sv->end(); ++it) {
       std::string expr;
-      if (std::optional<int64_t> v = symInt(*it, ws[it.key()], expr))
+      if (std::optional<int64_t> v = symInt(*it, ws[it.key()], st.form, expr))
         g.symIntValues[it.key()] = *v;
     }
   }
@@ -561,9 +422,10 @@ Argument tensorArg(const json &spec, const Where &w) {
 }
 
 InputSpec parseInputSpec(const json &j, const Where &w, ParseState &st) {
-  auto [key, vp] = unionOf(j, w);
-  const json &v = *vp;
-  Where wv = w[key.c_str()];
+  UnionValue u = unionOf(j, w, st.form.unions);
+  const std::string &key = u.key;
+  const json &v = *u.value;
+  Where wv = u.payload(w);
   expectObject(v, wv);
   InputSpec s;
   if (key == "user_input") {
@@ -609,9 +471,11 @@ InputSpec parseInputSpec(const json &j, const Where &w, ParseState &st) {
 }
 
 OutputSpec parseOutputSpec(const json &j, const Where &w, ParseState &st) {
-  auto [key, vp] = unionOf(j, w);
-  const json &v = *vp;
-  Where wv = w[key.c_str()];
+  UnionValue u = unionOf(j, w, st.form.unions);
+  // Development builds between torch 2.1 and 2.2 misspelled the loss output.
+  std::string key = st.form.oldSpellings && u.key == "loss_outout" ? "loss_output" : u.key;
+  const json &v = *u.value;
+  Where wv = u.payload(w);
   expectObject(v, wv);
   OutputSpec s;
   struct KindInfo {
@@ -699,30 +563,97 @@ bool parseStackTrace(const std::string &trace, std::string &file, int &line) {
   return false;
 }
 
+namespace {
+// schema_version: {"major": m, "minor": n} since schema 3, a plain integer in
+// schema 1-2; a file without one takes the container's version record.
+SchemaForm readSchemaVersion(const json &doc, const Where &root,
+                             const ExternalSchemaVersion *external) {
+  Where wv = root["schema_version"];
+  int64_t major = 0, minor = 0;
+  const json *version = opt(doc, "schema_version");
+  if (!version && external) {
+    major = external->major;
+    minor = external->minor;
+  } else if (!version) {
+    failAt(root, "missing required field 'schema_version'");
+  } else if (version->is_object()) {
+    major = getInt(req(*version, "major", wv), wv["major"]);
+    minor = intField(*version, "minor", wv, 0);
+  } else {
+    major = getInt(*version, wv);
+  }
+  return schemaFormFor(major, minor, wv);
+}
+
+void readSignature(const json &gm, const Where &wgm, ParseState &st, ExportedProgram &ep) {
+  Where wsig = wgm["signature"];
+  const json &sig = req(gm, "signature", wgm);
+  expectObject(sig, wsig);
+  const json *ins = opt(sig, "input_specs");
+  const json *outs = opt(sig, "output_specs");
+  if (st.form.oldSpellings && !ins && !outs) {
+    // torch 2.1: name maps instead of spec lists.
+    readNameMapSignature(sig, wsig, ep.graph, ep.inputSpecs, ep.outputSpecs);
+    return;
+  }
+  if (ins) {
+    expectArray(*ins, wsig["input_specs"]);
+    for (size_t k = 0; k < ins->size(); ++k)
+      ep.inputSpecs.push_back(parseInputSpec((*ins)[k], wsig["input_specs"][k], st));
+  }
+  if (outs) {
+    expectArray(*outs, wsig["output_specs"]);
+    for (size_t k = 0; k < outs->size(); ++k)
+      ep.outputSpecs.push_back(parseOutputSpec((*outs)[k], wsig["output_specs"][k], st));
+  }
+  if (ep.inputSpecs.size() != ep.graph.inputs.size())
+    failAt(wsig, "graph has " + std::to_string(ep.graph.inputs.size()) + " inputs but " +
+                     std::to_string(ep.inputSpecs.size()) + " input specs");
+  if (ep.outputSpecs.size() != ep.graph.outputs.size())
+    failAt(wsig, "graph has " + std::to_string(ep.graph.outputs.size()) + " outputs but " +
+                     std::to_string(ep.outputSpecs.size()) + " output specs");
+}
+
+// The root call's pytree specs: the module_call_graph entry with fqn "", or
+// torch 2.1's GraphModule.call_spec.
+void readCallSpecs(const json &gm, const Where &wgm, const SchemaForm &form, ExportedProgram &ep) {
+  if (const json *mcg = opt(gm, "module_call_graph")) {
+    Where wm = wgm["module_call_graph"];
+    expectArray(*mcg, wm);
+    for (size_t k = 0; k < mcg->size(); ++k) {
+      const json &entry = (*mcg)[k];
+      expectObject(entry, wm[k]);
+      if (stringField(entry, "fqn", wm[k], "") != "")
+        continue;
+      if (const json *s = opt(entry, "signature")) {
+        expectObject(*s, wm[k]["signature"]);
+        ep.inSpec = stringField(*s, "in_spec", wm[k]["signature"], "");
+        ep.outSpec = stringField(*s, "out_spec", wm[k]["signature"], "");
+      }
+      break;
+    }
+  }
+  const json *callSpec = form.oldSpellings ? opt(gm, "call_spec") : nullptr;
+  if (callSpec && ep.inSpec.empty() && ep.outSpec.empty()) {
+    Where wc = wgm["call_spec"];
+    expectObject(*callSpec, wc);
+    ep.inSpec = stringField(*callSpec, "in_spec", wc, "");
+    ep.outSpec = stringField(*callSpec, "out_spec", wc, "");
+  }
+}
+}  // namespace
+
 void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::string &entryName,
-                              ExportedProgram &ep) {
+                              ExportedProgram &ep, const ExternalSchemaVersion *external) {
   ParseState st;
   try {
     json doc = json::parse(text.begin(), text.end());
     Where root;
     expectObject(doc, root);
-    // Version first: a different major means the rest may not parse at all.
-    const json &version = req(doc, "schema_version", root);
-    Where wv = root["schema_version"];
-    int64_t major = 0, minor = 0;
-    if (version.is_object()) {
-      major = getInt(req(version, "major", wv), wv["major"]);
-      minor = intField(version, "minor", wv, 0);
-    } else {
-      major = getInt(version, wv);
-    }
-    if (major != 8)
-      fail("schema_version " + std::to_string(major) + "." + std::to_string(minor) +
-           " is unsupported; only major version 8 is read");
-    if (minor < 0 || minor > INT32_MAX)
-      failAt(wv["minor"], "minor version " + std::to_string(minor) + " is out of range");
-    ep.schemaMajor = 8;
-    ep.schemaMinor = static_cast<int>(minor);
+    // Version first: it decides how everything else is spelled.
+    st.form = readSchemaVersion(doc, root, external);
+    ep.schemaMajor = st.form.major;
+    ep.schemaMinor = st.form.minor;
     ep.torchVersion = stringField(doc, "torch_version", root, "<=2.4");
     if (const json *ops = opt(doc, "opset_version")) {
       expectObject(*ops, root["opset_version"]);
@@ -733,7 +664,7 @@ void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::strin
       expectArray(*vs, root["verifiers"]);
       for (size_t k = 0; k < vs->size(); ++k)
         ep.verifiers.push_back(getString((*vs)[k], root["verifiers"][k]));
-    } else if (const json *dialect = opt(doc, "dialect")) {  // pre-verifiers writers
+    } else if (const json *dialect = opt(doc, "dialect")) {  // schema 2 to 6 or so
       ep.verifiers.push_back(getString(*dialect, root["dialect"]));
     }
 
@@ -741,43 +672,8 @@ void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::strin
     const json &gm = req(doc, "graph_module", root);
     expectObject(gm, wgm);
     ep.graph = parseGraph(req(gm, "graph", wgm), wgm["graph"], st);
-
-    Where wsig = wgm["signature"];
-    const json &sig = req(gm, "signature", wgm);
-    expectObject(sig, wsig);
-    if (const json *ins = opt(sig, "input_specs")) {
-      expectArray(*ins, wsig["input_specs"]);
-      for (size_t k = 0; k < ins->size(); ++k)
-        ep.inputSpecs.push_back(parseInputSpec((*ins)[k], wsig["input_specs"][k], st));
-    }
-    if (const json *outs = opt(sig, "output_specs")) {
-      expectArray(*outs, wsig["output_specs"]);
-      for (size_t k = 0; k < outs->size(); ++k)
-        ep.outputSpecs.push_back(parseOutputSpec((*outs)[k], wsig["output_specs"][k], st));
-    }
-    if (ep.inputSpecs.size() != ep.graph.inputs.size())
-      failAt(wsig, "graph has " + std::to_string(ep.graph.inputs.size()) + " inputs but " +
-                       std::to_string(ep.inputSpecs.size()) + " input specs");
-    if (ep.outputSpecs.size() != ep.graph.outputs.size())
-      failAt(wsig, "graph has " + std::to_string(ep.graph.outputs.size()) + " outputs but " +
-                       std::to_string(ep.outputSpecs.size()) + " output specs");
-
-    if (const json *mcg = opt(gm, "module_call_graph")) {
-      Where wm = wgm["module_call_graph"];
-      expectArray(*mcg, wm);
-      for (size_t k = 0; k < mcg->size(); ++k) {
-        const json &entry = (*mcg)[k];
-        expectObject(entry, wm[k]);
-        if (stringField(entry, "fqn", wm[k], "") != "")
-          continue;
-        if (const json *s = opt(entry, "signature")) {
-          expectObject(*s, wm[k]["signature"]);
-          ep.inSpec = stringField(*s, "in_spec", wm[k]["signature"], "");
-          ep.outSpec = stringField(*s, "out_spec", wm[k]["signature"], "");
-        }
-        break;
-      }
-    }
+    readSignature(gm, wgm, st, ep);
+    readCallSpecs(gm, wgm, st.form, ep);
   } catch (const json::exception &e) {
     fail(entryName + ": invalid JSON: " + e.what());
   } catch (const Pt2Error &e) {
@@ -808,7 +704,7 @@ std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text
       m.usePickle = boolField(*it, "use_pickle", we, false);
       if (const json *tm = opt(*it, "tensor_meta")) {
         SymbolicUse use;
-        if (!tensorMeta(*tm, we["tensor_meta"], m.meta, use))
+        if (!tensorMeta(*tm, we["tensor_meta"], SchemaForm{}, m.meta, use))
           failAt(we["tensor_meta"], use.what + " is symbolic (" + use.expr +
                                         "); a stored tensor must have static sizes");
         m.hasTensorMeta = true;

@@ -1,5 +1,6 @@
-// Internal: ExportedProgram JSON (schema 8.x) and PayloadConfig JSON to the
-// plain structs of ExportedProgram.h. Throws Pt2Error naming the JSON path.
+// Internal: ExportedProgram JSON (every schema major since torch 2.1, see
+// SchemaHistory.h) and PayloadConfig JSON to the plain structs of
+// ExportedProgram.h. Throws Pt2Error naming the JSON path.
 #ifndef PTEC_SERDE_PT2_GRAPHJSON_H
 #define PTEC_SERDE_PT2_GRAPHJSON_H
 
@@ -10,11 +11,18 @@
 
 namespace ptec::pt2 {
 
-/// Parses the graph JSON into `ep` (graph, signature, versions). Errors name
-/// `entryName` and the JSON path; a symbolic dimension gives the "dynamic
-/// shapes are not supported yet" message naming the input.
+/// A schema version recorded outside the JSON (a legacy zip's `version`).
+struct ExternalSchemaVersion {
+  int64_t major = 0, minor = 0;
+};
+
+/// Parses the graph JSON into `ep` (graph, signature, versions), upgrading
+/// older schema forms. Errors name `entryName` and the JSON path; a symbolic
+/// dimension gives the "dynamic shapes are not supported yet" message naming
+/// the input. `external` stands in for a missing `schema_version`.
 void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::string &entryName,
-                              ExportedProgram &ep);
+                              ExportedProgram &ep,
+                              const ExternalSchemaVersion *external = nullptr);
 
 struct PayloadMeta {
   std::string fqn;

@@ -2,6 +2,7 @@
 
 #include "serde/pt2/GraphJson.h"
 #include "serde/pt2/Pt2Error.h"
+#include "serde/pt2/SchemaHistory.h"
 #include "serde/pt2/TorchSave.h"
 #include "serde/pt2/Weights.h"
 #include "serde/pt2/ZipArchive.h"
@@ -149,15 +150,19 @@ void readPt2Archive(const ZipArchive &zip, const std::string &root, ExportedProg
 void readLegacyZip(const ZipArchive &zip, const std::string &root, ExportedProgram &ep) {
   ep.container = ExportedProgram::Container::LegacyZip;
   ep.archiveRoot = root;
-  if (zip.has(root + "version")) {
+  // `version` holds the schema version ("1" from torch 2.1, "2" from 2.2,
+  // "<major>.<minor>" later). The JSON's own schema_version wins; the record
+  // stands in when the JSON has none.
+  ExternalSchemaVersion recorded;
+  bool hasRecord = zip.has(root + "version");
+  if (hasRecord) {
     std::string version = zip.readTrimmedText(root + "version");
-    std::string major = version.substr(0, version.find('.'));
-    if (major != "8")
-      fail(root + "version: schema version '" + version.substr(0, 40) +
-           "' is unsupported; only major version 8 is read (torch 2.1-2.3 files are older)");
+    if (!parseVersionRecord(version, recorded.major, recorded.minor))
+      fail(root + "version: '" + version.substr(0, 40) +
+           "' is not a schema version (<major> or <major>.<minor>)");
   }
   const std::string json = root + "serialized_exported_program.json";
-  parseExportedProgramJson(zip.read(json), json, ep);
+  parseExportedProgramJson(zip.read(json), json, ep, hasRecord ? &recorded : nullptr);
 
   auto nested = [&](const char *pt, const char *alias, std::map<std::string, WeightTensor> &out) {
     // torch 2.1 wrote the .json names for what are torch.save zips too.

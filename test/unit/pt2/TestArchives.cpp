@@ -1,5 +1,7 @@
 #include "test/unit/pt2/TestArchives.h"
 
+#include "test/unit/pt2/OldSchemaArchives.h"
+
 #include <cstring>
 
 namespace ptec::pt2::test {
@@ -310,7 +312,7 @@ std::vector<MalformedCase> malformedCases() {
     json m = basicModel();
     m["schema_version"] = {{"major", 9}, {"minor", 0}};
     cases.push_back({"unknown schema major", build(withModel(m)),
-                     "schema_version 9.0 is unsupported; only major version 8"});
+                     "schema_version 9.0 is unsupported: majors 1 to 8 are read"});
   }
   {
     json m = basicModel();
@@ -470,8 +472,34 @@ std::vector<MalformedCase> malformedCases() {
     cases.push_back({"legacy: short storage", legacyZip(z), "storage file has 8 bytes, expected 24"});
   }
   {
-    auto e = std::vector<ZipEntry>{{"serialized_exported_program.json", legacyModel().dump()}, {"version", "1"}};
-    cases.push_back({"legacy: torch 2.1 version", build(e), "version: schema version '1' is unsupported"});
+    auto e = std::vector<ZipEntry>{{"serialized_exported_program.json", legacyModel().dump()}, {"version", "v8"}};
+    cases.push_back({"legacy: version record is not a version", build(e),
+                     "version: 'v8' is not a schema version (<major> or <major>.<minor>)"});
+  }
+  // Older schema majors (OldSchemaArchives.h): forms that cannot be read.
+  {
+    json m = historyModel(2);
+    m["graph_module"]["graph"]["nodes"][0]["inputs"][0]["arg"]["as_int"] = 1;
+    cases.push_back({"schema 2: union with two fields set", historyZip(m, "2", 2),
+                     "nodes[0].inputs[0].arg: a union must have exactly one field set, found 2"});
+  }
+  {
+    json m = historyModel(3);
+    m["graph_module"]["graph"]["nodes"][0]["inputs"][1]["arg"].erase("$value");
+    cases.push_back({"schema 3: tagged union without value", historyZip(m, "3.1", 3),
+                     "tagged union 'as_tensor' has no '$value'"});
+  }
+  {
+    json m = historyModel(1);
+    m["graph_module"]["signature"]["user_inputs"] = json::array();
+    cases.push_back({"schema 1: input in no name map", historyZip(m, "1", 1),
+                     "graph input 2 ('arg2_1') is named by none of inputs_to_parameters"});
+  }
+  {
+    json m = historyModel(7);
+    m["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = 24;
+    cases.push_back({"schema 7: float8 code of the old enum", historyZip(m, "7.1", 7),
+                     "unknown dtype code 24: schema 7.1 predates float8 serialization"});
   }
   return cases;
 }
@@ -482,6 +510,8 @@ std::vector<std::string> validSamples() {
     out.push_back(build(basicEntries(), s));
   out.push_back(build(basicEntries(""), ZipStyle::Libzip));
   out.push_back(legacyZip(torchSaveZip(stateDictPickle())));
+  for (int major = 1; major <= 8; ++major)  // every schema major's spelling
+    out.push_back(historyZip(major));
   return out;
 }
 
