@@ -51,6 +51,9 @@ uint64_t fnv1a(const uint8_t *d, size_t n) {
   return h;
 }
 
+// Upstream's loader always reads the first 64 bytes first.
+constexpr size_t kMinFileSize = 64;
+
 bool fail(std::string *err, const std::string &msg) {
   if (err)
     *err = msg;
@@ -82,29 +85,20 @@ std::string locateVerifyFailure(const uint8_t *data, size_t size) {
   return "a Program field outside execution_plan is malformed";
 }
 
+// The reader rules of spec section 2.2, in upstream's order: 64 bytes, the
+// extended header (24 bytes before ExecuTorch 1.0, 32 since), the file-size
+// check where it applies, then the identifier.
 bool checkContainer(const uint8_t *data, size_t size, PteView *view,
                     std::string *err) {
-  if (size < 8)
-    return fail(err, "file is " + num(size) +
-                         " bytes; a .pte needs at least 8 (root offset and "
-                         "identifier)");
-  if (std::memcmp(data + 4, "ET12", 4) != 0) {
-    std::string id = printable(data + 4, 4);
-    if (data[4] == 'E' && data[5] == 'T')
-      return fail(err, "file identifier '" + id +
-                           "' at offset 4: incompatible format version "
-                           "(expected 'ET12')");
-    return fail(err, "bad magic at offset 4: expected file identifier 'ET12', "
-                     "found '" + id + "' (0x" + hexBytes(data + 4, 4) + ")");
-  }
+  if (size < kMinFileSize)
+    return fail(err, "file is " + num(size) + " bytes; a .pte program has at least " +
+                         num(kMinFileSize) + " (the ExecuTorch loader reads the first " +
+                         num(kMinFileSize) + ")");
   view->data = data;
   view->size = size;
   view->programSize = size;
   ExtendedHeaderInfo &h = view->header;
-  if (size >= 12 && std::memcmp(data + 8, "eh00", 4) == 0) {
-    if (size < 8 + 24)
-      return fail(err, "extended header at offset 8 is truncated: the file "
-                       "ends at " + num(size) + ", the header needs 24 bytes");
+  if (std::memcmp(data + 8, "eh00", 4) == 0) {
     h.present = true;
     h.length = static_cast<uint32_t>(readLE(data + 12, 4));
     if (h.length < 24)
@@ -112,20 +106,10 @@ bool checkContainer(const uint8_t *data, size_t size, PteView *view,
                            " at offset 12 is below the minimum 24");
     h.programSize = readLE(data + 16, 8);
     h.segmentBaseOffset = readLE(data + 24, 8);
-    if (h.length >= 32) {
-      if (size < 8 + 32)
-        return fail(err, "extended header at offset 8 claims " +
-                             num(h.length) + " bytes but the file ends at " +
-                             num(size));
+    // A 24-byte header (ExecuTorch < 1.0) has no segment_data_size.
+    if (h.length >= 32)
       h.segmentDataSize = readLE(data + 32, 8);
-    }
-    if (h.programSize < 8 + uint64_t{h.length} || h.programSize > size)
-      return fail(err, "extended header program_size " + num(h.programSize) +
-                           " at offset 16 is outside [" +
-                           num(8 + uint64_t{h.length}) + ", file size " +
-                           num(size) + "]");
-    if (h.segmentDataSize > 0 ||
-        (h.segmentDataSize == 0 && h.segmentBaseOffset == 0)) {
+    if (h.segmentDataSize > 0 || h.segmentBaseOffset == 0) {
       if (h.segmentBaseOffset > UINT64_MAX - h.segmentDataSize)
         return fail(err, "extended header segment_base_offset " +
                              num(h.segmentBaseOffset) +
@@ -136,17 +120,29 @@ bool checkContainer(const uint8_t *data, size_t size, PteView *view,
                               : h.segmentBaseOffset + h.segmentDataSize;
       if (expected > size)
         return fail(err, "extended header says the file is at least " +
-                             num(expected) + " bytes (segment_base_offset " +
-                             num(h.segmentBaseOffset) + " + segment_data_size " +
-                             num(h.segmentDataSize) + ") but it is " +
-                             num(size) + ": truncated");
+                             num(expected) +
+                             (h.segmentBaseOffset == 0
+                                  ? " bytes (program_size)"
+                                  : " bytes (segment_base_offset " +
+                                        num(h.segmentBaseOffset) +
+                                        " + segment_data_size " +
+                                        num(h.segmentDataSize) + ")") +
+                             " but it is " + num(size) + ": truncated");
     }
-    if (h.segmentBaseOffset != 0 && h.segmentBaseOffset < h.programSize)
-      return fail(err, "extended header segment_base_offset " +
-                           num(h.segmentBaseOffset) +
-                           " at offset 24 lies inside the program (program_size " +
-                           num(h.programSize) + ")");
+    if (h.programSize < 8 || h.programSize > size)
+      return fail(err, "extended header program_size " + num(h.programSize) +
+                           " at offset 16 is outside [8, file size " + num(size) +
+                           "]");
     view->programSize = static_cast<size_t>(h.programSize);
+  }
+  if (std::memcmp(data + 4, "ET12", 4) != 0) {
+    std::string id = printable(data + 4, 4);
+    if (data[4] == 'E' && data[5] == 'T')
+      return fail(err, "file identifier '" + id +
+                           "' at offset 4: incompatible format version "
+                           "(expected 'ET12')");
+    return fail(err, "bad magic at offset 4: expected file identifier 'ET12', "
+                     "found '" + id + "' (0x" + hexBytes(data + 4, 4) + ")");
   }
   uint64_t root = readLE(data, 4);
   if (root < 8 || view->programSize < 4 || root > view->programSize - 4)
@@ -194,14 +190,20 @@ bool checkReferences(const PteView &v, std::string *err) {
         return fail(err, w + ": offset + size overflows");
       if (s->size() == 0)
         continue;
-      if (!v.header.present)
+      if (!v.header.present || v.header.segmentBaseOffset == 0)
         return fail(err, w + " has size " + num(s->size()) +
-                             " but the file has no extended header");
-      if (s->offset() + s->size() > v.header.segmentDataSize)
+                             " but the file has no segment data (no extended "
+                             "header or segment_base_offset 0)");
+      // Segments are read from the file; a 24-byte header has no
+      // segment_data_size, so the file's end is the bound (spec 2.2).
+      uint64_t base = v.header.segmentBaseOffset;
+      if (base > UINT64_MAX - s->offset() - s->size() ||
+          base + s->offset() + s->size() > v.size)
         return fail(err, w + " [" + num(s->offset()) + ", " +
                              num(s->offset() + s->size()) +
-                             ") ends beyond segment_data_size " +
-                             num(v.header.segmentDataSize));
+                             ") at segment_base_offset " + num(base) +
+                             " runs past the end of the file (" + num(v.size) +
+                             " bytes)");
     }
   auto checkSub = [&](const fb::SubsegmentOffsets *sub,
                       const std::string &w) -> bool {

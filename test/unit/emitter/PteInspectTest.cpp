@@ -41,6 +41,13 @@ void putLE(std::vector<uint8_t> &b, size_t at, uint64_t v, int n) {
     b[at + static_cast<size_t>(i)] = static_cast<uint8_t>(v >> (8 * i));
 }
 
+uint64_t readLE(const std::vector<uint8_t> &b, size_t at) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i)
+    v = (v << 8) | b[at + static_cast<size_t>(i)];
+  return v;
+}
+
 bool contains(const std::string &hay, const std::string &needle) {
   return hay.find(needle) != std::string::npos;
 }
@@ -138,11 +145,59 @@ TEST_CASE("inspect: program without segments", "[inspect]") {
                        "\"size\": 0, \"file_offset\": 0}"));
 }
 
+// Spec 2.2: ExecuTorch < 1.0 wrote a 24-byte header (no segment_data_size)
+// in the same 32-byte block; segments are then bounded by the file.
+TEST_CASE("inspect: 24- and 32-byte extended headers", "[inspect]") {
+  std::vector<uint8_t> good = sampleProgram();
+  std::vector<uint8_t> old = good;
+  putLE(old, 12, 24, 4);
+  putLE(old, 32, 0, 8);
+  PteView v;
+  std::string err;
+  REQUIRE(openPte(old.data(), old.size(), &v, &err));
+  CHECK(v.header.length == 24);
+  CHECK(v.header.segmentDataSize == 0);
+  std::string s = summarizePte(v);
+  CHECK(contains(s, "extended header: length 24,"));
+  CHECK(contains(s, "[2] offset 256, size 82, file offset"));
+  // At length 24 the padding is not read as segment_data_size.
+  putLE(old, 32, UINT64_MAX, 8);
+  REQUIRE(openPte(old.data(), old.size(), &v, &err));
+  // A truncated segment is caught against the file.
+  old.resize(old.size() - 1);
+  CHECK(contains(openError(old), "Program.segments[2] [256, 338)"));
+  CHECK(contains(openError(old), "runs past the end of the file"));
+
+  // Both lengths with no segment data at all: base 0, only program_size must
+  // fit in the file.
+  ProgramBuilder b;
+  b.program.execution_plan.push_back(addPlan("forward", 0));
+  std::vector<uint8_t> flat = serializeProgram(b);
+  for (uint32_t length : {24u, 32u}) {
+    std::vector<uint8_t> h(flat.begin(), flat.begin() + 8);
+    std::vector<uint8_t> block(32, 0);
+    std::memcpy(block.data(), "eh00", 4);
+    putLE(block, 4, length, 4);
+    putLE(block, 8, flat.size() + 32, 8);
+    h.insert(h.end(), block.begin(), block.end());
+    h.insert(h.end(), flat.begin() + 8, flat.end());
+    putLE(h, 0, (readLE(flat, 0) & 0xffffffffu) + 32, 4); // root offset
+    INFO("length " << length);
+    REQUIRE(openPte(h.data(), h.size(), &v, &err));
+    CHECK(v.header.length == length);
+    CHECK(v.programSize == h.size());
+    putLE(h, 16, h.size() + 1, 8);
+    CHECK(contains(openError(h), "program_size"));
+  }
+}
+
 TEST_CASE("inspect: malformed files get clear errors", "[inspect]") {
   std::vector<uint8_t> good = sampleProgram();
 
-  CHECK(openError({}) ==
-        "file is 0 bytes; a .pte needs at least 8 (root offset and identifier)");
+  CHECK(openError({}) == "file is 0 bytes; a .pte program has at least 64 (the "
+                         "ExecuTorch loader reads the first 64)");
+  CHECK(contains(openError(std::vector<uint8_t>(good.begin(), good.begin() + 63)),
+                 "file is 63 bytes"));
 
   std::vector<uint8_t> bad = good;
   std::memcpy(bad.data() + 4, "PK\x03\x04", 4);
@@ -163,7 +218,7 @@ TEST_CASE("inspect: malformed files get clear errors", "[inspect]") {
   putLE(bad, 16, good.size() + 1, 8);
   CHECK(openError(bad) == "extended header program_size " +
                               std::to_string(good.size() + 1) +
-                              " at offset 16 is outside [40, file size " +
+                              " at offset 16 is outside [8, file size " +
                               std::to_string(good.size()) + "]");
 
   bad = good;
@@ -175,15 +230,12 @@ TEST_CASE("inspect: malformed files get clear errors", "[inspect]") {
   CHECK(contains(openError(bad), "but it is " + std::to_string(good.size() - 1) +
                                      ": truncated"));
 
-  // Truncated inside the header.
-  bad.assign(good.begin(), good.begin() + 20);
-  CHECK(openError(bad) == "extended header at offset 8 is truncated: the file "
-                          "ends at 20, the header needs 24 bytes");
-
+  // A segment past the end of the file (segment_data_size claims less).
   bad = good;
-  putLE(bad, 24, 64, 8);
-  CHECK(contains(openError(bad), "segment_base_offset 64 at offset 24 lies "
-                                 "inside the program"));
+  putLE(bad, 32, 8, 8);
+  bad.resize(readLE(bad, 24) + 8);
+  CHECK(contains(openError(bad), "Program.segments[0] [0, 24) at segment_base_offset"));
+  CHECK(contains(openError(bad), "runs past the end of the file"));
 
   bad = good;
   putLE(bad, 0, 0xfffffff0u, 4);
@@ -229,8 +281,8 @@ TEST_CASE("inspect: file-level entry point and exit codes", "[inspect]") {
   CHECK(contains(out, "\"segment_table\""));
   REQUIRE(writeFileAtomic(path, {'x', 'y'}, &err));
   CHECK(inspectPteFile(path, false, {}, &out, &err) == 2);
-  CHECK(err == path + ": error: file is 2 bytes; a .pte needs at least 8 (root "
-                      "offset and identifier)");
+  CHECK(err == path + ": error: file is 2 bytes; a .pte program has at least 64 (the "
+                      "ExecuTorch loader reads the first 64)");
   ::unlink(path.c_str());
   CHECK(inspectPteFile(path, false, {}, &out, &err) == 2);
   CHECK(contains(err, ": error: cannot open file: No such file"));
