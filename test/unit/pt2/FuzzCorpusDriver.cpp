@@ -3,6 +3,7 @@
 // every file under the directories given on the command line. Exit 0 when
 // nothing crashed. `--write-corpus DIR` writes the built-in inputs as seeds
 // for the libFuzzer binary instead.
+#include "test/unit/pt2/OldSchemaArchives.h"
 #include "test/unit/pt2/TestArchives.h"
 
 #include <cstdint>
@@ -26,6 +27,13 @@ std::vector<std::string> builtinInputs() {
   inputs.push_back(model);
   for (size_t cut = 1; cut < model.size(); cut += 1 + model.size() / 53)
     inputs.push_back(model.substr(0, cut));
+  // The same as each older schema major spelled it (OldSchemaArchives.h).
+  for (int major = 1; major <= 8; ++major) {
+    std::string old = historyModel(major).dump();
+    inputs.push_back(old);
+    for (size_t cut = 1; cut < old.size(); cut += 1 + old.size() / 17)
+      inputs.push_back(old.substr(0, cut));
+  }
   std::string pickle = stateDictPickle();
   for (size_t cut = 2; cut <= pickle.size(); ++cut)
     inputs.push_back(pickle.substr(0, cut));
