@@ -143,6 +143,8 @@ struct ExportedProgram {
   std::vector<OutputSpec> outputSpecs;
   std::map<std::string, WeightTensor> weights;    // params + persistent buffers
   std::map<std::string, WeightTensor> constants;  // tensor constants + non-persistent buffers
+  // The file's schema version: majors 1-8 are read (older forms upgraded on
+  // read, docs/pt2-reader.md "Schema versions"); 0 is an unversioned build.
   int schemaMajor = 0, schemaMinor = 0;
   std::string torchVersion;
   std::map<std::string, int64_t> opsetVersion;
