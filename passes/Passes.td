@@ -47,8 +47,10 @@ def PlaceWriteBack : Pass<"exir-place-write-back", "mlir::ModuleOp"> {
     For each buffer_mutation / user_input_mutation output, inserts
     `exir.copy_(state, value)` right after the last of: the op computing the
     value, every reader of the state or its aliases, every mutation of the
-    value or its aliases. Dependent copies fall back to end-of-method order.
-    The mutation outputs are then removed from the method's results.
+    value or its aliases, every other copy that reads the state. Cycles (a
+    swap) and returned values that alias a written state get a snapshot
+    (aten::clone). Buffer mutation outputs are then removed; a user input
+    mutation output returns the input itself.
   }];
   let options = [
     Option<"atEnd", "at-end", "bool", /*default=*/"false",

@@ -79,7 +79,14 @@ LogicalResult getStateOutputs(func::FuncOp func,
       return func.emitError("output ")
              << i << " writes a value of type " << value.getType()
              << " back into '" << target << "' of type " << state->getType();
-    outputs.push_back({i, *state, value});
+    for (const StateOutput &earlier : outputs)
+      if (earlier.state == *state)
+        return func.emitError("outputs ")
+               << earlier.resultIndex << " and " << i << " both mutate '"
+               << target << "'; an exported program writes each state once";
+    outputs.push_back({i, *state, value,
+                       kind == "buffer_mutation" ? StateOutput::Kind::Buffer
+                                                 : StateOutput::Kind::UserInput});
   }
   return success();
 }

@@ -12,17 +12,20 @@
 namespace ptec {
 
 struct StateOutput {
-  unsigned resultIndex;     // in the function's results
+  enum class Kind { Buffer, UserInput };
+  unsigned resultIndex;      // in the function's results
   mlir::BlockArgument state; // the buffer or user input written back
-  mlir::Value value;        // the returned new contents
+  mlir::Value value;         // the returned new contents
+  Kind kind;                 // buffer_mutation or user_input_mutation
 };
 
 /// Collects the mutation outputs of `func` (single-block body), in output
 /// order. A buffer_mutation names its buffer by fqn (`#exir.input<buffer,
 /// "fqn">`); a user_input_mutation names the user input as the importer does
 /// (`#exir.input<user_input, "name">`) or by the `exir.name` argument
-/// attribute. Reports and fails when no argument or several match, or when
-/// the value's type cannot be copied into the state.
+/// attribute. Reports and fails when no argument or several match, when two
+/// outputs mutate the same state (which one would win is not defined), or
+/// when the value's type cannot be copied into the state.
 mlir::LogicalResult
 getStateOutputs(mlir::func::FuncOp func,
                 llvm::SmallVectorImpl<StateOutput> &outputs);

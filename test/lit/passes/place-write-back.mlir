@@ -7,14 +7,14 @@
 // CHECK-LABEL: func.func @after_value
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32> {exir.input = #exir.input<user_input, "x">}, %[[B:.*]]: tensor<4xf32> {exir.input = #exir.input<buffer, "b">})
 // CHECK-SAME: -> (tensor<4xf32> {exir.output = #exir.output<user_output>})
-// CHECK-SAME: exir.write_back = {at_end = false, copies = 1 : i64, earliest = 1 : i64, fallback = false, in_place = 0 : i64}
+// CHECK-SAME: exir.write_back = {at_end = false, copies = 1 : i64, earliest = 1 : i64, in_place = 0 : i64, snapshots = 0 : i64}
 // CHECK: %[[N:.*]] = exir.aten "aten::add.Tensor"(%[[B]], %[[X]])
 // CHECK-NEXT: exir.copy_ %[[B]], %[[N]] : tensor<4xf32>, tensor<4xf32>
 // CHECK-NEXT: %[[Y:.*]] = exir.aten "aten::mul.Tensor"(%[[X]], %[[X]])
 // CHECK-NEXT: %[[Z:.*]] = exir.aten "aten::mul.Tensor"(%[[Y]], %[[Y]])
 // CHECK-NEXT: return %[[Z]] : tensor<4xf32>
 // END-LABEL: func.func @after_value
-// END-SAME: exir.write_back = {at_end = true, copies = 1 : i64, earliest = 0 : i64, fallback = false, in_place = 0 : i64}
+// END-SAME: exir.write_back = {at_end = true, copies = 1 : i64, earliest = 0 : i64, in_place = 0 : i64, snapshots = 0 : i64}
 // END: exir.aten "aten::mul.Tensor"
 // END-NEXT: %[[Z:.*]] = exir.aten "aten::mul.Tensor"
 // END-NEXT: exir.copy_
@@ -77,12 +77,12 @@ func.func @value_mutated_later(%b: tensor<4xf32> {exir.input = #exir.input<buffe
 // -----
 
 // Dependent copies: the value written into `a` is a view of `b`, which the
-// second copy overwrites. Their order matters, so both fall back to the end,
-// in output order.
+// second copy overwrites. The copy that reads `b` runs first, each as early
+// as it may: `a`'s after the last read of `a`, `b`'s right after it.
 
 // CHECK-LABEL: func.func @dependent_copies
 // CHECK-SAME: (%[[A:[^:]*]]: tensor<4xf32> {exir.input = #exir.input<buffer, "a">}, %[[B:[^:]*]]: tensor<4xf32>
-// CHECK-SAME: exir.write_back = {at_end = false, copies = 2 : i64, earliest = 0 : i64, fallback = true, in_place = 0 : i64}
+// CHECK-SAME: exir.write_back = {at_end = false, copies = 2 : i64, earliest = 0 : i64, in_place = 0 : i64, snapshots = 0 : i64}
 // CHECK: %[[VA:.*]] = exir.aten "aten::view"(%[[B]])
 // CHECK: %[[NB:.*]] = exir.aten "aten::add.Scalar"(%[[B]])
 // CHECK: exir.aten "aten::relu"
@@ -153,11 +153,11 @@ func.func @inplace_of_annotation(%x: tensor<4xf32> {exir.input = #exir.input<use
 
 // CHECK-LABEL: func.func @fully_in_place
 // CHECK-SAME: -> (tensor<4xf32> {exir.output = #exir.output<user_output>})
-// CHECK-SAME: exir.write_back = {at_end = false, copies = 0 : i64, earliest = 0 : i64, fallback = false, in_place = 1 : i64}
+// CHECK-SAME: exir.write_back = {at_end = false, copies = 0 : i64, earliest = 0 : i64, in_place = 1 : i64, snapshots = 0 : i64}
 // CHECK-NOT: exir.copy_
 // CHECK: return %{{.*}} : tensor<4xf32>
 // END-LABEL: func.func @fully_in_place
-// END-SAME: exir.write_back = {at_end = true, copies = 0 : i64, earliest = 0 : i64, fallback = false, in_place = 1 : i64}
+// END-SAME: exir.write_back = {at_end = true, copies = 0 : i64, earliest = 0 : i64, in_place = 1 : i64, snapshots = 0 : i64}
 // END-NOT: exir.copy_
 // END: return
 func.func @fully_in_place(%x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">},
@@ -175,7 +175,7 @@ func.func @fully_in_place(%x: tensor<4xf32> {exir.input = #exir.input<user_input
 // Returning the state itself unchanged is trivially in place.
 
 // CHECK-LABEL: func.func @state_returned_unchanged
-// CHECK-SAME: {exir.input = #exir.input<buffer, "b">}) attributes {exir.write_back = {at_end = false, copies = 0 : i64, earliest = 0 : i64, fallback = false, in_place = 1 : i64}}
+// CHECK-SAME: {exir.input = #exir.input<buffer, "b">}) attributes {exir.write_back = {at_end = false, copies = 0 : i64, earliest = 0 : i64, in_place = 1 : i64, snapshots = 0 : i64}}
 // CHECK-NEXT: return{{$}}
 func.func @state_returned_unchanged(%b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">})
     -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">}) {
@@ -241,16 +241,19 @@ func.func @value_from_nothing(%a: tensor<4xf32> {exir.input = #exir.input<buffer
 // -----
 
 // USER_INPUT_MUTATION: the target names the user input as the importer does
-// (in #exir.input) or by the `exir.name` argument attribute.
+// (in #exir.input) or by the `exir.name` argument attribute. Unlike a buffer
+// mutation, the output stays (as upstream keeps it): it returns the input
+// itself, which holds the new value once its copy ran.
 
 // CHECK-LABEL: func.func @user_input_mutation
 // CHECK-SAME: (%[[X:[^:]*]]: tensor<4xf32> {exir.input = #exir.input<user_input, "x">}, %[[Y:[^:]*]]: tensor<4xf32> {exir.input = #exir.input<user_input>, exir.name = "y"})
-// CHECK-SAME: -> (tensor<4xf32> {exir.output = #exir.output<user_output>})
+// CHECK-SAME: -> (tensor<4xf32> {exir.output = #exir.output<user_input_mutation, "x">}, tensor<4xf32> {exir.output = #exir.output<user_input_mutation, "y">}, tensor<4xf32> {exir.output = #exir.output<user_output>})
 // CHECK: %[[NX:.*]] = exir.aten "aten::add.Scalar"(%[[X]])
 // CHECK-NEXT: exir.copy_ %[[X]], %[[NX]]
 // CHECK-NEXT: %[[NY:.*]] = exir.aten "aten::mul.Tensor"(%[[Y]], %[[Y]])
 // CHECK-NEXT: exir.copy_ %[[Y]], %[[NY]]
-// CHECK-NEXT: exir.aten "aten::neg"
+// CHECK-NEXT: %[[O:.*]] = exir.aten "aten::neg"
+// CHECK-NEXT: return %[[X]], %[[Y]], %[[O]]
 // END-LABEL: func.func @user_input_mutation
 // END: exir.aten "aten::neg"
 // END-NEXT: exir.copy_ %arg0, %{{.*}}
@@ -387,4 +390,116 @@ func.func @shape_mismatch(%b: tensor<4xf32> {exir.input = #exir.input<buffer, "b
                           %x: tensor<2xf32> {exir.input = #exir.input<user_input, "x">})
     -> (tensor<2xf32> {exir.output = #exir.output<buffer_mutation, "b">}) {
   return %x : tensor<2xf32>
+}
+
+// -----
+
+// Regression: outputs [b <- b + 1, a <- b]. Every state receives a value
+// computed from the OLD states, so `a` must get the old `b`: its copy runs
+// before the copy that overwrites `b`, whatever the output order (the old
+// end-of-method fallback followed output order and gave `a` the new `b`).
+// Here it needs nothing computed, so it is the first op.
+
+// CHECK-LABEL: func.func @dependent_by_meaning
+// CHECK-SAME: (%[[A:[^:]*]]: tensor<4xf32> {exir.input = #exir.input<buffer, "a">}, %[[B:[^:]*]]: tensor<4xf32>
+// CHECK-SAME: exir.write_back = {at_end = false, copies = 2 : i64, earliest = 2 : i64, in_place = 0 : i64, snapshots = 0 : i64}
+// CHECK-NEXT: exir.copy_ %[[A]], %[[B]]
+// CHECK-NEXT: %[[NB:.*]] = exir.aten "aten::add.Scalar"(%[[B]])
+// CHECK-NEXT: exir.copy_ %[[B]], %[[NB]]
+// CHECK-NEXT: exir.aten "aten::neg"
+// END-LABEL: func.func @dependent_by_meaning
+// END: exir.aten "aten::neg"
+// END-NEXT: exir.copy_ %arg0, %arg1
+// END-NEXT: exir.copy_ %arg1, %{{.*}}
+// END-NEXT: return
+func.func @dependent_by_meaning(%a: tensor<4xf32> {exir.input = #exir.input<buffer, "a">},
+                                %b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">},
+                                %x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">})
+    -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">},
+        tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "a">},
+        tensor<4xf32> {exir.output = #exir.output<user_output>}) {
+  %nb = exir.aten "aten::add.Scalar"(%b) {other = 1.0 : f64, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %o = exir.aten "aten::neg"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %nb, %b, %o : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A swap, [a <- b, b <- a]: each copy reads what the other overwrites. The
+// cycle is broken by a snapshot of `b` taken first; then `b` gets the old
+// `a`, and `a` the snapshot.
+
+// CHECK-LABEL: func.func @swap
+// CHECK-SAME: (%[[A:[^:]*]]: tensor<4xf32> {exir.input = #exir.input<buffer, "a">}, %[[B:[^:]*]]: tensor<4xf32>
+// CHECK-SAME: exir.write_back = {at_end = false, copies = 2 : i64, earliest = 2 : i64, in_place = 0 : i64, snapshots = 1 : i64}
+// CHECK-NEXT: %[[S:.*]] = exir.aten "aten::clone"(%[[B]])
+// CHECK-NEXT: exir.copy_ %[[B]], %[[A]]
+// CHECK-NEXT: exir.copy_ %[[A]], %[[S]]
+// CHECK-NEXT: exir.aten "aten::neg"
+// END-LABEL: func.func @swap
+// END: exir.aten "aten::neg"
+// END-NEXT: %[[S:.*]] = exir.aten "aten::clone"(%arg1)
+// END-NEXT: exir.copy_ %arg1, %arg0
+// END-NEXT: exir.copy_ %arg0, %[[S]]
+// END-NEXT: return
+func.func @swap(%a: tensor<4xf32> {exir.input = #exir.input<buffer, "a">},
+                %b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">},
+                %x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">})
+    -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "a">},
+        tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">},
+        tensor<4xf32> {exir.output = #exir.output<user_output>}) {
+  %o = exir.aten "aten::neg"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %b, %a, %o : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The new value is a view of the state itself (b <- b.t()): copying it in
+// place would read what it writes. It is snapshotted first.
+
+// CHECK-LABEL: func.func @value_views_own_state
+// CHECK: %[[T:.*]] = exir.aten "aten::t"
+// CHECK-NEXT: %[[S:.*]] = exir.aten "aten::clone"(%[[T]])
+// CHECK-NEXT: %[[R:.*]] = exir.aten "aten::relu"(%[[T]])
+// CHECK-NEXT: exir.copy_ %{{.*}}, %[[S]]
+// CHECK-NEXT: return %[[R]]
+func.func @value_views_own_state(%b: tensor<3x3xf32> {exir.input = #exir.input<buffer, "b">})
+    -> (tensor<3x3xf32> {exir.output = #exir.output<buffer_mutation, "b">},
+        tensor<3x3xf32> {exir.output = #exir.output<user_output>}) {
+  %t = exir.aten "aten::t"(%b) {operand_segments = array<i32: 1>} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  %r = exir.aten "aten::relu"(%t) {operand_segments = array<i32: 1>} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %t, %r : tensor<3x3xf32>, tensor<3x3xf32>
+}
+
+// -----
+
+// A user output that is the old state (or a view of it) is read after the
+// method, so the copy must not overwrite what it shows: the output becomes a
+// snapshot taken before the copy.
+
+// CHECK-LABEL: func.func @old_state_is_user_output
+// CHECK-SAME: snapshots = 2 : i64
+// CHECK: %[[S0:.*]] = exir.aten "aten::clone"(%[[B:[^)]*]])
+// CHECK-NEXT: %[[NB:.*]] = exir.aten "aten::add.Scalar"(%[[B]])
+// CHECK-NEXT: %[[V:.*]] = exir.aten "aten::view"(%[[B]])
+// CHECK-NEXT: %[[S1:.*]] = exir.aten "aten::clone"(%[[V]])
+// CHECK-NEXT: exir.copy_ %[[B]], %[[NB]]
+// CHECK-NEXT: return %[[S0]], %[[S1]]
+func.func @old_state_is_user_output(%b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">})
+    -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">},
+        tensor<4xf32> {exir.output = #exir.output<user_output>},
+        tensor<2x2xf32> {exir.output = #exir.output<user_output>}) {
+  %nb = exir.aten "aten::add.Scalar"(%b) {other = 1.0 : f64, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %v = exir.aten "aten::view"(%b) {size = array<i64: 2, 2>, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<2x2xf32>
+  return %nb, %b, %v : tensor<4xf32>, tensor<4xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{outputs 0 and 1 both mutate 'b'; an exported program writes each state once}}
+func.func @two_mutations_of_one_buffer(%b: tensor<4xf32> {exir.input = #exir.input<buffer, "b">},
+                                       %x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">})
+    -> (tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">},
+        tensor<4xf32> {exir.output = #exir.output<buffer_mutation, "b">}) {
+  return %x, %x : tensor<4xf32>, tensor<4xf32>
 }

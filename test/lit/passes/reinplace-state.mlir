@@ -11,7 +11,7 @@
 // CHECK: exir.aten "aten::mm"(%{{.*}}, %[[N]])
 // WB-LABEL: func.func @kv_slice_scatter
 // WB-SAME: -> (tensor<4x4xf32> {exir.output = #exir.output<user_output>})
-// WB-SAME: exir.write_back = {at_end = false, copies = 0 : i64, earliest = 0 : i64, fallback = false, in_place = 1 : i64}
+// WB-SAME: exir.write_back = {at_end = false, copies = 0 : i64, earliest = 0 : i64, in_place = 1 : i64, snapshots = 0 : i64}
 // WB-NOT: exir.copy_
 // WB: return
 func.func @kv_slice_scatter(%k: tensor<4x1xf32> {exir.input = #exir.input<user_input, "k">},
