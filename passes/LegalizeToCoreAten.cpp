@@ -458,6 +458,12 @@ LogicalResult Legalizer::run(bool &error) {
               !boolArg(op, "train", false))) {
     replace({op.getInputs().front()});
     return success();
+  } else if (name == "aten::copy" && op->getNumOperands() == 2 &&
+             op->getOperand(1).getType() == op->getResult(0).getType()) {
+    // A functional copy of a same-typed source (what `buf.copy_(src)` becomes)
+    // IS the source: no temporary, and write-back copies the source itself.
+    replace({op->getOperand(1)});
+    return success();
   } else if (name.starts_with("aten::_assert") ||
              name.starts_with("aten::sym_constrain_range")) {
     if (!op->use_empty())

@@ -30,6 +30,20 @@ func.func @noops(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A functional copy whose source already has the result's type is the source
+// (functionalization's `buf.copy_(src)`); one that broadcasts or casts stays.
+// CHECK-LABEL: func.func @copy_of_same_type
+// CHECK-SAME: (%{{.*}}: tensor<2x3xf32>, %[[S:.*]]: tensor<2x3xf32>, %[[R:.*]]: tensor<3xf32>)
+// CHECK-NEXT: %[[B:.*]] = exir.aten "aten::copy"(%{{.*}}, %[[R]])
+// CHECK-NEXT: return %[[S]], %[[B]]
+func.func @copy_of_same_type(%dst: tensor<2x3xf32>, %src: tensor<2x3xf32>, %row: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %c = exir.aten "aten::copy"(%dst, %src) {non_blocking = false, operand_segments = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %b = exir.aten "aten::copy"(%dst, %row) {non_blocking = false, operand_segments = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %c, %b : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
 // linear on a rank-3 input: fold rows, addmm with the transposed weight, unfold.
 // CHECK-LABEL: func.func @linear
 func.func @linear(%x: tensor<2x3x4xf32>, %w: tensor<5x4xf32>, %b: tensor<5xf32>) -> tensor<2x3x5xf32> {
