@@ -93,7 +93,8 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
     pm.addPass(createFoldConstants());
     return;
   case Phase::WriteBack:
-    pm.addPass(createReinplaceState());
+    if (options.reinplace)
+      pm.addPass(createReinplaceState());
     pm.addPass(createPlaceWriteBack(PlaceWriteBackOptions{options.writeBackAtEnd}));
     return;
   case Phase::Partition: {
@@ -396,7 +397,9 @@ LogicalResult CompileSession::writePte() {
            << "writing a .pte needs an output path (-o)";
 #ifdef PTEC_HAVE_EMITTER
   pte::ProgramBuilder builder;
-  if (failed(emitProgram(*module_, builder, EmitOptions{})))
+  EmitOptions emitOptions;
+  emitOptions.emitStateNames = options_.emitStateNames;
+  if (failed(emitProgram(*module_, builder, emitOptions)))
     return failure();
   std::vector<uint8_t> bytes;
   std::string error;

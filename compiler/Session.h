@@ -64,6 +64,11 @@ struct CompileOptions {
   std::string planner = "best";
   /// Place every write-back copy at the end of the method (baseline).
   bool writeBackAtEnd = false;
+  /// Make functional updates of mutated state in place (exir-reinplace-state).
+  bool reinplace = true;
+  /// Name mutable buffers in the program (ExtraTensorInfo.fully_qualified_name,
+  /// upstream's emit_mutable_buffer_names) so runtimes can find state by name.
+  bool emitStateNames = false;
   EmitFormat emitFormat = EmitFormat::Pte;
   /// Dump the IR after each phase to the error stream.
   bool printIrAfterAll = false;

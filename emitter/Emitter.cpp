@@ -145,7 +145,7 @@ FailureOr<int32_t> MethodEmitter::addTensor(Location loc, Type type,
     a->memory_offset_high = static_cast<uint32_t>(off >> 32);
     t.allocation_info = std::move(a);
   }
-  if (options_.emitWeightNames && !fqn.empty()) {
+  if (options_.emitStateNames && mem && dataBufferIdx > 0 && !fqn.empty()) {
     t.extra_tensor_info = std::make_unique<fb::ExtraTensorInfoT>();
     t.extra_tensor_info->fully_qualified_name = fqn.str();
   }

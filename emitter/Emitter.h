@@ -15,9 +15,10 @@
 namespace ptec {
 
 struct EmitOptions {
-  /// Write ExtraTensorInfo.fully_qualified_name on weights and buffers
-  /// (upstream writes it only on request; names help pte-inspect users).
-  bool emitWeightNames = false;
+  /// Write ExtraTensorInfo.fully_qualified_name on mutable buffers (planned
+  /// state), as upstream does on request (emit_mutable_buffer_names): tools
+  /// and tests then find a method's state by name.
+  bool emitStateNames = false;
 };
 
 /// Per-method facts gathered while emitting, for reports and benchmarks.

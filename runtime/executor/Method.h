@@ -80,6 +80,9 @@ public:
   Error execute();
   /// Output `i` after execute(); nullptr when out of range.
   const EValue *output(size_t i) const;
+  /// Value `i` of the plan's values table as the method holds it now (e.g.
+  /// a mutable buffer between calls); nullptr when out of range.
+  const EValue *value(size_t i) const { return i < numValues_ ? &values_[i] : nullptr; }
   /// Instructions the last execute() ran (jumps included).
   size_t lastInstructionCount() const { return lastSteps_; }
 

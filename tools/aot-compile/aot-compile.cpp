@@ -92,6 +92,13 @@ int main(int argc, char **argv) {
                  "Where mutated state is copied back: at the earliest safe "
                  "point, or at the end of the method")
       ->check(CLI::IsMember({"earliest", "end"}));
+  bool noReinplace = false, stateNames = false;
+  app.add_flag("--no-reinplace", noReinplace,
+               "Keep functional updates of mutated state (KV caches) as they are: "
+               "write-back copies each new value (for comparison)");
+  app.add_flag("--emit-state-names", stateNames,
+               "Name mutable buffers in the .pte (their fully qualified names), so "
+               "pte-run --expected-state and other tools can find them");
   app.add_flag("--print-ir-after-all", printIr, "Print the IR after every phase to stderr");
   app.add_flag("-v,--verbose", verbose, "Report each phase and its time on stderr");
 
@@ -114,6 +121,8 @@ int main(int argc, char **argv) {
   options.shareDelegates = !noShare;
   options.planner = planner;
   options.writeBackAtEnd = writeBack == "end";
+  options.reinplace = !noReinplace;
+  options.emitStateNames = stateNames;
   options.printIrAfterAll = printIr;
   options.verbose = verbose;
 

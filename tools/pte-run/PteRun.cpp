@@ -1,6 +1,7 @@
 // pte-run: load a .pte program, run one method on inputs from .npy files or
 // generated ones, print/save the outputs, compare them with expected outputs
 // and report load, init and run times and peak memory.
+#include "runtime/executor/MethodState.h"
 #include "runtime/executor/Module.h"
 #include "runtime/executor/Npy.h"
 #include "serde/pte/program_generated.h"
@@ -46,10 +47,21 @@ struct Options {
   std::vector<std::string> expected;
   double rtol = 1e-5;
   double atol = 1e-6;
+  std::vector<std::string> expectedState; // NAME=FILE
+  std::string stateDir;
   int repeat = 1;
+  int calls = 1;
   unsigned seed = 0;
   bool list = false;
 };
+
+/// `pattern` with every "{call}" replaced by the call index.
+std::string forCall(std::string pattern, int call) {
+  const std::string key = "{call}";
+  for (size_t at = pattern.find(key); at != std::string::npos; at = pattern.find(key, at))
+    pattern.replace(at, key.size(), std::to_string(call));
+  return pattern;
+}
 
 /// One error line, "pte-run: model.pte: error: ...", and the exit code.
 int error(const Options &o, const std::string &msg) {
@@ -178,8 +190,8 @@ Stats percentiles(std::vector<double> v) {
   return s;
 }
 
-void printOutput(size_t i, const EValue &v) {
-  std::printf("output %zu: %s", i, describeValue(v).c_str());
+void printValue(const std::string &label, const EValue &v) {
+  std::printf("%s: %s", label.c_str(), describeValue(v).c_str());
   if (v.isTensor() && v.toTensor().data() != nullptr && v.toTensor().numel() > 0) {
     const Tensor &t = v.toTensor();
     double mn = INFINITY, mx = -INFINITY, sum = 0, x = 0;
@@ -203,17 +215,18 @@ void printOutput(size_t i, const EValue &v) {
   std::printf("\n");
 }
 
-/// Compare an output with an expected array; prints one line. True if close.
-bool compareOutput(size_t i, const EValue &v, const NpyArray &want, const Options &o,
-                   std::string &problem) {
+/// Compare a value (`label`: "output 0", "state cache") with an expected
+/// array; prints one line. True if close.
+bool compareValue(const std::string &label, const EValue &v, const NpyArray &want,
+                  const Options &o, std::string &problem) {
   if (!v.isTensor()) {
-    problem = "output " + std::to_string(i) + " is not a tensor";
+    problem = label + " is not a tensor";
     return false;
   }
   const Tensor &t = v.toTensor();
   if (t.numel() != want.numel() ||
       !std::equal(want.shape.begin(), want.shape.end(), t.sizes().begin(), t.sizes().end())) {
-    problem = "output " + std::to_string(i) + " has shape " + shapeString(t.sizes()) +
+    problem = label + " has shape " + shapeString(t.sizes()) +
               ", expected " +
               shapeString(Span<const int64_t>(want.shape.data(), want.shape.size()));
     return false;
@@ -226,7 +239,7 @@ bool compareOutput(size_t i, const EValue &v, const NpyArray &want, const Option
   for (int64_t k = 0; k < t.numel(); ++k) {
     double a = 0, e = 0;
     if (!elementAsDouble(t, k, a) || !elementAsDouble(w, k, e)) {
-      problem = "output " + std::to_string(i) + " has a dtype pte-run cannot compare";
+      problem = label + " has a dtype pte-run cannot compare";
       return false;
     }
     double diff = std::fabs(a - e);
@@ -245,13 +258,86 @@ bool compareOutput(size_t i, const EValue &v, const NpyArray &want, const Option
       ++bad;
     }
   }
-  std::printf("output %zu vs expected: max abs err %.3g, max rel err %.3g: %s", i, maxAbs, maxRel,
-              bad ? "MISMATCH" : "ok");
+  std::printf("%s vs expected: max abs err %.3g, max rel err %.3g: %s", label.c_str(), maxAbs,
+              maxRel, bad ? "MISMATCH" : "ok");
   if (bad)
     std::printf(" (%lld of %lld elements outside atol %.3g + rtol %.3g, first at %lld)",
                 (long long)bad, (long long)t.numel(), o.atol, o.rtol, (long long)firstBad);
   std::printf("\n");
   return bad == 0;
+}
+
+/// "call<k>_" when several calls are run (file names of outputs and states).
+std::string prefixFile(const Options &o, int call) {
+  return o.calls > 1 ? "call" + std::to_string(call) + "_" : "";
+}
+
+/// Writes a tensor value as .npy; non-tensors are skipped.
+bool writeTensor(const std::string &path, const EValue &v, std::string &why) {
+  if (!v.isTensor())
+    return true;
+  const Tensor &t = v.toTensor();
+  return writeNpy(path.c_str(), t.dtype(), t.sizes(), t.data(), t.nbytes(), &why) == Error::Ok;
+}
+
+/// Reads (or generates) the inputs of call `call` into `data`: .npy files,
+/// raw files of the declared dtype and shape, or "random". Paths may say
+/// "{call}". False with `problem` set on error.
+bool readInputs(const Options &o, const Method &method, int call, std::mt19937 &rng,
+                std::vector<InputData> &data, std::string &problem) {
+  for (size_t i = 0; i < data.size(); ++i) {
+    const EValue &decl = *method.input(i);
+    std::string src = o.inputs.empty() ? "random" : forCall(o.inputs[i], call);
+    std::string what = "input " + std::to_string(i);
+    if (!decl.isTensor()) {
+      if (src != "random") {
+        problem = what + " is a " + describeValue(decl) +
+                  ", fixed by the program; pass 'random' for it";
+        return false;
+      }
+      continue;
+    }
+    const Tensor &t = decl.toTensor();
+    InputData &d = data[i];
+    if (src == "random") {
+      if (call > 0 && !d.bytes.empty())
+        continue; // random inputs are drawn once and reused by every call
+      d.sizes.assign(t.sizes().begin(), t.sizes().end());
+      fillRandom(t.dtype(), static_cast<size_t>(t.numel()), d.bytes, rng);
+    } else if (src.size() < 4 || src.compare(src.size() - 4, 4, ".npy") != 0) {
+      // Raw little-endian bytes with the input's declared dtype and shape.
+      std::ifstream f(src, std::ios::binary);
+      if (!f) {
+        problem = what + ": cannot open '" + src + "'";
+        return false;
+      }
+      d.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+      if (d.bytes.size() != t.nbytes()) {
+        problem = what + ": raw file '" + src + "' has " + std::to_string(d.bytes.size()) +
+                  " bytes, " + toString(t.dtype()) + " " + shapeString(t.sizes()) + " needs " +
+                  std::to_string(t.nbytes());
+        return false;
+      }
+      d.sizes.assign(t.sizes().begin(), t.sizes().end());
+    } else {
+      std::string why;
+      auto arr = readNpy(src.c_str(), &why);
+      if (!arr.ok()) {
+        problem = what + ": " + why;
+        return false;
+      }
+      if (arr->dtype != t.dtype()) {
+        problem = what + ": " + src + " holds " + toString(arr->dtype) +
+                  ", the method expects " + toString(t.dtype());
+        return false;
+      }
+      d.sizes = arr->shape;
+      d.bytes = std::move(arr->data);
+    }
+    d.tensor.init(t.dtype(), Span<const int64_t>(d.sizes.data(), d.sizes.size()));
+    d.tensor.setData(d.bytes.data(), d.bytes.size());
+  }
+  return true;
 }
 
 long peakRssKiB() {
@@ -308,98 +394,89 @@ int run(const Options &o) {
     return error(o, "method '" + o.method + "' has " + std::to_string(nIn) + " inputs, " +
                         std::to_string(o.inputs.size()) +
                         " --input given (use 'random' for generated ones)");
+  if (!o.expected.empty() && o.expected.size() != method.outputsSize())
+    return error(o, "method '" + o.method + "' has " + std::to_string(method.outputsSize()) +
+                        " outputs, " + std::to_string(o.expected.size()) + " --expected given");
+  std::vector<std::pair<NamedState, std::string>> stateChecks; // state, file pattern
+  std::vector<NamedState> states = listNamedState(m.program(), o.method.c_str());
+  for (const std::string &spec : o.expectedState) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return error(o, "--expected-state '" + spec + "': expected NAME=FILE.npy");
+    std::string name = spec.substr(0, eq);
+    auto it = std::find_if(states.begin(), states.end(),
+                           [&](const NamedState &st) { return st.name == name; });
+    if (it == states.end()) {
+      std::string known;
+      for (const NamedState &st : states)
+        known += (known.empty() ? "" : ", ") + st.name;
+      return error(o, "method '" + o.method + "' has no mutable buffer named '" + name +
+                          "' (" + (known.empty() ? "it names none; compile with "
+                                                   "aot-compile --emit-state-names"
+                                                 : "named: " + known) +
+                          ")");
+    }
+    stateChecks.push_back({*it, spec.substr(eq + 1)});
+  }
+
   std::mt19937 rng(o.seed);
   std::vector<InputData> data(nIn);
-  for (size_t i = 0; i < nIn; ++i) {
-    const EValue &decl = *method.input(i);
-    std::string src = o.inputs.empty() ? "random" : o.inputs[i];
-    if (!decl.isTensor()) {
-      if (src != "random")
-        return error(o, "input " + std::to_string(i) + " is a " + describeValue(decl) +
-                            ", fixed by the program; pass 'random' for it");
-      continue;
-    }
-    const Tensor &t = decl.toTensor();
-    InputData &d = data[i];
-    if (src == "random") {
-      d.sizes.assign(t.sizes().begin(), t.sizes().end());
-      fillRandom(t.dtype(), static_cast<size_t>(t.numel()), d.bytes, rng);
-    } else if (src.size() < 4 || src.compare(src.size() - 4, 4, ".npy") != 0) {
-      // Raw little-endian bytes with the input's declared dtype and shape.
-      std::ifstream f(src, std::ios::binary);
-      if (!f)
-        return error(o, "input " + std::to_string(i) + ": cannot open '" + src + "'");
-      d.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-      if (d.bytes.size() != t.nbytes())
-        return error(o, "input " + std::to_string(i) + ": raw file '" + src + "' has " +
-                            std::to_string(d.bytes.size()) + " bytes, " + toString(t.dtype()) +
-                            " " + shapeString(t.sizes()) + " needs " +
-                            std::to_string(t.nbytes()));
-      d.sizes.assign(t.sizes().begin(), t.sizes().end());
-    } else {
-      std::string why;
-      auto arr = readNpy(src.c_str(), &why);
-      if (!arr.ok())
-        return error(o, "input " + std::to_string(i) + ": " + why);
-      if (arr->dtype != t.dtype())
-        return error(o, "input " + std::to_string(i) + ": " + src + " holds " +
-                            toString(arr->dtype) + ", the method expects " + toString(t.dtype()));
-      d.sizes = arr->shape;
-      d.bytes = std::move(arr->data);
-    }
-    d.tensor.init(t.dtype(), Span<const int64_t>(d.sizes.data(), d.sizes.size()));
-    d.tensor.setData(d.bytes.data(), d.bytes.size());
-  }
-  auto setInputs = [&]() -> Error {
-    for (size_t i = 0; i < nIn; ++i) {
-      Error err = method.input(i)->isTensor() ? method.setInput(i, data[i].tensor)
-                                               : method.setInput(i, *method.input(i));
-      if (err != Error::Ok)
-        return err;
-    }
-    return Error::Ok;
-  };
-
   std::vector<double> runMs;
-  for (int r = 0; r < std::max(1, o.repeat); ++r) {
-    if ((e = setInputs()) != Error::Ok)
-      return error(o, std::string(method.errorDetail()) + " (" + toString(e) + ")");
-    t0 = std::chrono::steady_clock::now();
-    e = method.execute();
-    runMs.push_back(msSince(t0));
-    if (e != Error::Ok)
-      return error(o, o.method + ": " + method.errorDetail());
-  }
-
-  for (size_t i = 0; i < method.outputsSize(); ++i)
-    printOutput(i, *method.output(i));
-
-  if (!o.outputDir.empty()) {
-    for (size_t i = 0; i < method.outputsSize(); ++i) {
-      const EValue &v = *method.output(i);
-      if (!v.isTensor())
-        continue;
-      const Tensor &t = v.toTensor();
-      std::string path = o.outputDir + "/output_" + std::to_string(i) + ".npy";
-      std::string why;
-      if (writeNpy(path.c_str(), t.dtype(), t.sizes(), t.data(), t.nbytes(), &why) != Error::Ok)
-        return error(o, why);
-    }
-  }
-
   bool allClose = true;
-  if (!o.expected.empty()) {
-    if (o.expected.size() != method.outputsSize())
-      return error(o, "method '" + o.method + "' has " + std::to_string(method.outputsSize()) +
-                          " outputs, " + std::to_string(o.expected.size()) + " --expected given");
+  for (int call = 0; call < o.calls; ++call) {
+    std::string problem;
+    if (!readInputs(o, method, call, rng, data, problem))
+      return error(o, problem);
+    for (int r = 0; r < std::max(1, o.repeat); ++r) {
+      for (size_t i = 0; i < nIn && e == Error::Ok; ++i)
+        e = method.input(i)->isTensor() ? method.setInput(i, data[i].tensor)
+                                        : method.setInput(i, *method.input(i));
+      if (e != Error::Ok)
+        return error(o, std::string(method.errorDetail()) + " (" + toString(e) + ")");
+      t0 = std::chrono::steady_clock::now();
+      e = method.execute();
+      runMs.push_back(msSince(t0));
+      if (e != Error::Ok)
+        return error(o, o.method + ": " + method.errorDetail());
+    }
+    // One call: the plain output format; several: each line says its call.
+    std::string prefix = o.calls > 1 ? "call " + std::to_string(call) + " " : "";
+    for (size_t i = 0; i < method.outputsSize(); ++i)
+      printValue(prefix + "output " + std::to_string(i), *method.output(i));
+
+    std::string why;
+    for (size_t i = 0; i < method.outputsSize() && !o.outputDir.empty(); ++i)
+      if (!writeTensor(o.outputDir + "/" + prefixFile(o, call) + "output_" + std::to_string(i) +
+                           ".npy",
+                       *method.output(i), why))
+        return error(o, why);
+    for (const NamedState &st : states)
+      if (!o.stateDir.empty() &&
+          !writeTensor(o.stateDir + "/" + prefixFile(o, call) + "state_" + st.name + ".npy",
+                       *method.value(st.valueIndex), why))
+        return error(o, why);
+
     for (size_t i = 0; i < o.expected.size(); ++i) {
-      std::string why;
-      auto want = readNpy(o.expected[i].c_str(), &why);
+      std::string file = forCall(o.expected[i], call);
+      auto want = readNpy(file.c_str(), &why);
       if (!want.ok())
         return error(o, "expected " + std::to_string(i) + ": " + why);
-      if (!compareOutput(i, *method.output(i), want.get(), o, why)) {
+      std::string label = prefix + "output " + std::to_string(i);
+      if (!compareValue(label, *method.output(i), want.get(), o, why)) {
         if (!why.empty())
-          std::printf("output %zu vs expected: MISMATCH: %s\n", i, why.c_str());
+          std::printf("%s vs expected: MISMATCH: %s\n", label.c_str(), why.c_str());
+        allClose = false;
+      }
+    }
+    for (const auto &[st, pattern] : stateChecks) {
+      std::string file = forCall(pattern, call);
+      auto want = readNpy(file.c_str(), &why);
+      if (!want.ok())
+        return error(o, "expected state '" + st.name + "': " + why);
+      std::string label = prefix + "state " + st.name;
+      if (!compareValue(label, *method.value(st.valueIndex), want.get(), o, why)) {
+        if (!why.empty())
+          std::printf("%s vs expected: MISMATCH: %s\n", label.c_str(), why.c_str());
         allClose = false;
       }
     }
@@ -432,6 +509,18 @@ int main(int argc, char **argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000000));
   app.add_option("--seed", o.seed, "Seed of the random inputs")->capture_default_str();
+  app.add_option("--calls", o.calls,
+                 "Call the method N times in one loaded program (state carries over); "
+                 "'{call}' in --input/--expected/--expected-state paths becomes the call "
+                 "index, and every call is checked")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  app.add_option("--expected-state", o.expectedState,
+                 "NAME=FILE.npy: after each call, the mutable buffer NAME must equal FILE "
+                 "(needs a program compiled with --emit-state-names)");
+  app.add_option("--state-dir", o.stateDir,
+                 "Write every named mutable buffer after each call here "
+                 "(state_<name>.npy, call<k>_state_<name>.npy with --calls)");
   app.add_flag("--list", o.list, "List the methods with their inputs and outputs, then exit");
   app.footer(R"(Examples:
   pte-run model.pte --list
@@ -439,6 +528,8 @@ int main(int argc, char **argv) {
   pte-run model.pte --input x.npy --input random --output-dir out/
   pte-run model.pte --input x.npy --expected y.npy --rtol 1e-4 --atol 1e-5
   pte-run model.pte --method decode --repeat 100     # timing p50/p90/p99
+  pte-run model.pte --calls 3 --input x_{call}.npy --expected y_{call}.npy \
+          --expected-state cache=cache_{call}.npy      # state over three calls
 
 Exit status: 0 ok, 1 outputs differ from --expected, 2 error (message on stderr).)");
   try {
