@@ -1,5 +1,6 @@
 #include "runtime/executor/Method.h"
 
+#include "runtime/executor/DimOrderCheck.h"
 #include "runtime/executor/ErrorDetail.h"
 #include "serde/pte/program_generated.h"
 
@@ -166,7 +167,7 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
     numel *= static_cast<uint64_t>(s);
   }
   uint32_t seen = 0;
-  bool contiguous = true;
+  uint8_t dimOrder[kTensorMaxRank];
   for (size_t d = 0; d < rank; ++d) {
     uint8_t o = order->Get(static_cast<flatbuffers::uoffset_t>(d));
     if (o >= rank || (seen & (1u << o)) != 0)
@@ -174,12 +175,8 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
                   "value %zu: dim_order is not a permutation of 0..%zu (entry %zu is %u)", i,
                   rank - 1, d, (unsigned)o);
     seen |= 1u << o;
-    contiguous = contiguous && o == d;
+    dimOrder[d] = o;
   }
-  if (!contiguous)
-    return fail(Error::NotSupported,
-                "value %zu: dim_order is not contiguous; only contiguous tensors are supported",
-                i);
   size_t esize = elementSize(static_cast<ScalarType>(st));
   if (hasZero) {
     overflow = false; // a zero dimension makes the product 0 whatever came first
@@ -192,7 +189,10 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
   Tensor *tensor = alloc<Tensor>(1);
   if (tensor == nullptr)
     return outOfMemory("tensor");
-  if (tensor->init(static_cast<ScalarType>(st), Span<const int64_t>(dims, rank)) != Error::Ok)
+  // Any dim order loads; whether a kernel can compute it is checked per
+  // KernelCall (DimOrderCheck).
+  if (tensor->init(static_cast<ScalarType>(st), Span<const int64_t>(dims, rank),
+                   Span<const uint8_t>(dimOrder, rank)) != Error::Ok)
     return fail(Error::InvalidProgram, "value %zu: tensor shape is invalid", i);
 
   // Kernels read elements in place, so data must be aligned to the element
@@ -639,12 +639,17 @@ Error Method::Loader::loadInstructions() {
     // entries; check every call site here so a wrong emission fails at load.
     for (size_t pc = 0; pc < m_.numInstrs_; ++pc) {
       const Instr &in = m_.instrs_[pc];
-      if (in.kind == Kind::Kernel && in.a == k &&
-          (e->numArgs < 1 || in.args.size() != static_cast<size_t>(e->numArgs)))
+      if (in.kind != Kind::Kernel || in.a != k)
+        continue;
+      if (e->numArgs < 1 || in.args.size() != static_cast<size_t>(e->numArgs))
         return fail(Error::InvalidProgram,
                     "instruction %zu (%s): KernelCall has %zu args, the kernel takes exactly "
                     "%d (%d schema arguments + 1 return)",
                     pc, name, in.args.size(), e->numArgs, e->numArgs - 1);
+      std::string why;
+      if (!kernelAcceptsDimOrders(e->dimOrders, {in.args.data(), in.args.size()}, m_.values_,
+                                  &why))
+        return fail(Error::NotSupported, "instruction %zu (%s): %s", pc, name, why.c_str());
     }
   }
   if (numMissing > 0) {
@@ -871,9 +876,16 @@ Error Method::setInput(size_t i, const Tensor &t) {
       return fail(Error::InvalidArgument, "input %zu: tensor has no data", i);
     if (dst.resize(t.sizes()) != Error::Ok)
       return fail(Error::InvalidArgument, "input %zu: cannot resize to the given shape", i);
-    if (need > 0 && dst.mutableData() != t.data())
-      std::memmove(dst.mutableData(), t.data(), need);
+    // Converts from the caller's dim order to the program's when they differ.
+    if (need > 0)
+      dst.copyElementsFrom(t);
   } else {
+    // A borrowed pointer is read in the program's dim order.
+    if (t.dim() == dst.dim() && !t.sameDimOrder(dst))
+      return fail(Error::InvalidArgument,
+                  "input %zu: dim_order %s differs from the program's %s (only planned "
+                  "inputs are converted)",
+                  i, dimOrderString(t).c_str(), dimOrderString(dst).c_str());
     dst.setData(t.mutableData(), t.nbytes());
     if (dst.resize(t.sizes()) != Error::Ok)
       return fail(Error::InvalidArgument, "input %zu: cannot resize to the given shape", i);

@@ -36,6 +36,15 @@ private:
 
 using KernelFn = Error (*)(KernelContext &ctx, Span<EValue *> args);
 
+/// The tensor layouts (dim orders, spec 3.3) a kernel computes correctly.
+/// Method::load checks every KernelCall's tensors against it, so a layout a
+/// kernel cannot handle fails at load, naming the operator and the value.
+enum class DimOrderSupport : uint8_t {
+  Contiguous,   ///< every tensor argument has dim order 0..n-1
+  SameDimOrder, ///< all tensors contiguous, or all channels-last (rank 4/5)
+  Any,          ///< each tensor any dim order (the dim_order_ops copies)
+};
+
 struct KernelEntry {
   const char *name; ///< "aten::add.out": operator name, '.', overload (if any)
   KernelFn fn;
@@ -43,6 +52,7 @@ struct KernelEntry {
   /// which is the out argument again even for a schema returning `()`).
   /// Method::load rejects any KernelCall with another count.
   int numArgs;
+  DimOrderSupport dimOrders = DimOrderSupport::Contiguous;
 };
 
 /// The portable kernel table (runtime/kernels/portable), sorted by name.

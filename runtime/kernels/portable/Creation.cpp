@@ -57,14 +57,13 @@ Error copyBroadcast(KernelContext &ctx, const Tensor &src, Tensor &out, const Sh
                     a.c_str(), b.c_str());
   }
   if (src.dtype() == out.dtype() && sameShape(src, out)) {
-    if (src.data() != out.data())
-      copyElems(out.mutableData(), 0, src.data(), 0, src.numel(), src.elementSize());
+    out.copyElementsFrom(src); // byte copy when the dim orders agree
     return Error::Ok;
   }
   const Tensor *ins[1] = {&src};
   forEachBroadcast<1>(shape, ins, [&](int64_t o, const int64_t(&ix)[1]) {
     convertElem(src.data(), src.dtype(), ix[0], out.mutableData(), out.dtype(), o);
-  });
+  }, &out);
   return Error::Ok;
 }
 
@@ -89,9 +88,62 @@ Error plainCopy(KernelContext &ctx, Args args, size_t nargs, const char *op) {
   PTEC_TRY(argReturn(ctx, args, nargs - 1));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
   PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
-  if (out->data() != in->data())
-    copyElems(out->mutableData(), 0, in->data(), 0, in->numel(), in->elementSize());
+  out->copyElementsFrom(*in);
   return Error::Ok;
+}
+
+/// The dim_order_ops argument checks (as upstream): blocking only; an
+/// explicit dim_order has one entry per dimension, is contiguous or
+/// channels-last, and is out's dim order; without one, out keeps self's.
+Error checkDimOrderArgs(KernelContext &ctx, Args args, const Tensor &in, const Tensor &out,
+                        const char *op) {
+  bool nonBlocking, hasOrder;
+  IntList order;
+  PTEC_TRY(argBool(ctx, args, 1, "non_blocking", nonBlocking));
+  PTEC_TRY(argOptIntList(ctx, args, 2, "dim_order", hasOrder, order));
+  if (nonBlocking)
+    return ctx.fail(Error::InvalidArgument, "%s: non_blocking copies are not supported", op);
+  if (!hasOrder) {
+    if (!out.sameDimOrder(in))
+      return ctx.fail(Error::InvalidArgument,
+                      "%s: without dim_order, out must keep self's dim order", op);
+    return Error::Ok;
+  }
+  if (order.size() != static_cast<size_t>(in.dim()))
+    return ctx.fail(Error::InvalidArgument, "%s: dim_order has %zu entries for a tensor of rank %d",
+                    op, order.size(), in.dim());
+  uint8_t want[kTensorMaxRank];
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (order[i] < 0 || order[i] >= in.dim())
+      return ctx.fail(Error::InvalidArgument, "%s: dim_order entry %lld out of range", op,
+                      static_cast<long long>(order[i]));
+    want[i] = static_cast<uint8_t>(order[i]);
+  }
+  Tensor probe;
+  if (probe.init(in.dtype(), in.sizes(), Span<const uint8_t>(want, order.size())) != Error::Ok)
+    return ctx.fail(Error::InvalidArgument, "%s: dim_order is not a permutation", op);
+  if (!probe.isContiguous() && !probe.isChannelsLast())
+    return ctx.fail(Error::InvalidArgument,
+                    "%s: dim_order must be contiguous or channels-last", op);
+  if (!out.sameDimOrder(probe))
+    return ctx.fail(Error::InvalidArgument, "%s: out's dim order differs from dim_order", op);
+  return Error::Ok;
+}
+
+/// out = self in out's dim order (and, for _to_dim_order_copy, dtype).
+Error dimOrderCopy(KernelContext &ctx, Args args, bool sameDtype, const char *op) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (sameDtype) {
+    PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  }
+  PTEC_TRY(checkDimOrderArgs(ctx, args, *in, *out, op));
+  Shape os = Shape::of(*in);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  return copyBroadcast(ctx, *in, *out, os);
 }
 
 /// MemoryFormat? : None, contiguous (0) or preserve (1); we are always contiguous.
@@ -208,23 +260,11 @@ Error to_copy_out(KernelContext &ctx, Args args) {
 }
 
 Error to_dim_order_copy_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
-  bool nonBlocking, hasOrder;
-  IntList order;
-  Tensor *in;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argBool(ctx, args, 1, "non_blocking", nonBlocking));
-  PTEC_TRY(argOptIntList(ctx, args, 2, "dim_order", hasOrder, order));
-  if (hasOrder) {
-    if (order.size() != static_cast<size_t>(in->dim()))
-      return ctx.fail(Error::InvalidArgument, "dim_order has %zu entries for a tensor of rank %d",
-                      order.size(), in->dim());
-    for (size_t i = 0; i < order.size(); ++i)
-      if (order[i] != static_cast<int64_t>(i))
-        return ctx.fail(Error::NotSupported,
-                        "_to_dim_order_copy: only the contiguous dim order is supported");
-  }
-  return convertCopy(ctx, args, 5);
+  return dimOrderCopy(ctx, args, false, "_to_dim_order_copy");
+}
+
+Error clone_dim_order_out(KernelContext &ctx, Args args) {
+  return dimOrderCopy(ctx, args, true, "_clone_dim_order");
 }
 
 Error copy_out(KernelContext &ctx, Args args) {

@@ -78,7 +78,8 @@ private:
 };
 
 /// out[i] = op(in_0[b_0(i)], ..., in_{N-1}[b_{N-1}(i)]) over the broadcast
-/// shape `os`; inputs are read as C, the result is stored converted.
+/// shape `os`; inputs are read as C, the result is stored converted. Every
+/// tensor is addressed through its own dim order.
 template <typename C, int N, typename Op>
 inline void mapElements(const Tensor *const (&ins)[N], Tensor &out, const Shape &os, Op &&op) {
   void *po = out.mutableData();
@@ -105,7 +106,7 @@ inline void mapElements(const Tensor *const (&ins)[N], Tensor &out, const Shape 
         else
           fo[o] = castTo<float>(
               op(double(f[0][ix[0]]), double(f[1][ix[1]]), double(f[2][ix[2]])));
-      });
+      }, &out);
       return;
     }
   }
@@ -118,7 +119,7 @@ inline void mapElements(const Tensor *const (&ins)[N], Tensor &out, const Shape 
       storeAs(po, ot, o,
               op(loadAs<C>(p[0], t[0], ix[0]), loadAs<C>(p[1], t[1], ix[1]),
                  loadAs<C>(p[2], t[2], ix[2])));
-  });
+  }, &out);
 }
 
 } // namespace ptec::rt::portable

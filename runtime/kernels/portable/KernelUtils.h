@@ -509,26 +509,23 @@ inline bool broadcastsTo(const Tensor &t, const Shape &target) {
   return true;
 }
 
-/// Element strides of `t` read as a tensor of shape `out` (0 on broadcast dims).
+/// Element strides of `t` read as a tensor of shape `out` (0 on broadcast
+/// dims). They follow t's dim order, so any layout is read correctly.
 inline void broadcastStrides(const Tensor &t, const Shape &out, int64_t *strides) {
   int off = out.n - t.dim();
-  int64_t s = 1;
   for (int i = out.n - 1; i >= 0; --i) {
     int ti = i - off;
-    if (ti < 0 || t.size(ti) == 1) {
-      strides[i] = 0;
-    } else {
-      strides[i] = s;
-    }
-    if (ti >= 0)
-      s *= t.size(ti);
+    strides[i] = (ti < 0 || t.size(ti) == 1) ? 0 : t.stride(ti);
   }
 }
 
-/// Calls f(outIndex, inIndex[0..N)) for every element of `out` in row-major
-/// order, where inIndex[k] is the element of input k broadcast to `out`.
+/// Calls f(outOffset, inOffset[0..N)) for every element of the broadcast
+/// shape `out` in row-major order: inOffset[k] is the memory offset of the
+/// element of input k broadcast to it, outOffset the element's offset in
+/// `outTensor` (its dim order; the row-major index when it is null).
 template <int N, typename F>
-inline void forEachBroadcast(const Shape &out, const Tensor *const (&ins)[N], F &&f) {
+inline void forEachBroadcast(const Shape &out, const Tensor *const (&ins)[N], F &&f,
+                             const Tensor *outTensor = nullptr) {
   int64_t numel = out.numel();
   if (numel == 0)
     return;
@@ -540,8 +537,16 @@ inline void forEachBroadcast(const Shape &out, const Tensor *const (&ins)[N], F 
   int64_t strides[N][kTensorMaxRank];
   for (int k = 0; k < N; ++k)
     broadcastStrides(*ins[k], out, strides[k]);
+  // Output strides: row-major unless the output has another dim order.
+  int64_t ostr[kTensorMaxRank];
+  const bool outStrided = outTensor != nullptr && !outTensor->isContiguous();
+  for (int64_t d = out.n - 1, s = 1; d >= 0; --d) {
+    ostr[d] = outStrided ? outTensor->stride(static_cast<int>(d)) : s;
+    s *= out.d[d];
+  }
   int64_t coord[kTensorMaxRank] = {};
   int64_t base[N] = {};
+  int64_t obase = 0;
   int last = out.n - 1;
   int64_t inner = out.d[last];
   int64_t idx[N];
@@ -549,17 +554,19 @@ inline void forEachBroadcast(const Shape &out, const Tensor *const (&ins)[N], F 
     for (int64_t j = 0; j < inner; ++j) {
       for (int k = 0; k < N; ++k)
         idx[k] = base[k] + j * strides[k][last];
-      f(o + j, static_cast<const int64_t(&)[N]>(idx));
+      f(obase + j * ostr[last], static_cast<const int64_t(&)[N]>(idx));
     }
     // Advance the outer coordinates.
     for (int d = last - 1; d >= 0; --d) {
       ++coord[d];
       for (int k = 0; k < N; ++k)
         base[k] += strides[k][d];
+      obase += ostr[d];
       if (coord[d] < out.d[d])
         break;
       for (int k = 0; k < N; ++k)
         base[k] -= strides[k][d] * coord[d];
+      obase -= ostr[d] * coord[d];
       coord[d] = 0;
     }
   }

@@ -6,7 +6,7 @@
 
 namespace ptec::rt::portable {
 
-#define PTEC_DECLARE_KERNEL(name, fn, nargs) Error fn(KernelContext &ctx, Span<EValue *> args);
+#define PTEC_DECLARE_KERNEL(name, fn, nargs, layout) Error fn(KernelContext &ctx, Span<EValue *> args);
 PTEC_PORTABLE_KERNEL_LIST(PTEC_DECLARE_KERNEL)
 #undef PTEC_DECLARE_KERNEL
 

@@ -7,7 +7,8 @@
 namespace ptec::rt {
 
 namespace {
-#define PTEC_KERNEL_ENTRY(name, fn, nargs) KernelEntry{name, &portable::fn, nargs},
+#define PTEC_KERNEL_ENTRY(name, fn, nargs, layout) \
+  KernelEntry{name, &portable::fn, nargs, DimOrderSupport::layout},
 const KernelEntry kTable[] = {PTEC_PORTABLE_KERNEL_LIST(PTEC_KERNEL_ENTRY)};
 #undef PTEC_KERNEL_ENTRY
 } // namespace

@@ -363,3 +363,145 @@ TEST_CASE("mm: Eigen path (scratch) and plain loop (no scratch) agree on large s
   for (size_t i = 0; i < eigen.size(); ++i)
     REQUIRE(eigen[i] == Approx(loop[i]).margin(1e-4));
 }
+
+// ---------------------------------------------------------------------------
+// Dim orders (spec 3.3): channels-last tensors through the dim_order_ops
+// copies and the element-wise kernels.
+// ---------------------------------------------------------------------------
+
+namespace {
+
+const uint8_t kChannelsLast[] = {0, 2, 3, 1};
+
+/// A float [n, c, h, w] tensor in dim order `order`, holding `logical` (its
+/// row-major NCHW values) laid out in that order.
+EValue *nchw(Boxer &b, std::vector<int64_t> sizes, const uint8_t *order,
+             const std::vector<float> &logical) {
+  rt::Tensor *t = b.tensor(ScalarType::Float, sizes);
+  REQUIRE(t->init(ScalarType::Float, {sizes.data(), sizes.size()},
+                  {order, sizes.size()}) == Error::Ok);
+  REQUIRE(static_cast<size_t>(t->numel()) == logical.size());
+  for (int64_t i = 0; i < t->numel(); ++i)
+    t->dataAs<float>()[t->offsetOf(i)] = logical[static_cast<size_t>(i)];
+  return b.t(t);
+}
+
+/// The tensor's values in row-major (logical) order, whatever its layout.
+std::vector<float> logicalValues(const EValue *v) {
+  const rt::Tensor &t = v->toTensor();
+  std::vector<float> out;
+  for (int64_t i = 0; i < t.numel(); ++i)
+    out.push_back(t.dataAs<const float>()[t.offsetOf(i)]);
+  return out;
+}
+
+std::vector<float> iota(int n, float from = 0) {
+  std::vector<float> v;
+  for (int i = 0; i < n; ++i)
+    v.push_back(from + static_cast<float>(i));
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("tensor strides follow the dim order", "[kernels][dim_order]") {
+  rt::Tensor t;
+  std::vector<int64_t> sizes = {2, 3, 4, 5};
+  REQUIRE(t.init(ScalarType::Float, {sizes.data(), 4}, {kChannelsLast, 4}) == Error::Ok);
+  // NHWC memory: c is innermost, then w, h, n.
+  CHECK(t.stride(1) == 1);
+  CHECK(t.stride(3) == 3);
+  CHECK(t.stride(2) == 15);
+  CHECK(t.stride(0) == 60);
+  CHECK(t.isChannelsLast());
+  CHECK_FALSE(t.isContiguous());
+  // Logical (n=0, c=1, h=0, w=0) is element 20 in row-major order.
+  CHECK(t.offsetOf(20) == 1);
+  // Resizing keeps the order; changing the rank of such a tensor fails.
+  CHECK(t.resize({2, 3, 4, 4}) == Error::Ok);
+  CHECK(t.isChannelsLast());
+  CHECK(t.resize({2, 3}) == Error::InvalidArgument);
+  const uint8_t notPerm[] = {0, 1, 1, 2};
+  CHECK(t.init(ScalarType::Float, {sizes.data(), 4}, {notPerm, 4}) == Error::InvalidArgument);
+}
+
+TEST_CASE("_to_dim_order_copy converts NCHW to channels-last and back", "[kernels][dim_order]") {
+  Boxer b;
+  const uint8_t contiguous[] = {0, 1, 2, 3};
+  EValue *x = nchw(b, {1, 3, 2, 2}, contiguous, iota(12));
+  EValue *cl = nchw(b, {1, 3, 2, 2}, kChannelsLast, std::vector<float>(12, 0));
+  rt::KernelContext ctx;
+  REQUIRE(call(ctx, "dim_order_ops::_to_dim_order_copy.out",
+               {x, b.b(false), b.intList({0, 2, 3, 1}), cl, cl}) == Error::Ok);
+  // Memory is NHWC: (h, w, c) -> c * 4 + h * 2 + w.
+  const float *p = cl->toTensor().dataAs<float>();
+  CHECK(std::vector<float>(p, p + 12) ==
+        std::vector<float>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
+  CHECK(logicalValues(cl) == iota(12));
+  // And back to contiguous, converting the dtype on the way.
+  rt::Tensor *back = b.tensor(ScalarType::Long, {1, 3, 2, 2});
+  EValue *bv = b.t(back);
+  REQUIRE(call(ctx, "dim_order_ops::_to_dim_order_copy.out",
+               {cl, b.b(false), b.intList({0, 1, 2, 3}), bv, bv}) == Error::Ok);
+  for (int i = 0; i < 12; ++i)
+    CHECK(back->dataAs<int64_t>()[i] == i);
+}
+
+TEST_CASE("dim_order_ops argument checks", "[kernels][dim_order]") {
+  Boxer b;
+  const uint8_t contiguous[] = {0, 1, 2, 3};
+  EValue *x = nchw(b, {1, 2, 2, 2}, contiguous, iota(8));
+  EValue *cl = nchw(b, {1, 2, 2, 2}, kChannelsLast, std::vector<float>(8, 0));
+  rt::KernelContext ctx;
+  SECTION("out's order must be the requested one") {
+    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
+               {x, b.b(false), b.intList({0, 1, 2, 3}), cl, cl}) == Error::InvalidArgument);
+    CHECK(contains(ctx.message(), "out's dim order differs from dim_order"));
+  }
+  SECTION("without dim_order out keeps self's") {
+    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
+               {x, b.b(false), b.none(), cl, cl}) == Error::InvalidArgument);
+    CHECK(contains(ctx.message(), "out must keep self's dim order"));
+  }
+  SECTION("only contiguous or channels-last orders") {
+    CHECK(call(ctx, "dim_order_ops::_to_dim_order_copy.out",
+               {x, b.b(false), b.intList({1, 0, 2, 3}), cl, cl}) == Error::InvalidArgument);
+    CHECK(contains(ctx.message(), "contiguous or channels-last"));
+  }
+  SECTION("clone keeps the dtype") {
+    EValue *li = b.t(b.tensor(ScalarType::Long, {1, 2, 2, 2}));
+    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
+               {x, b.b(false), b.none(), li, li}) == Error::InvalidArgument);
+  }
+  SECTION("blocking only") {
+    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
+               {x, b.b(true), b.intList({0, 2, 3, 1}), cl, cl}) == Error::InvalidArgument);
+    CHECK(contains(ctx.message(), "non_blocking"));
+  }
+  SECTION("clone into channels-last") {
+    REQUIRE(call(ctx, "dim_order_ops::_clone_dim_order.out",
+                 {x, b.b(false), b.intList({0, 2, 3, 1}), cl, cl}) == Error::Ok);
+    CHECK(logicalValues(cl) == iota(8));
+  }
+}
+
+TEST_CASE("element-wise kernels compute channels-last tensors", "[kernels][dim_order]") {
+  Boxer b;
+  // x + bias over [1, 3, 2, 2] with a per-channel [1, 3, 1, 1] bias, all NHWC.
+  EValue *x = nchw(b, {1, 3, 2, 2}, kChannelsLast, iota(12));
+  EValue *bias = nchw(b, {1, 3, 1, 1}, kChannelsLast, {100, 200, 300});
+  EValue *out = nchw(b, {1, 3, 2, 2}, kChannelsLast, std::vector<float>(12, 0));
+  rt::KernelContext ctx;
+  REQUIRE(call(ctx, "aten::add.out", {x, bias, b.i(1), out, out}) == Error::Ok);
+  CHECK(logicalValues(out) == std::vector<float>{100, 101, 102, 103, 204, 205, 206, 207, 308,
+                                                 309, 310, 311});
+  // Unary: relu(x - 5) keeps the layout.
+  EValue *shifted = nchw(b, {1, 3, 2, 2}, kChannelsLast, iota(12, -5));
+  EValue *r = nchw(b, {1, 3, 2, 2}, kChannelsLast, std::vector<float>(12, -1));
+  REQUIRE(call(ctx, "aten::relu.out", {shifted, r, r}) == Error::Ok);
+  CHECK(logicalValues(r) == std::vector<float>{0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6});
+  // copy_ and clone between channels-last tensors.
+  EValue *c = nchw(b, {1, 3, 2, 2}, kChannelsLast, std::vector<float>(12, 0));
+  REQUIRE(call(ctx, "aten::copy_", {c, x, b.b(false), c}) == Error::Ok);
+  CHECK(logicalValues(c) == iota(12));
+}

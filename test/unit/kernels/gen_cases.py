@@ -668,6 +668,12 @@ def gen_creation():
     k = "dim_order_ops::_to_dim_order_copy.out"
     out1(k, "f32_to_i64", [y, False, None], y.to(torch.int64))
     out1(k, "contiguous_order", [x, False, IL([0, 1, 2])], x.clone())
+    # Channels-last layouts are not expressible in case files; KernelTests.cpp
+    # covers them with hand-built strided tensors.
+    k = "dim_order_ops::_clone_dim_order.out"
+    out1(k, "keep_order", [x, False, None], x.clone())
+    out1(k, "contiguous_order", [x, False, IL([0, 1, 2])], x.clone())
+    out1(k, "i64", [xi, False, None], xi.clone())
     k = aten("copy.out")
     src = rnd(3)
     dst = rnd(2, 3)

@@ -62,7 +62,9 @@ Error sumInts(KernelContext &ctx, Span<EValue *> args) {
 }
 
 const KernelEntry kKernels[] = {
-    {"aten::add.out", addOut, 5},  {"aten::copy_", copyInPlace, 4},
+    // Same-shape element-wise over raw memory: right for any shared layout.
+    {"aten::add.out", addOut, 5, DimOrderSupport::SameDimOrder},
+    {"aten::copy_", copyInPlace, 4},
     {"test::fail", failKernel, 1}, {"test::inc", incKernel, 1},
     {"test::sum_ints", sumInts, 2},
 };

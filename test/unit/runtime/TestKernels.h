@@ -10,7 +10,8 @@
 
 namespace ptec::rt::test {
 
-/// aten::add.out [a, b, alpha, out, out], aten::copy_ [dst, src, nb, dst],
+/// aten::add.out [a, b, alpha, out, out] (any shared dim order),
+/// aten::copy_ [dst, src, nb, dst],
 /// test::fail (always fails with "boom 7"), test::inc [t] (t[0] += 1),
 /// test::sum_ints [IntList, out] (out[0] = sum).
 Span<const KernelEntry> testKernels();
