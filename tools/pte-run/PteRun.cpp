@@ -80,9 +80,11 @@ std::string shapeString(Span<const int64_t> sizes) {
   return s + "]";
 }
 
-/// Element i of a tensor as double (every dtype pte-run reads or writes).
+/// Element i (row-major) of a tensor as double (every dtype pte-run reads or
+/// writes), whatever the tensor's dim order.
 bool elementAsDouble(const Tensor &t, int64_t i, double &out) {
   const void *p = t.data();
+  i = t.offsetOf(i);
   switch (t.dtype()) {
   case ScalarType::Float: out = static_cast<const float *>(p)[i]; return true;
   case ScalarType::Double: out = static_cast<const double *>(p)[i]; return true;
@@ -277,6 +279,15 @@ bool writeTensor(const std::string &path, const EValue &v, std::string &why) {
   if (!v.isTensor())
     return true;
   const Tensor &t = v.toTensor();
+  if (!t.isContiguous()) {
+    // .npy is row-major: convert a channels-last (or other) output first.
+    std::vector<uint8_t> bytes(t.nbytes());
+    Tensor c;
+    c.init(t.dtype(), t.sizes());
+    c.setData(bytes.data(), bytes.size());
+    c.copyElementsFrom(t);
+    return writeNpy(path.c_str(), c.dtype(), c.sizes(), c.data(), c.nbytes(), &why) == Error::Ok;
+  }
   return writeNpy(path.c_str(), t.dtype(), t.sizes(), t.data(), t.nbytes(), &why) == Error::Ok;
 }
 
