@@ -34,7 +34,6 @@ import sys
 import traceback
 import zlib
 
-import numpy as np
 import torch
 import torch.fx
 from torch.fx.experimental.proxy_tensor import make_fx
@@ -48,6 +47,7 @@ except ImportError:  # newer torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
+from zoo_calls import CALLS, call_files, call_inputs, method_meta  # noqa: E402
 
 MODELS_FILE = os.path.abspath(zoo_models.__file__).replace(".pyc", ".py")
 MODELS_REL = "test/models/zoo_models.py"   # path written into stack traces
@@ -297,14 +297,18 @@ def build_program(gm, model, pnames, bnames, user_names):
     user_outputs = list(outs) if isinstance(outs, (tuple, list)) else [outs]
     single_return = not isinstance(outs, (tuple, list))
 
-    # functionalization's input write-backs -> mutation outputs
+    # functionalization's input write-backs -> mutation outputs. torch 1.13 may chain
+    # them (a <- copy_(b, new_b) for `a.copy_(b); b.add_(x)`), which read sequentially
+    # gives `a` the NEW b; eager PyTorch gives it the old one. In the functional program
+    # a placeholder IS the old value, so a use of a write-back becomes its placeholder
+    # (the self-check against eager PyTorch below confirms every state).
     mutations = {}
     for n in list(graph.nodes):
         if n.op == "call_function" and n.target is aten.copy_.default:
             dst, src = n.args[0], n.args[1]
             assert dst.op == "placeholder", "copy_ into a non-input"
-            assert not n.users
             mutations[placeholders.index(dst)] = src
+            n.replace_all_uses_with(dst)
             graph.erase_node(n)
     for n in graph.nodes:
         if n.op == "call_function":
@@ -851,79 +855,71 @@ def graph_text(name, ep):
 
 
 # --------------------------------------------------------------------------------------
-# .npy
-# --------------------------------------------------------------------------------------
-def npy_bytes(t):
-    a = np.array(t.detach().numpy(), order="C", copy=True)  # keeps 0-d shapes
-    a = a.astype(a.dtype.newbyteorder("<"), copy=False)
-    b = io.BytesIO()
-    np.lib.format.write_array(b, a, version=(1, 0), allow_pickle=False)
-    return b.getvalue()
-
-
-NP_DTYPE = {torch.float32: "float32", torch.int64: "int64", torch.bool: "bool",
-            torch.int32: "int32", torch.float64: "float64"}
-
-
-# --------------------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------------------
 def generate_method(entry, method, stem, user_names, inputs):
-    """Returns {relative file name: bytes} for one method + its meta pieces."""
-    files = {}
-    # Reference: the ORIGINAL eager module on the same inputs, from the initial state.
-    ref_model = entry.factory()
-    ref_inputs = [t.clone() for t in inputs]
-    with torch.no_grad():
-        ref_out = ref_model(*ref_inputs)
-    ref_outs = list(ref_out) if isinstance(ref_out, (tuple, list)) else [ref_out]
+    """Returns {relative file name: bytes} for one method + its meta pieces.
 
+    A method that mutates state is recorded over CALLS consecutive calls of ONE eager
+    module (state carries over), with fresh inputs per call: per call the outputs (in
+    the program's output order: user_input_mutation and user outputs) and every
+    mutated buffer after the call. Call 0 keeps the plain file names."""
+    files = {}
     model = entry.factory()
     gm, pnames, bnames = trace_method(model, inputs)
     prog = build_program(gm, model, pnames, bnames, user_names)
+    n_mut = sum(1 for k, _ in prog.output_kinds if k != "user_output")
+    stateful = n_mut > 0
+    n_calls = CALLS if stateful else 1
+
+    # Reference: the ORIGINAL eager module, called n_calls times from its initial state.
+    ref_model = entry.factory()
     state = ([p.detach().clone() for _, p in model.named_parameters()]
              + [b.detach().clone() for _, b in model.named_buffers()])
-    env, results = run_program(prog, state, inputs)
+    n_params = len(pnames)
+    calls = []
+    for call in range(n_calls):
+        ins = call_inputs(entry.name, method, inputs, call)
+        ref_inputs = [t.clone() for t in ins]
+        with torch.no_grad():
+            ref_out = ref_model(*ref_inputs)
+        ref_outs = list(ref_out) if isinstance(ref_out, (tuple, list)) else [ref_out]
+        # self-check: the final graph, run with the carried state, computes the same
+        env, results = run_program(prog, state, ins)
+        for got, want in zip(results[n_mut:], ref_outs):
+            assert torch.allclose(got, want, rtol=1e-5, atol=1e-6), \
+                "%s call %d: output mismatch" % (entry.name, call)
+        outs, state_after = [], {}
+        for (kind, target), got in zip(prog.output_kinds[:n_mut], results[:n_mut]):
+            if kind == "buffer_mutation":
+                want = dict(ref_model.named_buffers())[target]
+                state[n_params + bnames.index(target)] = got.clone()
+                state_after[target] = want.clone()
+            else:
+                want = ref_inputs[user_names.index(target)]
+                outs.append(want.clone())  # upstream keeps it as a method output
+            assert torch.equal(got, want) or torch.allclose(got, want), \
+                "%s call %d: state mismatch for %s" % (entry.name, call, target)
+        outs += ref_outs
+        calls.append((ins, outs, state_after, env if call == 0 else None))
 
-    # self-check: the final graph computes what eager PyTorch computes
-    n_mut = sum(1 for k, _ in prog.output_kinds if k != "user_output")
-    for got, want in zip(results[n_mut:], ref_outs):
-        assert torch.allclose(got, want, rtol=1e-5, atol=1e-6), "%s: output mismatch" % entry.name
-    state_after = {}
-    for (kind, target), got in zip(prog.output_kinds[:n_mut], results[:n_mut]):
-        if kind == "buffer_mutation":
-            want = dict(ref_model.named_buffers())[target]
-        else:
-            want = ref_inputs[user_names.index(target)]
-        assert torch.equal(got, want) or torch.allclose(got, want), "%s: state mismatch" % target
-        state_after[target] = want
-
-    ep = exported_program_json(prog, env)
+    ep = exported_program_json(prog, calls[0][3])
     pt2 = write_pt2(stem, ep, model, inputs)
     files["%s.pt2" % stem] = pt2
     prefix = "" if stem == "model" else stem + "_"
     txt_name = "graph.txt" if stem == "model" else "graph_%s.txt" % stem
     files[txt_name] = graph_text("%s (%s)" % (entry.name, method), ep).encode()
 
-    meta_inputs, meta_outputs, buffers_after = [], [], {}
-    for i, (nm, t) in enumerate(zip(user_names, inputs)):
-        fn = "%sinput_%d.npy" % (prefix, i)
-        files[fn] = npy_bytes(t)
-        meta_inputs.append({"name": nm, "dtype": NP_DTYPE[t.dtype], "shape": list(t.shape),
-                            "file": fn})
-    user_specs = [s for s in ep["graph_module"]["signature"]["output_specs"]
-                  if "user_output" in s]
-    for i, (t, spec) in enumerate(zip(ref_outs, user_specs)):
-        fn = "%sexpected_%d.npy" % (prefix, i)
-        files[fn] = npy_bytes(t)
-        meta_outputs.append({"name": spec["user_output"]["arg"]["as_tensor"]["name"],
-                             "dtype": NP_DTYPE[t.dtype], "shape": list(t.shape), "file": fn})
-    for target, t in state_after.items():
-        fn = "%sstate_after_%s.npy" % (prefix, target)
-        files[fn] = npy_bytes(t)
-        buffers_after[target] = fn
-    return files, {"method": method, "file": "%s.pt2" % stem, "inputs": meta_inputs,
-                   "outputs": meta_outputs, "buffers_after": buffers_after}
+    # Output names in program order (buffer mutations are not method outputs).
+    out_names = [spec[kind]["arg"]["as_tensor"]["name"] if kind == "user_output"
+                 else spec[kind]["arg"]["name"]
+                 for spec in ep["graph_module"]["signature"]["output_specs"]
+                 for kind in spec if kind in ("user_output", "user_input_mutation")]
+
+    f, metas = call_files(prefix, user_names, out_names,
+                          [(ins, outs, st) for ins, outs, st, _ in calls])
+    files.update(f)
+    return files, method_meta(method, stem, metas, stateful)
 
 
 def generate_entry(entry):

@@ -8,8 +8,9 @@ for each model in zoo_models.py it runs
     ep = ep.run_decompositions()                 # core ATen ("ATEN" verifier)
     torch.export.save(ep, "<dir>/<stem>.pt2")
 
-and writes the same side files as gen_zoo.py (input_<i>.npy, expected_<i>.npy from the
-ORIGINAL eager module, state_after_<fqn>.npy, meta.json, graph.txt).
+and writes the same side files as gen_zoo.py (zoo_calls.py: input_<i>.npy,
+expected_<i>.npy from the ORIGINAL eager module, state_after_<fqn>.npy, three calls for
+stateful methods, meta.json, graph.txt).
 
 It cannot run on the Debian build machines (torch 1.13 has no torch.export). Usage on a
 machine with PyTorch >= 2.8:
@@ -24,29 +25,16 @@ Do not commit its output without scrubbing absolute paths from the stack traces.
 """
 
 import argparse
-import io
 import json
 import os
 import sys
 
-import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
-
-NP_DTYPE = {torch.float32: "float32", torch.int64: "int64", torch.bool: "bool",
-            torch.int32: "int32", torch.float64: "float64"}
-
-
-def npy_bytes(t):
-    a = np.array(t.detach().cpu().numpy(), order="C", copy=True)  # keeps 0-d shapes
-    a = a.astype(a.dtype.newbyteorder("<"), copy=False)
-    b = io.BytesIO()
-    np.lib.format.write_array(b, a, version=(1, 0), allow_pickle=False)
-    return b.getvalue()
-
+from zoo_calls import CALLS, call_files, call_inputs, method_meta  # noqa: E402
 
 def _flat(out):
     return list(out) if isinstance(out, (tuple, list)) else [out]
@@ -54,60 +42,48 @@ def _flat(out):
 
 def export_method(entry, method, stem, user_names, inputs, out_dir):
     files = {}
-    # Reference outputs: ORIGINAL eager module, initial state, cloned inputs.
-    ref_model = entry.factory()
-    ref_inputs = [t.clone() for t in inputs]
-    with torch.no_grad():
-        ref_outs = _flat(ref_model(*ref_inputs))
-
     model = entry.factory()
     ep = torch.export.export(model, tuple(t.clone() for t in inputs))
     ep = ep.run_decompositions()
     path = os.path.join(out_dir, "%s.pt2" % stem)
     torch.export.save(ep, path)
-
-    # Round trip: the saved program reproduces eager PyTorch.
     loaded = torch.export.load(path)
-    mod = loaded.module()
-    run_inputs = [t.clone() for t in inputs]
-    with torch.no_grad():
-        got = _flat(mod(*run_inputs))
-    for g, w in zip(got, ref_outs):
-        assert torch.allclose(g, w, rtol=1e-4, atol=1e-5), "%s: output mismatch" % entry.name
-
     sig = loaded.graph_signature
-    user_out_names = [s.arg.name for s in sig.output_specs
-                      if s.kind == torch.export.graph_signature.OutputKind.USER_OUTPUT]
-    state_after = {}
-    for s in sig.output_specs:
-        if s.kind == torch.export.graph_signature.OutputKind.BUFFER_MUTATION:
-            state_after[s.target] = dict(ref_model.named_buffers())[s.target]
-        elif s.kind == torch.export.graph_signature.OutputKind.USER_INPUT_MUTATION:
-            # target is the placeholder name of the user input
-            idx = [i.arg.name for i in sig.input_specs
-                   if i.kind == torch.export.graph_signature.InputKind.USER_INPUT].index(s.target)
-            state_after[user_names[idx]] = ref_inputs[idx]
+    kinds = torch.export.graph_signature.OutputKind
+    user_in_names = [i.arg.name for i in sig.input_specs
+                     if i.kind == torch.export.graph_signature.InputKind.USER_INPUT]
+    mutated_inputs = [user_in_names.index(s.target) for s in sig.output_specs
+                      if s.kind == kinds.USER_INPUT_MUTATION]
+    out_names = [s.arg.name for s in sig.output_specs
+                 if s.kind in (kinds.USER_OUTPUT, kinds.USER_INPUT_MUTATION)]
+    buffers = [s.target for s in sig.output_specs if s.kind == kinds.BUFFER_MUTATION]
+    stateful = bool(buffers or mutated_inputs)
+
+    # Reference: the ORIGINAL eager module, called CALLS times (state carries over);
+    # round trip: the saved program's module, called alongside, reproduces it.
+    ref_model = entry.factory()
+    mod = loaded.module()
+    calls = []
+    for call in range(CALLS if stateful else 1):
+        ins = call_inputs(entry.name, method, inputs, call)
+        ref_inputs = [t.clone() for t in ins]
+        run_inputs = [t.clone() for t in ins]
+        with torch.no_grad():
+            ref_outs = _flat(ref_model(*ref_inputs))
+            got = _flat(mod(*run_inputs))
+        for g, w in zip(got, ref_outs):
+            assert torch.allclose(g, w, rtol=1e-4, atol=1e-5), \
+                "%s call %d: output mismatch" % (entry.name, call)
+        outs = [ref_inputs[i].clone() for i in mutated_inputs] + ref_outs
+        state_after = {b: dict(ref_model.named_buffers())[b].clone() for b in buffers}
+        calls.append((ins, outs, state_after))
 
     prefix = "" if stem == "model" else stem + "_"
     txt = "graph.txt" if stem == "model" else "graph_%s.txt" % stem
     files[txt] = str(loaded.graph_module.print_readable(print_output=False)).encode()
-    meta_in, meta_out, bufs = [], [], {}
-    for i, (nm, t) in enumerate(zip(user_names, inputs)):
-        fn = "%sinput_%d.npy" % (prefix, i)
-        files[fn] = npy_bytes(t)
-        meta_in.append({"name": nm, "dtype": NP_DTYPE[t.dtype], "shape": list(t.shape),
-                        "file": fn})
-    for i, (t, nm) in enumerate(zip(ref_outs, user_out_names)):
-        fn = "%sexpected_%d.npy" % (prefix, i)
-        files[fn] = npy_bytes(t)
-        meta_out.append({"name": nm, "dtype": NP_DTYPE[t.dtype], "shape": list(t.shape),
-                         "file": fn})
-    for target, t in state_after.items():
-        fn = "%sstate_after_%s.npy" % (prefix, target)
-        files[fn] = npy_bytes(t)
-        bufs[target] = fn
-    return files, {"method": method, "file": "%s.pt2" % stem, "inputs": meta_in,
-                   "outputs": meta_out, "buffers_after": bufs}
+    f, metas = call_files(prefix, user_names, out_names, calls)
+    files.update(f)
+    return files, method_meta(method, stem, metas, stateful)
 
 
 def main(argv=None):

@@ -17,7 +17,8 @@ Checks, for every `*.pt2` under the given paths (default: this folder):
   * the fixture files listed in meta.json exist and are numpy .npy v1.0 files;
   * when torch and numpy are importable (skip with --no-run): every archive is executed
     from its own bytes (weights from the payloads, arguments decoded from the JSON, ATen
-    kernels of the local torch) and must reproduce expected_<i>.npy and state_after_*.npy.
+    kernels of the local torch) and must reproduce expected_<i>.npy and state_after_*.npy
+    (the first call; later calls of stateful fixtures are checked by the e2e tests).
 
 Exit status 0 when everything passes; 1 otherwise (every problem is printed).
 """
@@ -300,7 +301,7 @@ def check_npy(c, path, dtype, shape):
     c.check((10 + hlen) % 64 == 0, "%s: header not 64-byte padded" % where)
     c.check("'descr': '%s'" % NPY_DTYPE[dtype] in header, "%s: dtype %s" % (where, header))
     c.check("'fortran_order': False" in header, "%s: not C order" % where)
-    shp = "(%s)" % "".join("%d, " % d for d in shape) if len(shape) == 1 else \
+    shp = "(%d,)" % shape[0] if len(shape) == 1 else \
         "(%s)" % ", ".join(str(d) for d in shape)
     c.check("'shape': %s" % shp in header, "%s: shape %s, header %s" % (where, shape, header))
     n = 1
@@ -399,10 +400,10 @@ def check_fixture_run(c, d, meta):
         users = iter(m["outputs"])
         for spec, got in zip(ep["graph_module"]["signature"]["output_specs"], results):
             (k, v), = spec.items()
-            if k == "user_output":
-                fn = next(users)["file"]
+            if k in ("user_output", "user_input_mutation"):
+                fn = next(users)["file"]  # both stay method outputs, in order
             else:
-                fn = m["buffers_after"][v.get("buffer_name") or v.get("user_input_name")]
+                fn = m["buffers_after"][v["buffer_name"]]
             want = np.load(os.path.join(d, fn))
             c.check(got.shape == want.shape and got.dtype == want.dtype and
                     np.allclose(got, want, rtol=meta["rtol"], atol=meta["atol"]),
@@ -416,11 +417,12 @@ def check_fixture_dir(c, d):
         return
     meta = json.load(open(meta_path))
     for m in meta["methods"]:
-        for io in m["inputs"] + m["outputs"]:
-            check_npy(c, os.path.join(d, io["file"]), io["dtype"], io["shape"])
         c.check(os.path.exists(os.path.join(d, m["file"])), "%s: %s missing" % (d, m["file"]))
-        for fqn, fn in m["buffers_after"].items():
-            c.check(os.path.exists(os.path.join(d, fn)), "%s: %s missing" % (d, fn))
+        for call in m.get("calls", [m]):
+            for io in call["inputs"] + call["outputs"]:
+                check_npy(c, os.path.join(d, io["file"]), io["dtype"], io["shape"])
+            for fqn, fn in call["buffers_after"].items():
+                c.check(os.path.exists(os.path.join(d, fn)), "%s: %s missing" % (d, fn))
     if RUN:
         check_fixture_run(c, d, meta)
 

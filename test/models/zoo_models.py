@@ -188,6 +188,29 @@ class DemoOps(nn.Module):
         return torch.sin(a), torch.mm(a, x) + b
 
 
+class StateOrder(nn.Module):
+    """State updates that read each other's OLD values.
+
+    `a` takes the old `b` while `b` is updated (registered first, so its write-back
+    comes first in output order); `snap` takes the cache between the two halves of a
+    KV-style update, so the first half must not be done in place in the cache."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("b", torch.randn(2, 3))
+        self.register_buffer("a", torch.randn(2, 3))
+        self.register_buffer("cache", torch.randn(4, 3))
+        self.register_buffer("snap", torch.zeros(4, 3))
+
+    def forward(self, x):
+        self.a.copy_(self.b)
+        self.b.add_(x)
+        self.cache[0:2] = x
+        self.snap.copy_(self.cache)
+        self.cache[2:4] = x * 2.0
+        return self.cache.sum(0) + self.a.sum(0)
+
+
 def _randomize_bn(module, gen):
     """Give every BatchNorm non-trivial affine params and running statistics."""
     for m in module.modules():
@@ -251,17 +274,22 @@ def zoo():
                  "GELU MLP, residuals. d_model 32, 4 heads, seq 8, batch 1."),
         ZooEntry("mutable_buffer", lambda: _build(MutableBuffer, 6),
                  [("forward", "model", ["x"], _inputs(106, (1, 4, 8)))],
-                 "Buffer mutations: count += 1 and cache[:, 4:8] = x. Expected outputs are "
-                 "for ONE call from the initial buffer state; state_after_* hold the "
-                 "buffers after that call."),
+                 "Buffer mutations: count += 1 and cache[:, 4:8] = x. Three consecutive "
+                 "calls from the initial buffer state (meta 'calls'): per call the inputs, "
+                 "expected outputs and every buffer after the call."),
+        ZooEntry("state_order", lambda: _build(StateOrder, 13),
+                 [("forward", "model", ["x"], _inputs(113, (2, 3)))],
+                 "a <- old b while b += x; snap <- the cache between two slice writes. "
+                 "Three calls: outputs and all four buffers after each."),
         ZooEntry("ten_calls", lambda: _build(TenCalls, 7),
                  [("forward", "model", ["x"], _inputs(107, (2, 2)))],
                  "Submodule `step` (sin(mm(a, x) + b)) called 10 times; nn_module_stack "
                  "keys carry the call index (`@i` suffix for calls after the first)."),
         ZooEntry("mutate_input", lambda: _build(MutateInput, 8),
                  [("forward", "model", ["x"], _inputs(108, (2, 3)))],
-                 "x.add_(1); return x * 2. The signature has a user_input_mutation output; "
-                 "state_after_x holds x after the call."),
+                 "x.add_(1); return x * 2. The signature has a user_input_mutation output, "
+                 "which stays a method output (expected_0 is x after the call, expected_1 "
+                 "is x * 2); three calls with fresh inputs."),
         ZooEntry("no_inputs", lambda: _build(NoInputs, 9),
                  [("forward", "model", [], ())],
                  "No user inputs: ones(3,4) * scale + w (ones lowers to aten.full)."),
