@@ -1,9 +1,12 @@
-// pte-inspect: look inside a .pte. A thin main over serde/pte/PteInspect.
+// pte-inspect: look inside a .pte, or check it against the format rules. A
+// thin main over serde/pte/PteInspect and serde/pte/PteCheck.
+#include "serde/pte/PteCheck.h"
 #include "serde/pte/PteInspect.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <vector>
 
 int main(int argc, char **argv) {
   CLI::App app{"pte-inspect: verify an ExecuTorch .pte program and show what is "
@@ -13,10 +16,12 @@ int main(int argc, char **argv) {
              "  pte-inspect model.pte                  human summary\n"
              "  pte-inspect --json model.pte           full JSON dump (flatc --json style)\n"
              "  pte-inspect --json --elide-bytes model.pte > model.json\n"
+             "  pte-inspect --check model.pte          list every format rule violation\n"
              "\n"
-             "Exit codes: 0 ok, 1 usage error, 2 the file is not a valid .pte.");
+             "Exit codes: 0 ok, 1 usage error, 2 the file is not a valid .pte (or\n"
+             "cannot be read), 3 --check found errors (warnings alone exit 0).");
   std::string path;
-  bool json = false;
+  bool json = false, check = false;
   ptec::pte::JsonOptions opts;
   app.add_option("file", path, "the .pte file to inspect")->required();
   app.add_flag("--json", json,
@@ -25,6 +30,9 @@ int main(int argc, char **argv) {
   app.add_flag("--elide-bytes", opts.elideBytes,
                "with --json: summarize byte vectors (constant data, delegate "
                "blobs, compile spec values) as \"<N bytes, fnv1a64 H>\"");
+  app.add_flag("--check", check,
+               "run every rule of the .pte format spec and list each violation "
+               "(errors and warnings) instead of the summary");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -32,6 +40,17 @@ int main(int argc, char **argv) {
     return rc == 0 ? 0 : 1;
   }
   std::string out, err;
+  if (check) {
+    std::vector<uint8_t> bytes;
+    if (!ptec::pte::readFileBytes(path, &bytes, &err)) {
+      std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
+      return 2;
+    }
+    size_t errors =
+        ptec::pte::formatViolations(path, ptec::pte::checkPte(bytes.data(), bytes.size()), &out);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return errors > 0 ? 3 : 0;
+  }
   int rc = ptec::pte::inspectPteFile(path, json, opts, &out, &err);
   if (rc != 0) {
     std::fprintf(stderr, "%s\n", err.c_str());
