@@ -570,6 +570,17 @@ Error Method::Loader::loadInstructions() {
       out.kind = Kind::Move;
       PTEC_TRY(valueIndex(mc->move_from(), "MoveCall move_from", out.a));
       PTEC_TRY(valueIndex(mc->move_to(), "MoveCall move_to", out.b));
+      // Kernel layouts are checked per value at load; a move must not bring
+      // a tensor of another dim order into a value a kernel reads.
+      const EValue &from = m_.values_[out.a], &to = m_.values_[out.b];
+      if (from.isTensor() && to.isTensor() &&
+          !(from.toTensor().isContiguous() && to.toTensor().isContiguous()) &&
+          !from.toTensor().sameDimOrder(to.toTensor()))
+        return fail(Error::NotSupported,
+                    "instruction %zu: MoveCall from value %u (dim_order %s) to value %u "
+                    "(dim_order %s)",
+                    pc, out.a, dimOrderString(from.toTensor()).c_str(), out.b,
+                    dimOrderString(to.toTensor()).c_str());
       break;
     }
     case fb::InstructionArguments::JumpFalseCall: {

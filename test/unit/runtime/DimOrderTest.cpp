@@ -114,3 +114,20 @@ TEST_CASE("a borrowed input must match the program's dim order", "[runtime][dim_
   REQUIRE(hx.t.init(ScalarType::Float, {hx.sizes.data(), 4}, {cl, 4}) == Error::Ok);
   REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
 }
+
+TEST_CASE("a MoveCall may not change a value's dim order", "[runtime][dim_order]") {
+  fb::ProgramT p;
+  PlanBuilder b(addPlan(p, "forward"));
+  int x = b.plannedTensor({1, 2, 1, 2}, 1, 0);
+  b.tensorAt(x).dim_order = kChannelsLast;
+  int y = b.plannedTensor({1, 2, 1, 2}, 1, 16);
+  b.move(x, y);
+  b.kernelCall(b.op("test::inc", ""), {y}); // contiguous only: y must stay contiguous
+  b.plan().inputs = {x};
+  b.plan().outputs = {y};
+  emptyConstantSegment(p);
+  std::string detail;
+  REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::NotSupported);
+  REQUIRE_THAT(detail, Contains("instruction 0: MoveCall from value 0 (dim_order [0, 2, 3, 1]) "
+                                "to value 1 (dim_order [0, 1, 2, 3])"));
+}
