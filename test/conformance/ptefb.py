@@ -108,17 +108,18 @@ class Table:
     """A table at `pos` of `buf` (bytes), read as type `type_name`."""
 
     def __init__(self, buf, pos, type_name, limit):
+        # What FlatBuffers requires of a table start: an aligned, in-bounds
+        # vtable offset and a vtable of even size inside the buffer. (The
+        # object size is not checked; each field is, where it is read.)
         self.buf, self.pos, self.type, self.limit = buf, pos, type_name, limit
         if pos % 4 or pos < 0 or pos + 4 > limit:
             raise FbError("%s table at %d is out of bounds or misaligned" % (type_name, pos))
         vt = pos - struct.unpack_from("<i", buf, pos)[0]
-        if vt < 0 or vt % 2 or vt + 4 > limit:
+        if vt < 0 or vt % 2 or vt + 2 > limit:
             raise FbError("%s vtable at %d is out of bounds" % (type_name, vt))
-        self.vt_len, self.obj_len = struct.unpack_from("<HH", buf, vt)
-        if self.vt_len < 4 or self.vt_len % 2 or vt + self.vt_len > limit:
+        self.vt_len = struct.unpack_from("<H", buf, vt)[0]
+        if self.vt_len % 2 or vt + self.vt_len > limit:
             raise FbError("%s vtable at %d has a bad size" % (type_name, vt))
-        if self.obj_len < 4 or pos + self.obj_len > limit:
-            raise FbError("%s table at %d runs past the buffer" % (type_name, pos))
         self.vt = vt
 
     def _off(self, slot):
@@ -133,12 +134,12 @@ class Table:
 
     def _target(self, off):
         p = self.pos + off
-        if p % 4 or p + 4 > self.pos + self.obj_len:
+        if p % 4 or p + 4 > self.limit:
             raise FbError("%s: offset field at %d out of bounds" % (self.type, p))
-        t = p + struct.unpack_from("<I", self.buf, p)[0]
-        if t > self.limit:
+        o = struct.unpack_from("<I", self.buf, p)[0]
+        if o == 0 or o >= 1 << 31 or p + o + 1 > self.limit:
             raise FbError("%s: offset at %d points outside the buffer" % (self.type, p))
-        return t
+        return p + o
 
     def get(self, name):
         """The field's value; None for an absent offset field, the default for
@@ -152,7 +153,7 @@ class Table:
                 return default
             size = struct.calcsize(fmt)
             p = self.pos + off
-            if p % size or off + size > self.obj_len:
+            if p % size or p + size > self.limit:
                 raise FbError("%s.%s is misaligned or out of bounds" % (self.type, name))
             return struct.unpack_from("<" + fmt, self.buf, p)[0]
         if not off:
@@ -188,7 +189,7 @@ def _vec_len(buf, pos, elem, limit):
     if pos % 4 or pos + 4 > limit:
         raise FbError("vector at %d is out of bounds or misaligned" % pos)
     n = struct.unpack_from("<I", buf, pos)[0]
-    if pos + 4 + n * elem > limit:
+    if n >= ((1 << 31) - 1) // elem or pos + 4 + n * elem > limit:
         raise FbError("vector at %d of %d elements runs past the buffer" % (pos, n))
     return n
 

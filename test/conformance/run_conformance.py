@@ -7,12 +7,15 @@ Writes the hand-built corpus (make_corpus.py), then for every file:
   - `pte-inspect --check` must report the same, at the same places, and exit
     3 exactly when there are errors;
   - the reference runtime (pte-run) must run it and match the expected
-    outputs, or refuse it with the expected message.
+    outputs, or refuse it with the expected message;
+and on seeded random corruptions of every file the two checkers must still
+report exactly the same findings.
 Standard library only; exits non-zero on any mismatch.
 """
 import argparse
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -48,6 +51,8 @@ def main():
     ap.add_argument("--bin", required=True, help="directory with pte-run and pte-inspect")
     ap.add_argument("--schemas", required=True, help="ATen schema table (aten_schemas.txt)")
     ap.add_argument("--keep", help="write the corpus here instead of a temporary directory")
+    ap.add_argument("--corruptions", type=int, default=8,
+                    help="seeded random corruptions of each file both checkers must agree on")
     args = ap.parse_args()
     schemas = pte_check.load_schemas(args.schemas)
     inspect = os.path.join(args.bin, "pte-inspect")
@@ -97,8 +102,29 @@ def main():
                 if p.returncode != 0:
                     failures.append("%s: pte-run exit %d:\n%s" %
                                     (name, p.returncode, p.stdout + p.stderr))
+        # Differential check: 1-3 flipped bytes per copy; the two checkers,
+        # written independently, must still report the same findings.
+        rng = random.Random(1234)
+        fuzz_path = os.path.join(out_dir, "corrupted.pte")
+        agreed = 0
+        for e in manifest:
+            data = open(os.path.join(out_dir, e["file"]), "rb").read()
+            for _ in range(args.corruptions):
+                b = bytearray(data)
+                for _ in range(rng.randint(1, 3)):
+                    b[rng.randrange(8, len(b))] ^= rng.randrange(1, 256)
+                open(fuzz_path, "wb").write(b)
+                py = {(s, r, w) for s, r, w, _ in pte_check.check_bytes(bytes(b), schemas)}
+                _, cpp, log = inspect_check(inspect, fuzz_path)
+                if py != set(cpp):
+                    failures.append("%s corrupted (with --keep: %s): python-only %s, "
+                                    "C++-only %s" % (e["name"], fuzz_path, sorted(py - set(cpp)),
+                                                     sorted(set(cpp) - py)))
+                    break
+                agreed += 1
     for f in failures:
         print("FAIL " + f)
+    print("%d corrupted copies: both checkers agree" % agreed)
     print("%d files: %d run and match their expected outputs, %d refused as expected; "
           "%d findings, the same from both checkers%s" %
           (counts["files"], counts["ran"], counts["refused"], counts["violations"],

@@ -105,3 +105,20 @@ TEST_CASE("check: rules fire on corruptions", "[check]") {
                  "f.pte: 1 error, 0 warnings\n");
   }
 }
+
+TEST_CASE("check: corrupted files never crash the checker", "[check]") {
+  std::vector<uint8_t> good = sample();
+  size_t withFindings = 0;
+  // Every single-byte corruption of the program, and every truncation.
+  for (size_t at = 0; at < good.size(); ++at) {
+    std::vector<uint8_t> c = good;
+    c[at] ^= 0xA5;
+    withFindings += checkPte(c.data(), c.size()).empty() ? 0 : 1;
+  }
+  for (size_t n = 0; n < good.size(); n += 5) {
+    std::vector<uint8_t> cut(good.begin(), good.begin() + static_cast<long>(n));
+    CHECK_FALSE(checkPte(cut.data(), cut.size()).empty());
+  }
+  // Most corruptions are noticed (some hit padding or free-form bytes).
+  CHECK(withFindings > good.size() / 2);
+}
