@@ -177,6 +177,15 @@ private:
           if (!members.contains(block.findAncestorOpInBlock(*user)))
             yielded.insert(r);
     }
+    // Nothing outside uses the group: it is dead code (members never write
+    // memory), so it is dropped rather than lowered into a call whose results
+    // nobody reads.
+    if (yielded.empty()) {
+      for (Operation *op : llvm::reverse(ops))
+        op->erase();
+      return;
+    }
+
     // The ops between the first member and the last, before anything moves.
     SmallVector<Operation *> between;
     for (Operation *op = ops.front(); op != ops.back(); op = op->getNextNode())

@@ -158,3 +158,18 @@ func.func @inplace_update_is_a_barrier(%a: tensor<2x2xf32>, %cache: tensor<2x2xf
   %o = exir.aten "aten::add.Tensor"(%m, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   return %n, %o : tensor<2x2xf32>, tensor<2x2xf32>
 }
+
+// -----
+
+// A group whose results nobody uses is dead code: it is dropped, not lowered
+// into a delegate call without results (found by differential testing).
+
+// CHECK-LABEL: func.func @dead_group(
+// CHECK-NOT: exir.delegate_region
+// CHECK-NOT: aten::mm
+// CHECK: return %arg0
+func.func @dead_group(%a: tensor<2x2xf32>, %x: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %m = exir.aten "aten::mm"(%a, %x) {operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %o = exir.aten "aten::add.Tensor"(%m, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %a : tensor<2x2xf32>
+}

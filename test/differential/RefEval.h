@@ -1,0 +1,64 @@
+//===- RefEval.h - reference evaluation of a stateful method ----*- C++ -*-===//
+//
+// The functional meaning of an import-level exir method, evaluated directly
+// with plain loops: every op makes a fresh value (views are copies), and
+// after a call every mutated state takes the value its mutation output
+// computed from the OLD states. Written independently of the passes and of
+// the runtime's kernels, so that it can judge both. Covers the operators the
+// random program generator uses (and refuses anything else by name).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptec::difftest {
+
+struct RefTensor {
+  std::vector<int64_t> shape;
+  std::vector<double> data; // float32 values (rounded at every op) or integers
+  bool isInt = false;
+  int64_t numel() const;
+};
+
+/// One method and its state across calls.
+class RefMethod {
+public:
+  /// Reads `forward` of `module`; error when an op or input kind is outside
+  /// what the reference evaluates.
+  static std::optional<RefMethod> create(mlir::ModuleOp module, std::string *error);
+
+  struct Input {
+    std::string name;
+    std::vector<int64_t> shape;
+  };
+  /// The user inputs, in argument order.
+  const std::vector<Input> &userInputs() const { return inputs_; }
+
+  struct Result {
+    std::vector<RefTensor> outputs;           ///< the .pte's outputs, in order
+    std::map<std::string, RefTensor> buffers; ///< every mutable buffer after the call
+  };
+  /// The initial value of weight or buffer `fqn` (nullptr if none).
+  const RefTensor *initial(const std::string &fqn) const {
+    auto it = initial_.find(fqn);
+    return it == initial_.end() ? nullptr : &it->second;
+  }
+  /// One call with `inputs` (one per user input); the state carries over.
+  std::optional<Result> call(const std::vector<RefTensor> &inputs, std::string *error);
+
+private:
+  mlir::func::FuncOp func_;
+  std::vector<Input> inputs_;
+  std::map<std::string, RefTensor> weights_; // constants and buffer states by fqn
+  std::map<std::string, RefTensor> initial_; // as the program declares them
+};
+
+} // namespace ptec::difftest

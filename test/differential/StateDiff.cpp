@@ -1,0 +1,378 @@
+//===- StateDiff.cpp - differential testing of mutable state --------------===//
+//
+// For each random program (ProgramGen) or saved regression program (.mlir):
+// evaluate its functional meaning with the reference (RefEval) over several
+// calls, then compile it under every combination of --write-back
+// earliest|end, re-inplacing on|off, --backend none|demo:ops=mm_add|
+// demo:ops=mm_add:scratch=32 and every --planner, run each program in the
+// reference runtime for the same calls, and compare every output and every
+// mutable buffer after every call. The caller's input buffers must be left
+// as they were (planned inputs are copied in).
+//
+//   state_diff [--seeds N] [--first S] [--calls K] [--quick] [--save DIR] [-v]
+//   state_diff regression.mlir ...
+//
+// Exit status: 0 all agree, 1 a disagreement or compile failure, 2 usage.
+//
+//===----------------------------------------------------------------------===//
+
+#include "backends/demo/runtime/DemoBackend.h"
+#include "compiler/Import.h"
+#include "compiler/Session.h"
+#include "emitter/Emitter.h"
+#include "runtime/executor/MethodState.h"
+#include "runtime/executor/Module.h"
+#include "runtime/kernels/KernelRegistry.h"
+#include "serde/pte/PteWriter.h"
+#include "test/differential/ProgramGen.h"
+#include "test/differential/RefEval.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+using namespace ptec;
+using namespace mlir;
+using difftest::RefMethod;
+using difftest::RefTensor;
+
+namespace {
+
+struct Combo {
+  bool atEnd, reinplace;
+  std::string backend;
+  std::string label() const {
+    return std::string("--write-back ") + (atEnd ? "end" : "earliest") +
+           (reinplace ? "" : " --no-reinplace") + " --backend " + backend;
+  }
+};
+
+const char *kPlanners[] = {"best", "greedy", "best-fit", "first-fit"};
+
+std::vector<Combo> allCombos() {
+  std::vector<Combo> out;
+  for (bool atEnd : {false, true})
+    for (bool reinplace : {true, false})
+      for (const char *b : {"none", "demo:ops=mm_add", "demo:ops=mm_add:scratch=32"})
+        out.push_back({atEnd, reinplace, b});
+  return out;
+}
+
+struct Stats {
+  size_t programs = 0, compiles = 0, calls = 0, failures = 0, refused = 0;
+};
+
+struct Options {
+  size_t seeds = 200, first = 0;
+  int calls = 3;
+  bool quick = false, verbose = false;
+  std::string saveDir;
+  std::vector<std::string> files;
+};
+
+/// Runs the phases after import up to (and excluding) `last`.
+LogicalResult runPhases(ModuleOp m, const CompileOptions &o, Phase from, Phase to) {
+  for (Phase p : allPhases()) {
+    if (p < from || p > to || p == Phase::Import || p == Phase::Emit)
+      continue;
+    PassManager pm(m.getContext(), ModuleOp::getOperationName());
+    addPhasePasses(pm, p, o);
+    if (failed(pm.run(m)))
+      return failure();
+  }
+  return success();
+}
+
+bool close(double got, double want) {
+  if (std::isnan(got) || std::isnan(want))
+    return std::isnan(got) && std::isnan(want);
+  if (std::isinf(got) || std::isinf(want))
+    return got == want;
+  return std::fabs(got - want) <= 1e-4 + 1e-4 * std::fabs(want);
+}
+
+/// "" when `t` holds `want`, else what differs.
+std::string compare(const rt::EValue *v, const RefTensor &want) {
+  if (v == nullptr || !v->isTensor())
+    return "not a tensor";
+  const rt::Tensor &t = v->toTensor();
+  if (t.numel() != want.numel())
+    return "numel " + std::to_string(t.numel()) + " vs " + std::to_string(want.numel());
+  if (t.dtype() != rt::ScalarType::Float)
+    return "dtype is not float32";
+  const float *p = static_cast<const float *>(t.data());
+  for (int64_t i = 0; i < want.numel(); ++i)
+    if (!close(p[i], want.data[i])) {
+      std::ostringstream os;
+      os << "element " << i << " is " << p[i] << ", expected " << want.data[i];
+      return os.str();
+    }
+  return "";
+}
+
+class Runner {
+public:
+  Runner(const Options &o, MLIRContext &ctx) : o_(o), ctx_(ctx) {}
+  Stats stats;
+
+  /// Checks one program; false when anything disagreed.
+  bool check(const std::string &text, const std::string &label) {
+    ++stats.programs;
+    std::string diags;
+    ScopedDiagnosticHandler handler(&ctx_, [&](Diagnostic &d) {
+      llvm::raw_string_ostream os(diags);
+      os << d.getLocation() << ": " << d.str() << "\n";
+      return success();
+    });
+    OwningOpRef<ModuleOp> m0 = parseSourceString<ModuleOp>(text, &ctx_);
+    if (!m0)
+      return fail(label, "does not parse:\n" + diags, text);
+    std::string why;
+    std::optional<RefMethod> ref = RefMethod::create(*m0, &why);
+    if (!ref)
+      return fail(label, "reference: " + why, text);
+
+    // Inputs per call, then the reference results per call.
+    std::mt19937 rng(static_cast<uint32_t>(std::hash<std::string>{}(label)));
+    std::vector<std::vector<RefTensor>> inputs(o_.calls);
+    std::vector<RefMethod::Result> expected;
+    for (int c = 0; c < o_.calls; ++c) {
+      for (const RefMethod::Input &in : ref->userInputs()) {
+        RefTensor t;
+        t.shape = in.shape;
+        for (int64_t i = 0; i < t.numel(); ++i)
+          t.data.push_back(static_cast<float>(std::uniform_real_distribution<double>(-1, 1)(rng)));
+        inputs[c].push_back(std::move(t));
+      }
+      std::optional<RefMethod::Result> r = ref->call(inputs[c], &why);
+      if (!r)
+        return fail(label, "reference: " + why, text);
+      expected.push_back(std::move(*r));
+    }
+
+    bool ok = true;
+    std::vector<Combo> combos = allCombos();
+    for (size_t ci = 0; ci < combos.size(); ++ci) {
+      const Combo &combo = combos[ci];
+      std::vector<const char *> planners(std::begin(kPlanners), std::end(kPlanners));
+      if (o_.quick) { // one planner per combination, rotating with the program
+        if ((ci + stats.programs) % 3 != 0)
+          continue;
+        planners = {kPlanners[(ci + stats.programs) % 4]};
+      }
+      CompileOptions co;
+      co.writeBackAtEnd = combo.atEnd;
+      co.reinplace = combo.reinplace;
+      co.backends = {combo.backend};
+      co.emitStateNames = true;
+      OwningOpRef<ModuleOp> front = m0->clone();
+      diags.clear();
+      if (failed(runPhases(*front, co, Phase::Legalize, Phase::OutVariants))) {
+        ok = fail(label, combo.label() + ": compile failed:\n" + diags, text);
+        continue;
+      }
+      for (const char *planner : planners) {
+        co.planner = planner;
+        std::string where = combo.label() + " --planner " + planner;
+        OwningOpRef<ModuleOp> m = front->clone();
+        diags.clear();
+        pte::ProgramBuilder builder;
+        EmitOptions eo;
+        eo.emitStateNames = true;
+        std::vector<uint8_t> bytes;
+        std::string error;
+        if (failed(runPhases(*m, co, Phase::Plan, Phase::Plan)) ||
+            failed(emitProgram(*m, builder, eo)) ||
+            !pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error)) {
+          ok = fail(label, where + ": compile failed:\n" + diags + error, text);
+          continue;
+        }
+        ++stats.compiles;
+        std::string problem = runCalls(bytes, inputs, expected, *ref);
+        if (!problem.empty())
+          ok = fail(label, where + ": " + problem, text);
+      }
+    }
+    if (ok && o_.verbose)
+      std::printf("ok   %s\n", label.c_str());
+    return ok;
+  }
+
+private:
+  /// Loads the program and runs every call; "" when all outputs and states
+  /// match.
+  std::string runCalls(const std::vector<uint8_t> &bytes,
+                       const std::vector<std::vector<RefTensor>> &inputs,
+                       const std::vector<RefMethod::Result> &expected, const RefMethod &ref) {
+    auto initial = [&](const std::string &name) -> const RefTensor & {
+      static const RefTensor none;
+      const RefTensor *t = ref.initial(name);
+      return t ? *t : none;
+    };
+    rt::ModuleOptions mo;
+    mo.kernels = rt::KernelResolver(&rt::findKernel);
+    mo.tempAllocatorBytes = 1 << 16;
+    std::string detail;
+    auto loaded = rt::Module::fromBytes(bytes.data(), bytes.size(), mo, &detail);
+    if (!loaded.ok())
+      return "load: " + detail;
+    rt::Module &module = *loaded.get();
+    if (module.loadMethod("forward") != rt::Error::Ok)
+      return "load method: " + module.errorDetail();
+    rt::Method &method = *module.method("forward");
+    std::vector<rt::NamedState> states = rt::listNamedState(module.program(), "forward");
+    for (size_t c = 0; c < inputs.size(); ++c) {
+      std::string call = "call " + std::to_string(c) + ": ";
+      std::vector<std::vector<float>> host(inputs[c].size());
+      std::vector<rt::Tensor> tensors(inputs[c].size());
+      if (method.inputsSize() != inputs[c].size())
+        return call + "the method has " + std::to_string(method.inputsSize()) + " inputs";
+      for (size_t i = 0; i < inputs[c].size(); ++i) {
+        host[i].assign(inputs[c][i].data.begin(), inputs[c][i].data.end());
+        tensors[i].init(rt::ScalarType::Float,
+                        rt::Span<const int64_t>(inputs[c][i].shape.data(),
+                                                inputs[c][i].shape.size()));
+        tensors[i].setData(host[i].data(), host[i].size() * sizeof(float));
+        if (method.setInput(i, tensors[i]) != rt::Error::Ok)
+          return call + "setInput: " + method.errorDetail();
+      }
+      if (method.execute() != rt::Error::Ok)
+        return call + "execute: " + method.errorDetail();
+      ++stats.calls;
+      const RefMethod::Result &want = expected[c];
+      if (method.outputsSize() != want.outputs.size())
+        return call + std::to_string(method.outputsSize()) + " outputs, expected " +
+               std::to_string(want.outputs.size());
+      for (size_t i = 0; i < want.outputs.size(); ++i) {
+        std::string d = compare(method.output(i), want.outputs[i]);
+        if (!d.empty())
+          return call + "output " + std::to_string(i) + ": " + d;
+      }
+      for (const rt::NamedState &st : states) {
+        auto it = want.buffers.find(st.name);
+        if (it == want.buffers.end())
+          return call + "unexpected mutable buffer '" + st.name + "'";
+        std::string d = compare(method.value(st.valueIndex), it->second);
+        if (!d.empty())
+          return call + "buffer '" + st.name + "': " + d;
+      }
+      // A buffer whose every write-back is a no-op (b <- b) may be emitted as
+      // a constant: then it must never change.
+      for (const auto &[name, value] : want.buffers) {
+        bool named = std::any_of(states.begin(), states.end(),
+                                 [&](const rt::NamedState &st) { return st.name == name; });
+        if (!named && value.data != initial(name).data)
+          return call + "buffer '" + name + "' changes but the program names no such state";
+      }
+      for (size_t i = 0; i < host.size(); ++i)
+        for (size_t k = 0; k < host[i].size(); ++k)
+          if (host[i][k] != static_cast<float>(inputs[c][i].data[k]))
+            return call + "the caller's input " + std::to_string(i) + " was modified";
+    }
+    return "";
+  }
+
+  bool fail(const std::string &label, const std::string &what, const std::string &text) {
+    ++stats.failures;
+    std::printf("FAIL %s: %s\n", label.c_str(), what.c_str());
+    if (!o_.saveDir.empty() && saved_.insert(label).second) {
+      std::string name = label;
+      for (char &ch : name)
+        if (!isalnum(static_cast<unsigned char>(ch)))
+          ch = '_';
+      std::ofstream(o_.saveDir + "/" + name + ".mlir") << "// " << label << ": " << what
+                                                       << "\n" << text;
+    }
+    return false;
+  }
+
+  const Options &o_;
+  MLIRContext &ctx_;
+  std::set<std::string> saved_;
+};
+
+int usage(const char *msg) {
+  std::fprintf(stderr,
+               "state_diff: %s\nusage: state_diff [--seeds N] [--first S] [--calls K] "
+               "[--quick] [--save DIR] [-v] [program.mlir ...]\n",
+               msg);
+  return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a == "--seeds" || a == "--first" || a == "--calls") {
+      const char *v = value();
+      if (!v)
+        return usage(("missing value for " + a).c_str());
+      char *end = nullptr;
+      long n = std::strtol(v, &end, 10);
+      if (*end != '\0' || n < 0 || (a == "--calls" && (n < 1 || n > 100)))
+        return usage(("bad value for " + a).c_str());
+      if (a == "--seeds")
+        o.seeds = static_cast<size_t>(n);
+      else if (a == "--first")
+        o.first = static_cast<size_t>(n);
+      else
+        o.calls = static_cast<int>(n);
+    } else if (a == "--quick") {
+      o.quick = true;
+    } else if (a == "-v") {
+      o.verbose = true;
+    } else if (a == "--save") {
+      const char *v = value();
+      if (!v)
+        return usage("missing value for --save");
+      o.saveDir = v;
+    } else if (a.size() > 5 && a.compare(a.size() - 5, 5, ".mlir") == 0) {
+      o.files.push_back(a);
+    } else {
+      return usage(("unknown argument '" + a + "'").c_str());
+    }
+  }
+
+  demo::registerDemoBackend();
+  DialectRegistry registry;
+  registerImportDialects(registry);
+  MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+  ctx.loadAllAvailableDialects();
+  Runner runner(o, ctx);
+  auto start = std::chrono::steady_clock::now();
+  if (!o.files.empty()) {
+    for (const std::string &f : o.files) {
+      std::ifstream in(f);
+      if (!in)
+        return usage(("cannot read " + f).c_str());
+      std::stringstream ss;
+      ss << in.rdbuf();
+      runner.check(ss.str(), f);
+    }
+  } else {
+    for (size_t s = o.first; s < o.first + o.seeds; ++s)
+      runner.check(difftest::generateProgram(s), "seed " + std::to_string(s));
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const Stats &st = runner.stats;
+  std::printf("state_diff: %zu programs, %zu compiled programs run (%zu option combinations "
+              "each%s), %zu calls checked, %zu failures, %.1f s\n",
+              st.programs, st.compiles, allCombos().size() * 4, o.quick ? ", sampled" : "",
+              st.calls, st.failures, secs);
+  return st.failures ? 1 : 0;
+}
