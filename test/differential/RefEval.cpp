@@ -201,10 +201,10 @@ std::optional<RefMethod::Result> RefMethod::call(const std::vector<RefTensor> &i
       int64_t n = a.shape[0], k = a.shape[1], mcols = b.shape[1];
       for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < mcols; ++j) {
-          double acc = 0;
+          float acc = 0; // float accumulation, in order, like a plain kernel
           for (int64_t p = 0; p < k; ++p)
-            acc += a.data[i * k + p] * b.data[p * mcols + j];
-          r.data[i * mcols + j] = f32(acc);
+            acc += static_cast<float>(a.data[i * k + p]) * static_cast<float>(b.data[p * mcols + j]);
+          r.data[i * mcols + j] = acc;
         }
     } else if (name == "aten::t" || name == "aten::permute") {
       std::vector<int64_t> dims = {1, 0};
