@@ -81,7 +81,7 @@ void loadPayloads(const ZipArchive &zip, const std::string &root, const std::str
     if (!bytes) {
       if (!zip.has(file))
         fail(what + ": payload file is missing");
-      bytes = std::make_shared<const std::vector<uint8_t>>(zip.read(file));
+      bytes = std::make_shared<const std::vector<uint8_t>>(zip.readFor(file, what));
     }
     WeightTensor w;
     w.fqn = m.fqn;

@@ -67,7 +67,7 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
     if (!bytes) {
       if (!zip->has(dataName))
         fail(what + ": storage file is missing");
-      auto data = std::make_shared<std::vector<uint8_t>>(zip->read(dataName));
+      auto data = std::make_shared<std::vector<uint8_t>>(zip->readFor(dataName, what));
       uint64_t want = static_cast<uint64_t>(storage.numel) * dtypeSize(storage.dtype);
       if (storage.numel > 0 && want / static_cast<uint64_t>(storage.numel) != dtypeSize(storage.dtype))
         fail(what + ": storage size overflows");

@@ -3,8 +3,13 @@
 #include "serde/pt2/Pt2Error.h"
 
 #include <zip.h>
+#include <zlib.h>
 
 #include <sys/stat.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 
 namespace ptec::pt2 {
 
@@ -37,6 +42,23 @@ constexpr uint64_t kMaxDeflateRatio = 1100;
 // An end of central directory record alone is 22 bytes; libzip would accept an
 // empty buffer as an empty archive.
 constexpr uint64_t kMinZipSize = 22;
+
+std::string hex32(uint32_t v) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08" PRIx32, v);
+  return text;
+}
+
+/// CRC-32 of `data` (zlib takes at most UINT_MAX bytes per call).
+uint32_t crcOf(const std::vector<uint8_t> &data) {
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  for (size_t at = 0; at < data.size();) {
+    uInt n = static_cast<uInt>(std::min<size_t>(data.size() - at, 1u << 30));
+    crc = ::crc32(crc, data.data() + at, n);
+    at += n;
+  }
+  return static_cast<uint32_t>(crc);
+}
 
 std::string tooShort(uint64_t size) {
   return "not a zip archive (" + std::to_string(size) + " bytes is too short)";
@@ -151,14 +173,21 @@ std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
   if (!file)
     fail(name + ": cannot open entry (corrupt local header or data offset?): " +
          libzipMessage(zip_get_error(zip_)));
+  // libzip checks the CRC only when it reads data: an entry whose central
+  // directory says 0 bytes reads as empty unchecked, so the CRC is compared
+  // here as well (a zeroed size must not turn a weight into zeros).
+  const std::string crcMismatch = ": CRC-32 mismatch: the data does not match the checksum in the "
+                                  "central directory (corrupt or edited archive)";
   std::vector<uint8_t> out(static_cast<size_t>(st.size));
   size_t done = 0;
   while (done < out.size()) {
     zip_int64_t n = zip_fread(file, out.data() + done, out.size() - done);
     if (n < 0) {
-      std::string msg = libzipMessage(zip_file_get_error(file));
+      zip_error_t *error = zip_file_get_error(file);
+      bool crc = zip_error_code_zip(error) == ZIP_ER_CRC;
+      std::string msg = libzipMessage(error);
       zip_fclose(file);
-      fail(name + ": cannot read entry data: " + msg);
+      fail(name + (crc ? crcMismatch : ": cannot read entry data: " + msg));
     }
     if (n == 0)
       break;
@@ -168,7 +197,10 @@ std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
   uint8_t extra;
   zip_int64_t more = done == out.size() ? zip_fread(file, &extra, 1) : 0;
   std::string trailingError = more < 0 ? libzipMessage(zip_file_get_error(file)) : "";
+  bool trailingCrc = more < 0 && zip_error_code_zip(zip_file_get_error(file)) == ZIP_ER_CRC;
   zip_fclose(file);
+  if (trailingCrc)
+    fail(name + crcMismatch);
   if (done != out.size())
     fail(name + ": entry data is truncated (" + std::to_string(done) + " of " +
          std::to_string(out.size()) + " bytes)");
@@ -176,7 +208,25 @@ std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
     fail(name + ": cannot read entry data: " + trailingError);
   if (more > 0)
     fail(name + ": entry holds more data than its central directory size");
+  if (st.valid & ZIP_STAT_CRC) {
+    uint32_t actual = crcOf(out);
+    if (actual != st.crc)
+      fail(name + ": CRC-32 mismatch: the central directory records " + hex32(st.crc) +
+           " for " + std::to_string(st.size) + " bytes, the data has " + hex32(actual) +
+           " (corrupt or edited archive)");
+  }
   return out;
+}
+
+std::vector<uint8_t> ZipArchive::readFor(const std::string &name, const std::string &what) const {
+  try {
+    return read(name);
+  } catch (const Pt2Error &e) {
+    std::string msg = e.what();
+    if (msg.rfind(name + ": ", 0) == 0)
+      msg.erase(0, name.size() + 2);
+    fail(what + ": " + msg);
+  }
 }
 
 std::string ZipArchive::readTrimmedText(const std::string &name) const {

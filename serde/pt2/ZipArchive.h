@@ -29,8 +29,12 @@ public:
   bool has(const std::string &name) const { return index_.count(name) != 0; }
   /// Uncompressed size as the central directory states it.
   uint64_t size(const std::string &name) const;
-  /// Whole entry; only STORED and DEFLATE entries are accepted.
+  /// Whole entry; only STORED and DEFLATE entries are accepted, and the
+  /// bytes must match the central directory's CRC-32.
   std::vector<uint8_t> read(const std::string &name) const;
+  /// The same for a tensor's payload: errors start with `what` (which names
+  /// the tensor and the entry) instead of the entry name alone.
+  std::vector<uint8_t> readFor(const std::string &name, const std::string &what) const;
   /// Whole entry as text, leading/trailing whitespace removed.
   std::string readTrimmedText(const std::string &name) const;
 

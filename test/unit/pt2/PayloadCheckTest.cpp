@@ -1,0 +1,149 @@
+// Payload integrity: every entry's bytes must match the CRC-32 its central
+// directory records, and a weight's payload must hold what its tensor_meta
+// declares. A failure names both the archive entry and the tensor. Each case
+// here read "successfully" (zeros or garbage weights) before these checks.
+#include "serde/pt2/Pt2Reader.h"
+#include "test/unit/pt2/TestArchives.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+using namespace ptec::pt2;
+using namespace ptec::pt2::test;
+
+namespace {
+uint32_t get32(const std::string &z, size_t at) {
+  uint32_t v;
+  std::memcpy(&v, z.data() + at, 4);
+  return v;
+}
+void set32(std::string &z, size_t at, uint32_t v) { std::memcpy(&z[at], &v, 4); }
+
+/// Offset of the central directory header of `name` (fails the test when
+/// absent). Only for archives without ZIP64 extra fields.
+size_t centralHeader(const std::string &zip, const std::string &name) {
+  for (size_t at = 0; at + 46 <= zip.size(); ++at) {
+    if (get32(zip, at) != 0x02014b50)
+      continue;
+    uint16_t nameLen = static_cast<uint16_t>(get32(zip, at + 28) & 0xFFFF);
+    if (zip.compare(at + 46, nameLen, name) == 0 && nameLen == name.size())
+      return at;
+  }
+  FAIL("no central directory header for " << name);
+  return 0;
+}
+
+/// Central directory CRC (+16), compressed size (+20), uncompressed size (+24).
+void patchCentral(std::string &zip, const std::string &name, size_t field, uint32_t value) {
+  set32(zip, centralHeader(zip, name) + field, value);
+}
+
+std::string errorOf(const std::string &bytes) {
+  ReadError err;
+  std::optional<ExportedProgram> ep = readPt2FromMemory(bytes.data(), bytes.size(), "m.pt2", &err);
+  return ep ? "" : err.message;
+}
+
+const char *kWeight = "m/data/weights/weight_0";  // fc.weight, 24 bytes
+}  // namespace
+
+TEST_CASE("zeroed central-directory sizes do not read as an empty (all-zero) weight",
+          "[pt2][payload]") {
+  for (ZipStyle style : {ZipStyle::Torch, ZipStyle::Libzip}) {
+    std::string zip = writeZip(basicEntries(), style);
+    patchCentral(zip, kWeight, 20, 0);
+    patchCentral(zip, kWeight, 24, 0);
+    std::string msg = errorOf(zip);
+    INFO(msg);
+    CHECK(msg.find("weight 'fc.weight'") != std::string::npos);
+    CHECK(msg.find(kWeight) != std::string::npos);
+    CHECK(msg.find("CRC-32") != std::string::npos);
+  }
+}
+
+TEST_CASE("a payload byte changed after writing fails the CRC check", "[pt2][payload]") {
+  for (ZipStyle style : {ZipStyle::Torch, ZipStyle::Libzip, ZipStyle::TorchZip64Extra}) {
+    std::vector<ZipEntry> entries = basicEntries();
+    std::string original = floatBytes({0, 1, 2, 3, 4, 5});
+    std::string zip = writeZip(entries, style);
+    size_t at = zip.find(original);
+    REQUIRE(at != std::string::npos);
+    zip[at + 5] = static_cast<char>(zip[at + 5] ^ 0x10);
+    std::string msg = errorOf(zip);
+    INFO(msg);
+    CHECK(msg.find("weight 'fc.weight'") != std::string::npos);
+    CHECK(msg.find(kWeight) != std::string::npos);
+    CHECK(msg.find("CRC") != std::string::npos);
+  }
+}
+
+TEST_CASE("a central-directory CRC that disagrees with the data is refused", "[pt2][payload]") {
+  std::string zip = writeZip(basicEntries(), ZipStyle::Torch);
+  size_t h = centralHeader(zip, kWeight);
+  set32(zip, h + 16, get32(zip, h + 16) ^ 1u);
+  std::string msg = errorOf(zip);
+  INFO(msg);
+  CHECK(msg.find("weight 'fc.weight'") != std::string::npos);
+  CHECK(msg.find("CRC-32") != std::string::npos);
+}
+
+TEST_CASE("a truncated payload with a matching CRC names the tensor and its storage",
+          "[pt2][payload]") {
+  // 20 of 24 bytes, written consistently (sizes and CRC agree): the zip layer
+  // is fine, the tensor's declared storage is not.
+  std::vector<ZipEntry> entries = basicEntries();
+  setEntry(entries, kWeight, floatBytes({0, 1, 2, 3, 4}));
+  std::string msg = errorOf(writeZip(entries, ZipStyle::Torch));
+  INFO(msg);
+  CHECK(msg.find("weight 'fc.weight' (" + std::string(kWeight) + ")") != std::string::npos);
+  CHECK(msg.find("payload holds only 5 elements") != std::string::npos);
+}
+
+TEST_CASE("a 0-byte payload written as such still means zeros (pt2-format 3.1)",
+          "[pt2][payload]") {
+  // The format defines it (fake or empty tensors); the CRC of nothing is 0.
+  std::vector<ZipEntry> entries = basicEntries();
+  setEntry(entries, kWeight, "");
+  std::string bytes = writeZip(entries, ZipStyle::Torch);
+  ReadError err;
+  std::optional<ExportedProgram> ep = readPt2FromMemory(bytes.data(), bytes.size(), "m.pt2", &err);
+  INFO(err.message);
+  REQUIRE(ep.has_value());
+  const WeightTensor &w = ep->weights.at("fc.weight");
+  CHECK(w.data == std::vector<uint8_t>(24, 0));
+}
+
+TEST_CASE("an empty payload whose CRC says it had data is refused", "[pt2][payload]") {
+  std::vector<ZipEntry> entries = basicEntries();
+  setEntry(entries, kWeight, "");
+  std::string zip = writeZip(entries, ZipStyle::Torch);
+  patchCentral(zip, kWeight, 16, crc32(floatBytes({0, 1, 2, 3, 4, 5})));
+  std::string msg = errorOf(zip);
+  INFO(msg);
+  CHECK(msg.find("weight 'fc.weight'") != std::string::npos);
+  CHECK(msg.find("CRC-32") != std::string::npos);
+}
+
+TEST_CASE("the graph JSON and configs are CRC-checked too", "[pt2][payload]") {
+  std::string zip = writeZip(basicEntries(), ZipStyle::Torch);
+  const std::string json = "m/models/model.json";
+  patchCentral(zip, json, 20, 0);
+  patchCentral(zip, json, 24, 0);
+  std::string msg = errorOf(zip);
+  INFO(msg);
+  CHECK(msg.find(json) != std::string::npos);
+  CHECK(msg.find("CRC-32") != std::string::npos);
+}
+
+TEST_CASE("a legacy storage with zeroed sizes is refused naming the tensor", "[pt2][payload]") {
+  std::string inner = torchSaveZip(stateDictPickle());
+  // torchSaveZip writes torch-style records with 32-bit central sizes.
+  patchCentral(inner, "archive/data/0", 20, 0);
+  patchCentral(inner, "archive/data/0", 24, 0);
+  std::string msg = errorOf(legacyZip(inner));
+  INFO(msg);
+  CHECK(msg.find("tensor 'w'") != std::string::npos);
+  CHECK(msg.find("archive/data/0") != std::string::npos);
+  CHECK(msg.find("CRC-32") != std::string::npos);
+}
