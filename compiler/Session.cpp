@@ -118,6 +118,7 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
     }
     return;
   case Phase::OutVariants:
+    pm.addPass(createAliasViews());
     pm.addPass(createToOutVariants());
     return;
   case Phase::Plan:

@@ -97,6 +97,7 @@ private:
   }
   int32_t operatorIndex(const std::string &name, const std::string &overload);
   LogicalResult emitAten(exir::AtenOp op);
+  LogicalResult emitView(exir::AtenOp op);
   LogicalResult emitCopy(exir::CopyOp op);
   LogicalResult emitDelegateCall(exir::DelegateCallOp op);
   LogicalResult emitArguments(func::FuncOp func);
@@ -153,6 +154,9 @@ FailureOr<int32_t> MethodEmitter::addTensor(Location loc, Type type,
 }
 
 FailureOr<int32_t> MethodEmitter::valueOf(Location loc, Value v) {
+  // An aliasing view has a value of its own (its shape, the same storage).
+  if (auto own = values_.find(v); own != values_.end())
+    return own->second;
   // Out-variant, in-place and view results live in their operand's storage.
   auto it = values_.find(exir::getStorageRoot(v));
   if (it != values_.end())
@@ -163,6 +167,39 @@ FailureOr<int32_t> MethodEmitter::valueOf(Location loc, Value v) {
 
 /// One non-tensor schema argument as a fresh value (scalars are never
 /// shared between uses, as upstream does).
+/// A static reshape (exir-alias-views): over planned storage, a tensor value
+/// with the view's shape at the same place and no instruction; otherwise an
+/// executorch_prim::et_view call that points an unplanned value at the
+/// source's data at run time (spec section 4, "Special instructions").
+LogicalResult MethodEmitter::emitView(exir::AtenOp op) {
+  Location loc = op.getLoc();
+  FailureOr<int32_t> src = valueOf(loc, op->getOperand(0));
+  if (failed(src))
+    return failure();
+  const fb::TensorT *srcTensor = plan_->values[*src]->val.AsTensor();
+  if (!srcTensor)
+    return op.emitError("view of a value that is not a tensor");
+  FailureOr<int32_t> view = addTensor(loc, op->getResult(0).getType(), {}, 0);
+  if (failed(view))
+    return failure();
+  values_[op->getResult(0)] = *view;
+  if (srcTensor->allocation_info) {
+    plan_->values[*view]->val.AsTensor()->allocation_info =
+        std::make_unique<fb::AllocationDetailsT>(*srcTensor->allocation_info);
+    return success();
+  }
+  fb::KernelCallT call;
+  call.op_index = operatorIndex("executorch_prim::et_view", "default");
+  fb::IntListT size;
+  for (int64_t d : llvm::cast<RankedTensorType>(op->getResult(0).getType()).getShape())
+    size.items.push_back(addInt(d));
+  call.args = {*src, addValue(std::move(size)), *view};
+  fb::InstructionArgumentsUnion u;
+  u.Set(std::move(call));
+  addInstruction(std::move(u));
+  return success();
+}
+
 FailureOr<int32_t> MethodEmitter::addArgValue(Location loc, Attribute attr,
                                               const schema::Argument &arg) {
   if (!attr || llvm::isa<exir::NoneAttr>(attr))
@@ -536,7 +573,7 @@ MethodEmitter::emit(func::FuncOp func) {
         return failure();
       values_[alloc.getResult()] = *idx;
     } else if (auto aten = llvm::dyn_cast<exir::AtenOp>(op)) {
-      r = emitAten(aten);
+      r = aten.getOpName() == "aten::view" ? emitView(aten) : emitAten(aten);
     } else if (auto copy = llvm::dyn_cast<exir::CopyOp>(op)) {
       r = emitCopy(copy);
     } else if (auto call = llvm::dyn_cast<exir::DelegateCallOp>(op)) {

@@ -111,6 +111,17 @@ def InlineCalls : Pass<"exir-inline-calls", "mlir::ModuleOp"> {
   }];
 }
 
+def AliasViews : Pass<"exir-alias-views", "mlir::ModuleOp"> {
+  let summary = "Reshape-like copies become aliasing views where nothing writes after them";
+  let description = [{
+    `view_copy`, `squeeze_copy` and `unsqueeze_copy` of contiguous data have
+    their source's bytes. Each becomes `aten::view` (sharing the source's
+    storage: no kernel, no planned copy) unless something writes that
+    storage after it (a write-back copy, an in-place update, an opaque op),
+    decided by the alias analysis. Counters: `exir.alias_views`.
+  }];
+}
+
 def ToOutVariants : Pass<"exir-to-out-variants", "mlir::ModuleOp"> {
   let summary = "Rewrite functional ATen ops to their .out forms with exir.alloc";
   let description = [{

@@ -131,6 +131,11 @@ struct ToOutVariantsPass : impl::ToOutVariantsBase<ToOutVariantsPass> {
         anyFailed = true;
         continue;
       }
+      if (op.getOpName() == "aten::view") {
+        // An aliasing reshape (exir-alias-views): no kernel, no storage of
+        // its own; the emitter writes an aliasing value (or et_view).
+        continue;
+      }
       if (s->isMutable()) {
         // Already in-place or out form: it needs a kernel as it is.
         if (!hasPortableKernel(s->fullName())) {

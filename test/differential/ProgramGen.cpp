@@ -31,6 +31,7 @@ struct Value {
   std::string name;
   Shape shape;
   bool reserved = false; // an mm result waiting for its add (one use only)
+  std::string type;      // set for intermediates outside the shapes above
 };
 
 /// A state written back: a buffer or the mutated user input.
@@ -122,20 +123,29 @@ private:
     }
   }
 
-  /// Appends `%vN = exir.aten "op"(operands) {attrs} : (...) -> type`.
+  std::string typeOfValue(size_t v) const {
+    return values_[v].type.empty() ? typeOf(values_[v].shape) : values_[v].type;
+  }
+
+  /// Appends `%vN = exir.aten "op"(operands) {attrs} : (...) -> type`;
+  /// `type` overrides the result type of `result` (odd intermediate shapes,
+  /// which are never picked as operands).
   size_t op(const std::string &name, const std::vector<size_t> &operands,
-            const std::string &attrs, const std::string &segments, Shape result) {
+            const std::string &attrs, const std::string &segments, Shape result,
+            const std::string &type = "") {
     std::string v = "v" + std::to_string(next_++);
     std::string line = "    %" + v + " = exir.aten \"" + name + "\"(";
     std::string types;
     for (size_t i = 0; i < operands.size(); ++i) {
       line += (i ? ", %" : "%") + values_[operands[i]].name;
-      types += (i ? ", " : "") + std::string(typeOf(values_[operands[i]].shape));
+      types += (i ? ", " : "") + typeOfValue(operands[i]);
     }
     line += ") {" + attrs + (attrs.empty() ? "" : ", ") + "operand_segments = array<i32" +
-            segments + ">} : (" + types + ") -> " + typeOf(result);
+            segments + ">} : (" + types + ") -> " + (type.empty() ? typeOf(result) : type);
     body_.push_back(line);
-    values_.push_back({v, result});
+    values_.push_back({v, type.empty() ? result : Shape::I, false, type});
+    if (!type.empty())
+      values_.back().reserved = true; // only its own follow-up op reads it
     return values_.size() - 1;
   }
 
@@ -233,7 +243,29 @@ private:
            Shape::S);
       return;
     case 6:
-      op("aten::alias", {size_t(pickOf(big))}, "", seg1, big);
+      if (chance(0.5)) {
+        op("aten::alias", {size_t(pickOf(big))}, "", seg1, big);
+        return;
+      }
+      { // a reshape round trip (view / unsqueeze, then view / squeeze back):
+        // after legalization, copies that may alias their source
+        size_t src = size_t(pickOf(big));
+        std::string n = big == Shape::S ? "4" : "8";
+        std::string mid = chance(0.5) ? "tensor<" + n + "xf32>" : std::string(typeOf(big));
+        size_t m;
+        if (mid == typeOf(big))
+          m = op("aten::unsqueeze", {src}, "dim = 0 : i64", seg1, big,
+                 big == Shape::S ? "tensor<1x2x2xf32>" : "tensor<1x4x2xf32>");
+        else
+          m = op("aten::view", {src}, "size = array<i64: " + n + ">", seg1, big, mid);
+        if (values_[m].type.find("tensor<1x") == 0)
+          op("aten::squeeze.dim", {m}, "dim = 0 : i64", seg1, big);
+        else
+          op("aten::view", {m},
+             std::string("size = array<i64: ") + (big == Shape::S ? "2, 2" : "4, 2") + ">", seg1,
+             big);
+        values_[m].reserved = true;
+      }
       return;
     case 7: { // slice of the cache (a view)
       long c = pickOf(Shape::C);
@@ -349,7 +381,7 @@ private:
       size_t v;
       do
         v = static_cast<size_t>(uniform(0, static_cast<int>(values_.size()) - 1));
-      while (values_[v].shape == Shape::I);
+      while (values_[v].shape == Shape::I || values_[v].reserved);
       results.push_back({v, "#exir.output<user_output>"});
     }
 
@@ -361,7 +393,7 @@ private:
       text += (i ? ", " : "") + args_[i];
     text += ") -> (";
     for (size_t i = 0; i < results.size(); ++i)
-      text += (i ? ", " : "") + std::string(typeOf(values_[results[i].first].shape)) +
+      text += (i ? ", " : "") + typeOfValue(results[i].first) +
               " {exir.output = " + results[i].second + "}";
     text += ") {\n";
     for (const std::string &line : body_)
@@ -370,7 +402,7 @@ private:
     std::string types;
     for (size_t i = 0; i < results.size(); ++i) {
       text += (i ? ", %" : "%") + values_[results[i].first].name;
-      types += (i ? ", " : "") + std::string(typeOf(values_[results[i].first].shape));
+      types += (i ? ", " : "") + typeOfValue(results[i].first);
     }
     text += " : " + types + "\n  }\n}\n";
     return text;

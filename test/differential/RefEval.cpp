@@ -216,7 +216,10 @@ std::optional<RefMethod::Result> RefMethod::call(const std::vector<RefTensor> &i
           src[dims[k]] = idx[k];
         r.data[i] = in(0).data[flatten(src, in(0).shape)];
       }
-    } else if (name == "aten::alias" || name == "aten::clone") {
+    } else if (name == "aten::alias" || name == "aten::clone" || name == "aten::view" ||
+               name == "aten::view_copy" || name == "aten::_unsafe_view" ||
+               name.starts_with("aten::squeeze") || name.starts_with("aten::unsqueeze")) {
+      // Same elements in the same order; the result type gives the shape.
       r.data = in(0).data;
     } else if (name == "aten::slice.Tensor") {
       int64_t dim = intAttr(op, "dim", 0), step = intAttr(op, "step", 1);

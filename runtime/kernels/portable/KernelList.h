@@ -99,6 +99,7 @@
   X("aten::split_copy.Tensor_out", split_copy_tensor_out, 5, Contiguous) \
   X("aten::split_with_sizes_copy.out", split_with_sizes_copy_out, 5, Contiguous) \
   X("aten::sqrt.out", sqrt_out, 3, SameDimOrder) \
+  X("aten::squeeze_copy.dim_out", squeeze_copy_dim_out, 4, Contiguous) \
   X("aten::squeeze_copy.dims_out", squeeze_copy_dims_out, 4, Contiguous) \
   X("aten::stack.out", stack_out, 4, Contiguous) \
   X("aten::sub.Scalar_out", sub_scalar_out, 5, SameDimOrder) \

@@ -248,25 +248,46 @@ Error unsqueeze_copy_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
+/// squeeze_copy over `dims` (dims of size 1 are dropped, others kept):
+/// the same elements in the same order, a shorter shape.
+static Error squeezeCopy(KernelContext &ctx, const Tensor &in, Tensor &out,
+                         const int64_t *dims, size_t numDims) {
+  bool drop[kTensorMaxRank] = {};
+  for (size_t k = 0; k < numDims; ++k) {
+    int64_t d;
+    PTEC_TRY(normDim(ctx, dims[k], in.dim(), d));
+    if (in.dim() > 0 && in.size(static_cast<int>(d)) == 1)
+      drop[d] = true;
+  }
+  Shape os;
+  for (int i = 0; i < in.dim(); ++i)
+    if (!drop[i])
+      os.push(in.size(i));
+  PTEC_TRY(resizeOut(ctx, out, os));
+  copyElems(out.mutableData(), 0, in.data(), 0, in.numel(), in.elementSize());
+  return Error::Ok;
+}
+
 Error squeeze_copy_dims_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
   PTEC_TRY(selfAndOut(ctx, args, 4, "squeeze_copy", in, out));
   IntList dims;
   PTEC_TRY(argIntList(ctx, args, 1, "dim", dims));
-  bool drop[kTensorMaxRank] = {};
-  for (size_t k = 0; k < dims.size(); ++k) {
-    int64_t d;
-    PTEC_TRY(normDim(ctx, dims[k], in->dim(), d));
-    if (in->dim() > 0 && in->size(static_cast<int>(d)) == 1)
-      drop[d] = true;
-  }
-  Shape os;
-  for (int i = 0; i < in->dim(); ++i)
-    if (!drop[i])
-      os.push(in->size(i));
-  PTEC_TRY(resizeOut(ctx, *out, os));
-  copyElems(out->mutableData(), 0, in->data(), 0, in->numel(), in->elementSize());
-  return Error::Ok;
+  int64_t d[kTensorMaxRank];
+  if (dims.size() > kTensorMaxRank)
+    return ctx.fail(Error::InvalidArgument, "squeeze_copy: %zu dims for a rank-%d tensor",
+                    dims.size(), in->dim());
+  for (size_t k = 0; k < dims.size(); ++k)
+    d[k] = dims[k];
+  return squeezeCopy(ctx, *in, *out, d, dims.size());
+}
+
+Error squeeze_copy_dim_out(KernelContext &ctx, Args args) {
+  Tensor *in, *out;
+  PTEC_TRY(selfAndOut(ctx, args, 4, "squeeze_copy", in, out));
+  int64_t dim;
+  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  return squeezeCopy(ctx, *in, *out, &dim, 1);
 }
 
 Error select_copy_int_out(KernelContext &ctx, Args args) {

@@ -685,6 +685,12 @@ def gen_creation():
     buf = torch.zeros((), dtype=torch.int64)
     case(aten("copy_"), "rank0_i64", [buf, torch.tensor(41), False, Ref(0)],
          expect=[Expect(0, torch.tensor(41))])
+    # Appended last so the random draws of the cases above stay the same.
+    y = rnd(1, 3, 1, 2)
+    k = aten("squeeze_copy.dim_out")
+    out1(k, "size_one", [y, 2], y.squeeze(2))
+    out1(k, "neg", [y, -4], y.squeeze(-4))
+    out1(k, "not_one_kept", [y, 1], y.squeeze(1))
 
 
 def main():
