@@ -1,9 +1,12 @@
 #include "passes/planning/MemoryPlanner.h"
+#include "passes/planning/LifetimeIndex.h"
 
 #include <algorithm>
 #include <climits>
 #include <map>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 namespace ptec::planning {
 namespace {
@@ -37,16 +40,28 @@ void sortLargestFirst(const std::vector<PlanRequest> &reqs,
   });
 }
 
+/// A LifetimeIndex over the lifetimes of `idx`.
+LifetimeIndex indexFor(const std::vector<PlanRequest> &reqs, const std::vector<size_t> &idx,
+                       bool collects) {
+  int64_t lo = 0, hi = 0;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    lo = k ? std::min(lo, reqs[idx[k]].firstUse) : reqs[idx[k]].firstUse;
+    hi = k ? std::max(hi, reqs[idx[k]].lastUse) : reqs[idx[k]].lastUse;
+  }
+  return LifetimeIndex(lo, hi, collects ? reqs.size() : 0);
+}
+
 /// The byte ranges [offset, end) of already placed requests whose lifetimes
 /// overlap `r`, sorted by offset: where `r` may not go.
-static void collectBusy(const std::vector<PlanRequest> &reqs,
-                        const std::vector<size_t> &placed,
+static void collectBusy(const std::vector<PlanRequest> &reqs, LifetimeIndex &placed,
                         const std::vector<int64_t> &offsets, const PlanRequest &r,
+                        std::vector<uint32_t> &ids,
                         std::vector<std::pair<int64_t, int64_t>> &busy) {
+  ids.clear();
   busy.clear();
-  for (size_t p : placed)
-    if (livesOverlap(reqs[p], r))
-      busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
+  placed.collect(r.firstUse, r.lastUse, ids);
+  for (uint32_t p : ids)
+    busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
   std::sort(busy.begin(), busy.end());
 }
 
@@ -56,9 +71,10 @@ static void collectBusy(const std::vector<PlanRequest> &reqs,
 int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
                     const std::vector<size_t> &order, bool bestFit,
                     std::vector<int64_t> &offsets) {
-  std::vector<size_t> placed;
+  LifetimeIndex placed = indexFor(reqs, order, /*collects=*/true);
   int64_t arenaEnd = 0;
   std::vector<std::pair<int64_t, int64_t>> busy; // [offset, end)
+  std::vector<uint32_t> ids;
   for (size_t i : order) {
     const PlanRequest &r = reqs[i];
     int64_t size = plannedSize(r), align = plannedAlign(r);
@@ -66,7 +82,7 @@ int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
       offsets[i] = 0;
       continue;
     }
-    collectBusy(reqs, placed, offsets, r, busy);
+    collectBusy(reqs, placed, offsets, r, ids, busy);
     int64_t cursor = 0, chosen = -1, chosenGap = 0;
     for (const auto &[start, end] : busy) {
       int64_t at = alignUp(cursor, align);
@@ -85,7 +101,7 @@ int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
       chosen = alignUp(cursor, align);
     offsets[i] = chosen;
     arenaEnd = std::max(arenaEnd, chosen + size);
-    placed.push_back(i);
+    placed.insert(static_cast<uint32_t>(i), r.firstUse, r.lastUse, chosen + size);
   }
   return arenaEnd;
 }
@@ -96,41 +112,35 @@ int64_t placeGreedy(const std::vector<PlanRequest> &reqs,
   sortLargestFirst(reqs, order);
   struct SharedObject {
     int64_t size = 0, align = kMinAlign;
-    std::vector<size_t> members; // inner offsets kept in `offsets` for now
+    LifetimeIndex members; // tops are inner offsets + sizes
   };
   std::vector<SharedObject> objects;
   std::vector<size_t> objectOf(reqs.size(), 0);
+  const LifetimeIndex empty = indexFor(reqs, order, /*collects=*/false);
   for (size_t i : order) {
     const PlanRequest &r = reqs[i];
     int64_t size = plannedSize(r), align = plannedAlign(r);
     int64_t pick = -1, inner = 0;
     // 1. First object whose members are all lifetime-disjoint: offset 0.
-    for (size_t o = 0; o < objects.size() && pick < 0; ++o) {
-      bool disjoint = true;
-      for (size_t m : objects[o].members)
-        disjoint = disjoint && !livesOverlap(reqs[m], r);
-      if (disjoint)
+    for (size_t o = 0; o < objects.size() && pick < 0; ++o)
+      if (objects[o].members.maxTop(r.firstUse, r.lastUse) < 0)
         pick = static_cast<int64_t>(o), inner = 0;
-    }
     // 2. First object with room above its highest overlapping member.
     for (size_t o = 0; o < objects.size() && pick < 0; ++o) {
-      int64_t top = 0;
-      for (size_t m : objects[o].members)
-        if (livesOverlap(reqs[m], r))
-          top = std::max(top, offsets[m] + plannedSize(reqs[m]));
+      int64_t top = std::max<int64_t>(0, objects[o].members.maxTop(r.firstUse, r.lastUse));
       int64_t at = alignUp(top, align);
       if (at + size <= objects[o].size)
         pick = static_cast<int64_t>(o), inner = at;
     }
     // 3. A new object of this tensor's size.
     if (pick < 0) {
-      objects.emplace_back();
+      objects.push_back({0, kMinAlign, empty});
       pick = static_cast<int64_t>(objects.size() - 1);
     }
     SharedObject &obj = objects[static_cast<size_t>(pick)];
     obj.size = std::max(obj.size, inner + size);
     obj.align = std::max(obj.align, align);
-    obj.members.push_back(i);
+    obj.members.insert(static_cast<uint32_t>(i), r.firstUse, r.lastUse, inner + size);
     objectOf[i] = static_cast<size_t>(pick);
     offsets[i] = inner;
   }
@@ -151,40 +161,59 @@ int64_t placeGreedy(const std::vector<PlanRequest> &reqs,
 // layout, and everything else fills in around them.
 void orderByBreadth(const std::vector<PlanRequest> &reqs,
                     std::vector<size_t> &idx) {
-  std::map<int64_t, int64_t> breadth; // time -> live bytes
-  {
-    std::map<int64_t, int64_t> delta;
-    for (size_t i : idx) {
-      delta[reqs[i].firstUse] += plannedSize(reqs[i]);
-      delta[reqs[i].lastUse + 1] -= plannedSize(reqs[i]);
-    }
-    int64_t live = 0;
-    for (auto &[t, d] : delta) {
-      live += d;
-      breadth[t] = live;
-    }
+  // Live bytes at each change point (a time where some lifetime starts or
+  // has just ended), in time order.
+  std::map<int64_t, int64_t> delta;
+  for (size_t i : idx) {
+    delta[reqs[i].firstUse] += plannedSize(reqs[i]);
+    delta[reqs[i].lastUse + 1] -= plannedSize(reqs[i]);
   }
-  std::vector<std::pair<int64_t, int64_t>> steps(breadth.begin(), breadth.end());
-  std::stable_sort(steps.begin(), steps.end(),
-                   [](const auto &a, const auto &b) { return a.second > b.second; });
+  std::vector<int64_t> times, live;
+  int64_t running = 0;
+  for (auto &[t, d] : delta) {
+    running += d;
+    times.push_back(t);
+    live.push_back(running);
+  }
+  // Rank of each change point, busiest first (earlier first among equals).
+  std::vector<size_t> byLive(times.size());
+  std::iota(byLive.begin(), byLive.end(), 0);
+  std::stable_sort(byLive.begin(), byLive.end(),
+                   [&](size_t a, size_t b) { return live[a] > live[b]; });
+  std::vector<int64_t> rank(times.size());
+  for (size_t r = 0; r < byLive.size(); ++r)
+    rank[byLive[r]] = static_cast<int64_t>(r);
+  // Each tensor goes with the best-ranked change point in its lifetime
+  // (a range minimum, from a sparse table): busiest instant first, largest
+  // first within it.
+  std::vector<std::vector<int64_t>> table{rank};
+  for (size_t w = 1; 2 * w <= rank.size(); w *= 2) {
+    const std::vector<int64_t> &prev = table.back();
+    std::vector<int64_t> next(rank.size() - 2 * w + 1);
+    for (size_t k = 0; k < next.size(); ++k)
+      next[k] = std::min(prev[k], prev[k + w]);
+    table.push_back(std::move(next));
+  }
+  auto rangeMin = [&](size_t lo, size_t hi) { // inclusive, lo <= hi
+    size_t level = 0;
+    while ((size_t{2} << level) <= hi - lo + 1)
+      ++level;
+    return std::min(table[level][lo], table[level][hi + 1 - (size_t{1} << level)]);
+  };
   std::vector<size_t> bySize = idx;
   sortLargestFirst(reqs, bySize);
-  std::vector<size_t> order;
-  std::vector<bool> taken(reqs.size(), false);
-  for (const auto &step : steps) {
-    // Only change points are in `breadth`; a tensor is live over the whole
-    // stretch up to the next change point, so testing the start suffices.
-    for (size_t i : bySize)
-      if (!taken[i] && reqs[i].firstUse <= step.first &&
-          step.first <= reqs[i].lastUse) {
-        taken[i] = true;
-        order.push_back(i);
-      }
+  std::vector<std::tuple<int64_t, size_t, size_t>> keyed; // rank, size order, index
+  for (size_t k = 0; k < bySize.size(); ++k) {
+    const PlanRequest &r = reqs[bySize[k]];
+    size_t lo = std::lower_bound(times.begin(), times.end(), r.firstUse) - times.begin();
+    size_t hi = std::upper_bound(times.begin(), times.end(), r.lastUse) - times.begin();
+    int64_t key = lo < hi ? rangeMin(lo, hi - 1) : INT64_MAX;
+    keyed.emplace_back(key, k, bySize[k]);
   }
-  for (size_t i : bySize)
-    if (!taken[i])
-      order.push_back(i);
-  idx = std::move(order);
+  std::sort(keyed.begin(), keyed.end());
+  idx.clear();
+  for (const auto &entry : keyed)
+    idx.push_back(std::get<2>(entry));
 }
 
 // In first-use order, under a target arena size (starting at the lower
@@ -198,8 +227,9 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return reqs[a].firstUse < reqs[b].firstUse;
   });
-  std::vector<size_t> placed;
+  LifetimeIndex placed = indexFor(reqs, order, /*collects=*/true);
   std::vector<std::pair<int64_t, int64_t>> busy;
+  std::vector<uint32_t> ids;
   int64_t arenaEnd = 0;
   for (size_t i : order) {
     const PlanRequest &r = reqs[i];
@@ -208,7 +238,7 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
       offsets[i] = 0;
       continue;
     }
-    collectBusy(reqs, placed, offsets, r, busy);
+    collectBusy(reqs, placed, offsets, r, ids, busy);
     busy.emplace_back(std::max(target, int64_t{0}), INT64_MAX); // the ceiling
     int64_t low = -1, high = -1, cursor = 0;
     bool lowAtEdge = false, highAtEdge = false;
@@ -244,7 +274,7 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
     }
     offsets[i] = chosen;
     arenaEnd = std::max(arenaEnd, chosen + size);
-    placed.push_back(i);
+    placed.insert(static_cast<uint32_t>(i), r.firstUse, r.lastUse, chosen + size);
   }
   return arenaEnd;
 }
@@ -434,8 +464,9 @@ bool verifyPlan(const std::vector<PlanRequest> &reqs, const PlanResult &res,
                   std::to_string(r.memId) + " of size " +
                   std::to_string(res.arenaSizes[static_cast<size_t>(r.memId)]));
   }
-  // Sweep by offset within each arena; only neighbours that can still
-  // overlap in bytes are compared.
+  // Sweep over time within each arena, keeping the live requests ordered by
+  // offset: a valid plan keeps them byte-disjoint, so a new one need only be
+  // compared with its neighbours in that order. O(n log n).
   for (auto &[memId, idx] : byArena(reqs)) {
     (void)memId;
     std::vector<size_t> order;
@@ -443,22 +474,34 @@ bool verifyPlan(const std::vector<PlanRequest> &reqs, const PlanResult &res,
       if (plannedSize(reqs[i]) > 0)
         order.push_back(i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return res.offsets[a] != res.offsets[b] ? res.offsets[a] < res.offsets[b]
-                                              : a < b;
+      return reqs[a].firstUse != reqs[b].firstUse ? reqs[a].firstUse < reqs[b].firstUse
+                                                  : a < b;
     });
-    for (size_t x = 0; x < order.size(); ++x) {
-      size_t a = order[x];
-      int64_t endA = res.offsets[a] + plannedSize(reqs[a]);
-      for (size_t y = x + 1; y < order.size(); ++y) {
-        size_t b = order[y];
-        if (res.offsets[b] >= endA)
-          break;
-        if (livesOverlap(reqs[a], reqs[b]))
-          return fail("requests " + std::to_string(std::min(a, b)) + " and " +
-                      std::to_string(std::max(a, b)) +
-                      " are live together and share bytes at offset " +
-                      std::to_string(res.offsets[b]));
+    std::set<std::pair<int64_t, size_t>> live;          // (offset, request)
+    std::set<std::pair<int64_t, size_t>> endsAt;        // (lastUse, request)
+    for (size_t b : order) {
+      while (!endsAt.empty() && endsAt.begin()->first < reqs[b].firstUse) {
+        size_t gone = endsAt.begin()->second;
+        live.erase({res.offsets[gone], gone});
+        endsAt.erase(endsAt.begin());
       }
+      int64_t start = res.offsets[b], end = start + plannedSize(reqs[b]);
+      auto next = live.lower_bound({start, 0});
+      size_t clash = SIZE_MAX;
+      if (next != live.end() && next->first < end)
+        clash = next->second;
+      if (clash == SIZE_MAX && next != live.begin()) {
+        auto prev = std::prev(next);
+        if (prev->first + plannedSize(reqs[prev->second]) > start)
+          clash = prev->second;
+      }
+      if (clash != SIZE_MAX)
+        return fail("requests " + std::to_string(std::min(clash, b)) + " and " +
+                    std::to_string(std::max(clash, b)) +
+                    " are live together and share bytes at offset " +
+                    std::to_string(std::max(start, res.offsets[clash])));
+      live.insert({start, b});
+      endsAt.insert({reqs[b].lastUse, b});
     }
   }
   return true;

@@ -1,7 +1,9 @@
+#include "passes/planning/LifetimeIndex.h"
 #include "passes/planning/MemoryPlanner.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 using namespace ptec::planning;
@@ -256,4 +258,68 @@ TEST_CASE("planner: two-sided placement is optimal on a chain", "[planner]") {
   CHECK(r.offsets == std::vector<int64_t>{0, 176, 0, 144, 0});
   CHECK(r.totalSize() == 224);
   CHECK(planBest(reqs).totalSize() == 224);
+}
+
+TEST_CASE("planner: LifetimeIndex answers like a scan of every lifetime",
+          "[planner][property]") {
+  std::mt19937_64 rng(777);
+  std::uniform_int_distribution<int> time(0, 200), len(0, 30), top(0, 1000);
+  for (int iter = 0; iter < 200; ++iter) {
+    struct Life {
+      int64_t first, last, top;
+    };
+    std::vector<Life> lives;
+    LifetimeIndex index(0, 230, 300);
+    for (uint32_t id = 0; id < 300; ++id) {
+      int64_t f = time(rng), l = f + len(rng), t = top(rng);
+      lives.push_back({f, l, t});
+      index.insert(id, f, l, t);
+      if (id % 30 != 0)
+        continue;
+      int64_t a = time(rng), b = a + len(rng);
+      std::vector<uint32_t> got;
+      index.collect(a, b, got);
+      std::sort(got.begin(), got.end());
+      std::vector<uint32_t> want;
+      int64_t wantTop = -1;
+      for (uint32_t k = 0; k < lives.size(); ++k)
+        if (lives[k].first <= b && a <= lives[k].last) {
+          want.push_back(k);
+          wantTop = std::max(wantTop, lives[k].top);
+        }
+      INFO("iteration " << iter << " query [" << a << ", " << b << "]");
+      REQUIRE(got == want);
+      REQUIRE(index.maxTop(a, b) == wantTop);
+    }
+  }
+}
+
+TEST_CASE("planner: verifyPlan finds exactly the overlaps a pairwise scan finds",
+          "[planner][property]") {
+  std::mt19937_64 rng(4242);
+  std::uniform_int_distribution<int> slot(0, 12), time(0, 40), len(0, 8), count(1, 60);
+  int rejected = 0;
+  for (int iter = 0; iter < 500; ++iter) {
+    std::vector<PlanRequest> reqs;
+    PlanResult r;
+    int n = count(rng);
+    for (int i = 0; i < n; ++i) {
+      int64_t f = time(rng);
+      reqs.push_back(req(16 * (1 + len(rng) % 3), f, f + len(rng)));
+      r.offsets.push_back(16 * slot(rng));
+    }
+    r.arenaSizes = {0, 16 * 20};
+    bool clash = false;
+    for (int a = 0; a < n && !clash; ++a)
+      for (int b = a + 1; b < n && !clash; ++b)
+        clash = reqs[a].firstUse <= reqs[b].lastUse && reqs[b].firstUse <= reqs[a].lastUse &&
+                r.offsets[a] < r.offsets[b] + reqs[b].size &&
+                r.offsets[b] < r.offsets[a] + reqs[a].size;
+    std::string why;
+    INFO("iteration " << iter);
+    REQUIRE(verifyPlan(reqs, r, &why) == !clash);
+    rejected += clash;
+  }
+  CHECK(rejected > 100); // both verdicts were exercised
+  CHECK(rejected < 490);
 }
