@@ -66,6 +66,8 @@ SCHEMAS = [
     "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
     "-> Tensor",
     "view(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+    "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
+    "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
     "_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
 ]
 

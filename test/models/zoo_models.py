@@ -211,6 +211,17 @@ class StateOrder(nn.Module):
         return self.cache.sum(0) + self.a.sum(0)
 
 
+class Linear1D(nn.Module):
+    """nn.Linear on a 1-D input (torch unsqueezes and squeezes around the matmul)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
 def _randomize_bn(module, gen):
     """Give every BatchNorm non-trivial affine params and running statistics."""
     for m in module.modules():
@@ -281,6 +292,9 @@ def zoo():
                  [("forward", "model", ["x"], _inputs(113, (2, 3)))],
                  "a <- old b while b += x; snap <- the cache between two slice writes. "
                  "Three calls: outputs and all four buffers after each."),
+        ZooEntry("linear_1d", lambda: _build(Linear1D, 14),
+                 [("forward", "model", ["x"], _inputs(114, (8,)))],
+                 "nn.Linear(8, 4) on a 1-D input of 8 features."),
         ZooEntry("ten_calls", lambda: _build(TenCalls, 7),
                  [("forward", "model", ["x"], _inputs(107, (2, 2)))],
                  "Submodule `step` (sin(mm(a, x) + b)) called 10 times; nn_module_stack "
