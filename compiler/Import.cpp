@@ -12,6 +12,7 @@
 
 #include "compiler/ImportArguments.h"
 #include "dialects/exir/IR/ExirDialect.h"
+#include "dialects/exir/IR/ShapeRules.h"
 #include "dialects/exir/schema/OperatorSchema.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -249,6 +250,10 @@ FailureOr<RankedTensorType> Importer::tensorType(const pt2::TensorMeta &meta,
   if (!elem)
     return emitError(loc) << what << " has dtype " << static_cast<int>(meta.dtype)
                           << ", which is not supported";
+  if (static_cast<int64_t>(meta.sizes.size()) > exir::kMaxTensorRank)
+    return emitError(loc) << what << " has " << meta.sizes.size()
+                          << " dims; the runtime supports at most "
+                          << exir::kMaxTensorRank;
   for (size_t d = 0; d < meta.sizes.size(); ++d)
     if (meta.sizes[d] < 0)
       return emitError(loc) << "dimension " << d << " of " << what
@@ -731,6 +736,10 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
 
   auto op = b.create<exir::AtenOp>(loc, s->fullName(), types, operands,
                                    segments, attrs);
+  // Before any pass sees it: the node's arguments make sense for its
+  // operator, and its declared outputs are what the operator computes.
+  if (failed(exir::verifySemantics(op)))
+    return failure();
   if (std::string scope = repeatedScope(node); !scope.empty())
     op->setAttr("exir.scope", b.getStringAttr(scope));
   for (auto [name, result] : llvm::zip(names, op->getResults()))

@@ -31,6 +31,17 @@ def Exir_Dialect : Dialect {
     static constexpr llvm::StringLiteral kOutputAttrName = "exir.output";
     /// Name of the module attribute with the IR schema version ("major.minor").
     static constexpr llvm::StringLiteral kVersionAttrName = "exir.version";
+
+    /// Whether the exir.aten verifier also runs the shape rules
+    /// (ShapeRules.h), so that every verification (after each pass, after
+    /// parsing) checks them. On by default in debug builds.
+    bool semanticChecksEnabled() const { return semanticChecks; }
+    void setSemanticChecks(bool on) { semanticChecks = on; }
+
+  private:
+    bool semanticChecks = kSemanticChecksByDefault;
+
+  public:
   }];
 }
 

@@ -13,6 +13,17 @@
 
 #include "dialects/exir/schema/OperatorSchema.h"
 
+namespace ptec::exir {
+/// The default of ExirDialect::semanticChecksEnabled: shape rules run in
+/// every exir.aten verification of debug builds; release builds check them
+/// at import (and wherever a tool or test turns them on).
+#ifdef NDEBUG
+constexpr bool kSemanticChecksByDefault = false;
+#else
+constexpr bool kSemanticChecksByDefault = true;
+#endif
+} // namespace ptec::exir
+
 #include "dialects/exir/IR/ExirDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES

@@ -1,6 +1,7 @@
 //===- ExirOps.cpp - exir operation verifiers and helpers -----------------===//
 
 #include "dialects/exir/IR/ExirDialect.h"
+#include "dialects/exir/IR/ShapeRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -168,6 +169,18 @@ static bool attrMatchesType(Attribute attr, const schema::SchemaType &t) {
 }
 
 LogicalResult AtenOp::verify() {
+  if (failed(verifySchema()))
+    return failure();
+  // Shape rules cost more than the schema checks; they run here only when
+  // asked for (debug builds, tests, --exir-verify-each). The importer runs
+  // them on every op either way.
+  auto *dialect = static_cast<ExirDialect *>((*this)->getDialect());
+  if (dialect && dialect->semanticChecksEnabled())
+    return verifySemantics(*this);
+  return success();
+}
+
+LogicalResult AtenOp::verifySchema() {
   const schema::FunctionSchema *s = getSchema();
   if (!s)
     return emitOpError("unknown operator '")

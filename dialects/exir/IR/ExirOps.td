@@ -77,6 +77,9 @@ def Exir_AtenOp : Exir_Op<"aten", [
   let extraClassDeclaration = [{
     /// The registry schema of this op, or null when unknown.
     const ::ptec::schema::FunctionSchema *getSchema();
+    /// The schema half of verify(): the operator exists, operands and
+    /// attributes match its arguments, the result count its returns.
+    ::mlir::LogicalResult verifySchema();
     /// Operands of schema argument `argIndex` (must be tensor-like).
     ::mlir::OperandRange getArgOperands(unsigned argIndex);
     /// Index of the tensor-like schema argument operand `operandIndex` belongs
