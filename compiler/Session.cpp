@@ -4,6 +4,7 @@
 
 #include "compiler/Import.h"
 #include "dialects/exir/IR/ExirDialect.h"
+#include "dialects/exir/IR/ShapeRules.h"
 #include "passes/Passes.h"
 #include "serde/pt2/Pt2Reader.h"
 #include "serde/pte/PteWriter.h"
@@ -19,6 +20,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
 
@@ -222,9 +225,13 @@ CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
     : options_(std::move(options)), errs_(errs), out_(out) {
   DialectRegistry registry;
   registerImportDialects(registry);
-  context_ = std::make_unique<MLIRContext>(registry,
-                                           MLIRContext::Threading::DISABLED);
+  context_ = std::make_unique<MLIRContext>(
+      registry, options_.threading ? MLIRContext::Threading::ENABLED
+                                   : MLIRContext::Threading::DISABLED);
   context_->loadAllAvailableDialects();
+  if (options_.verifyEach)
+    context_->getOrLoadDialect<exir::ExirDialect>()->setSemanticChecks(
+        *options_.verifyEach);
   context_->printOpOnDiagnostic(options_.verbose);
   diagnostics_ = std::make_unique<DiagnosticPrinter>(*context_, errs_);
 }
@@ -272,7 +279,11 @@ LogicalResult CompileSession::load() {
     }
     sources.push_back(MethodSource{std::move(*program), in.method});
   }
-  module_ = importPrograms(ctx, sources);
+  return loadPrograms(sources);
+}
+
+LogicalResult CompileSession::loadPrograms(llvm::ArrayRef<MethodSource> sources) {
+  module_ = importPrograms(*context_, sources);
   reached_ = Phase::Import;
   return success(static_cast<bool>(module_));
 }
@@ -281,7 +292,20 @@ LogicalResult CompileSession::loadSavedIr(const std::string &path) {
   MLIRContext &ctx = *context_;
   if (!llvm::sys::fs::exists(path))
     return emitError(fileLocation(ctx, path)) << "no such file";
-  module_ = parseSourceFile<ModuleOp>(path, ParserConfig(&ctx));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return emitError(fileLocation(ctx, path))
+           << "cannot read: " << buffer.getError().message();
+  return loadSavedIr(std::move(*buffer));
+}
+
+LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  MLIRContext &ctx = *context_;
+  std::string path = buffer->getBufferIdentifier().str();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  module_ = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
   if (!module_)
     return failure();
   ModuleOp m = *module_;
@@ -318,7 +342,8 @@ LogicalResult CompileSession::loadSavedIr(const std::string &path) {
                                    << "' in " << kPhaseAttrName;
     reached_ = *p;
   }
-  return success();
+  // Saved IR is input too: the shape rules hold before any pass runs.
+  return exir::verifySemanticsIn(m);
 }
 
 LogicalResult CompileSession::runPhases() {
@@ -396,21 +421,29 @@ LogicalResult CompileSession::writePte() {
   if (options_.outputPath.empty())
     return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
            << "writing a .pte needs an output path (-o)";
+  std::vector<uint8_t> bytes;
+  if (failed(emitPte(bytes)))
+    return failure();
+  std::string error;
+  if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
+    return emitError(fileLocation(*context_, options_.outputPath))
+           << "cannot write: " << error;
+  return success();
+}
+
+LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
 #ifdef PTEC_HAVE_EMITTER
   pte::ProgramBuilder builder;
   EmitOptions emitOptions;
   emitOptions.emitStateNames = options_.emitStateNames;
   if (failed(emitProgram(*module_, builder, emitOptions)))
     return failure();
-  std::vector<uint8_t> bytes;
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
-  if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
-    return emitError(fileLocation(*context_, options_.outputPath))
-           << "cannot write: " << error;
   return success();
 #else
+  (void)bytes;
   return emitError(module_->getLoc())
          << "this build has no .pte emitter; use --emit=mlir or --compile-to";
 #endif

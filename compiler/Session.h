@@ -16,12 +16,19 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
+
 namespace ptec {
+
+struct MethodSource; // compiler/Import.h
 
 /// The compile phases, in pipeline order (compiler/Phases.def).
 enum class Phase {
@@ -74,6 +81,14 @@ struct CompileOptions {
   bool printIrAfterAll = false;
   /// Report each phase and its time on the error stream.
   bool verbose = false;
+  /// Check every exir.aten op against its shape rule (ShapeRules.h) each
+  /// time the IR is verified: after loading and after every pass. Import
+  /// and saved-IR loading check them either way. Unset: the build's
+  /// default (on in debug builds).
+  std::optional<bool> verifyEach;
+  /// Let MLIR use threads (parallel verification, nested pass managers).
+  /// The output is the same either way (the zoo_determinism test).
+  bool threading = false;
 };
 
 /// Adds the passes of `phase` (nothing for import and emit) to `pm`.
@@ -101,6 +116,14 @@ public:
   mlir::LogicalResult load();
   mlir::LogicalResult runPhases();
   mlir::LogicalResult writeOutput();
+
+  /// load() from memory instead of options().inputs (fuzzers, tests): the
+  /// programs already read, or saved IR (text or bytecode) whose buffer
+  /// identifier names it in diagnostics. Same checks as load().
+  mlir::LogicalResult loadPrograms(llvm::ArrayRef<MethodSource> sources);
+  mlir::LogicalResult loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  /// The .pte bytes writeOutput() would write, after runPhases().
+  mlir::LogicalResult emitPte(std::vector<uint8_t> &bytes);
 
   mlir::MLIRContext &context() { return *context_; }
   /// The program (null before load() or after it failed).
