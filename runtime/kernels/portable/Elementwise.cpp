@@ -13,66 +13,6 @@ namespace {
 constexpr double kSqrt2 = 1.4142135623730951;
 constexpr double kSqrt2OverPi = 0.7978845608028654;
 
-/// Binary op over two tensors into `out` (broadcast), computing in `cat`.
-/// `checkCast`: refuse an out dtype of a lower category (PyTorch's rule for
-/// arithmetic; comparisons and logical ops may write any dtype).
-template <typename Op>
-Error binary(KernelContext &ctx, const Tensor &a, const Tensor &b, Tensor &out, Cat cat,
-             bool checkCast, Op &&op) {
-  if (checkCast && !canCastTo(cat, out.dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "result type is %s but out has dtype %s, which cannot hold it",
-                    catName(cat), toString(out.dtype()));
-  const Tensor *ins[2] = {&a, &b};
-  Shape os;
-  PTEC_TRY(broadcastShapes(ctx, ins, 2, os));
-  PTEC_TRY(resizeOut(ctx, out, os));
-  withCat(cat, [&](auto c) {
-    using C = decltype(c);
-    mapElements<C, 2>(ins, out, os, [&](C x, C y) { return op(x, y); });
-    return 0;
-  });
-  return Error::Ok;
-}
-
-/// Whether `other` is a Tensor or a Scalar argument.
-enum class Rhs { Tensor, Scalar };
-
-struct BinaryArgs {
-  Tensor *a = nullptr, *b = nullptr, *out = nullptr;
-  Scalar s;
-};
-
-/// Unboxes [self, other, ..., out (at outIdx), ret].
-Error unboxBinary(KernelContext &ctx, Args args, Rhs rhs, size_t outIdx, BinaryArgs &ba) {
-  PTEC_TRY(argTensor(ctx, args, 0, "self", ba.a));
-  if (rhs == Rhs::Tensor)
-    PTEC_TRY(argTensor(ctx, args, 1, "other", ba.b));
-  else
-    PTEC_TRY(argScalar(ctx, args, 1, "other", ba.s));
-  PTEC_TRY(argOut(ctx, args, outIdx, "out", ba.out));
-  return argReturn(ctx, args, outIdx + 1);
-}
-
-/// Category of self op other, with PyTorch's rule that a Scalar only lifts
-/// the category (it never narrows a tensor's dtype).
-Cat resultCat(const Tensor &a, const Tensor &b) { return maxCat(catOf(a.dtype()), catOf(b.dtype())); }
-
-template <typename Op>
-Error binaryKernel(KernelContext &ctx, Args args, Rhs rhs, size_t nargs, Op &&op,
-                   bool checkCast = true, bool forceFloat = false) {
-  PT_NARGS(nargs);
-  BinaryArgs ba;
-  PTEC_TRY(unboxBinary(ctx, args, rhs, nargs - 2, ba));
-  if (rhs == Rhs::Scalar) {
-    ScalarTensor st(ba.s);
-    Cat cat = forceFloat ? Cat::Float : resultCat(*ba.a, st.tensor());
-    return binary(ctx, *ba.a, st.tensor(), *ba.out, cat, checkCast, op);
-  }
-  Cat cat = forceFloat ? Cat::Float : resultCat(*ba.a, *ba.b);
-  return binary(ctx, *ba.a, *ba.b, *ba.out, cat, checkCast, op);
-}
-
 /// add / sub with alpha at index 2: out = self + sign * alpha * other.
 Error addSub(KernelContext &ctx, Args args, Rhs rhs, double sign, bool reverse) {
   PT_NARGS(5);
@@ -99,22 +39,6 @@ Error addSub(KernelContext &ctx, Args args, Rhs rhs, double sign, bool reverse) 
     return binary(ctx, *ba.a, b, *ba.out, cat, true,
                   [al](C x, C y) { return wrapAdd(x, wrapMul(al, y)); });
   });
-}
-
-/// Floor division of floats as PyTorch defines it (consistent with fmod).
-double floorDiv(double a, double b) {
-  if (b == 0)
-    return a / b;
-  double mod = std::fmod(a, b);
-  double div = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0)))
-    div -= 1;
-  if (div == 0)
-    return std::copysign(0.0, a / b);
-  double fl = std::floor(div);
-  if (div - fl > 0.5)
-    fl += 1;
-  return fl;
 }
 
 Error divKernel(KernelContext &ctx, Args args, Rhs rhs, bool hasMode) {
@@ -222,39 +146,6 @@ Error powKernel(KernelContext &ctx, Args args, Rhs rhs) {
 
 // --- Unary ----------------------------------------------------------------
 
-enum class UnaryKind {
-  Float,    ///< result is floating (exp, sin, ...): int inputs promote
-  Preserve, ///< result keeps the input's category (neg, abs, relu)
-};
-
-/// [self, <nExtra scalar args>, out, ret]; op(C) -> value.
-template <typename Op>
-Error unary(KernelContext &ctx, Args args, size_t nargs, UnaryKind kind, Op &&op) {
-  PT_NARGS(nargs);
-  Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, nargs - 1));
-  Cat cat = kind == UnaryKind::Float ? Cat::Float : catOf(in->dtype());
-  if (!canCastTo(cat, out->dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "result type is %s but out has dtype %s, which cannot hold it",
-                    catName(cat), toString(out->dtype()));
-  Shape os = Shape::of(*in);
-  PTEC_TRY(resizeOut(ctx, *out, os));
-  const Tensor *ins[1] = {in};
-  withCat(cat, [&](auto c) {
-    using C = decltype(c);
-    mapElements<C, 1>(ins, *out, os, [&](C x) { return op(x); });
-    return 0;
-  });
-  return Error::Ok;
-}
-
-template <typename F> Error floatUnary(KernelContext &ctx, Args args, F f) {
-  return unary(ctx, args, 3, UnaryKind::Float, [f](auto x) { return f(double(x)); });
-}
-
 /// Clamp `self` to [lo, hi] (either optional) with scalar bounds.
 Error clampImpl(KernelContext &ctx, const Tensor &in, Tensor &out, bool hasLo,
                 const Scalar &lo, bool hasHi, const Scalar &hi) {
@@ -309,6 +200,7 @@ Error mul_scalar_out(KernelContext &ctx, Args args) {
 Error div_out(KernelContext &ctx, Args args) { return divKernel(ctx, args, Rhs::Tensor, false); }
 Error div_out_mode(KernelContext &ctx, Args args) { return divKernel(ctx, args, Rhs::Tensor, true); }
 Error div_scalar_out(KernelContext &ctx, Args args) { return divKernel(ctx, args, Rhs::Scalar, false); }
+Error div_scalar_mode_out(KernelContext &ctx, Args args) { return divKernel(ctx, args, Rhs::Scalar, true); }
 
 Error pow_tensor_tensor_out(KernelContext &ctx, Args args) { return powKernel(ctx, args, Rhs::Tensor); }
 Error pow_tensor_scalar_out(KernelContext &ctx, Args args) { return powKernel(ctx, args, Rhs::Scalar); }

@@ -5,6 +5,7 @@
 
 #include "runtime/kernels/portable/KernelUtils.h"
 
+#include <cmath>
 #include <type_traits>
 
 namespace ptec::rt::portable {
@@ -120,6 +121,120 @@ inline void mapElements(const Tensor *const (&ins)[N], Tensor &out, const Shape 
               op(loadAs<C>(p[0], t[0], ix[0]), loadAs<C>(p[1], t[1], ix[1]),
                  loadAs<C>(p[2], t[2], ix[2])));
   }, &out);
+}
+
+
+// ---------------------------------------------------------------------------
+// Shared kernel bodies (Elementwise.cpp, Binary.cpp, UnaryMath.cpp)
+// ---------------------------------------------------------------------------
+
+/// Binary op over two tensors into `out` (broadcast), computing in `cat`.
+/// `checkCast`: refuse an out dtype of a lower category (PyTorch's rule for
+/// arithmetic; comparisons and logical ops may write any dtype).
+template <typename Op>
+Error binary(KernelContext &ctx, const Tensor &a, const Tensor &b, Tensor &out, Cat cat,
+             bool checkCast, Op &&op) {
+  if (checkCast && !canCastTo(cat, out.dtype()))
+    return ctx.fail(Error::InvalidArgument,
+                    "result type is %s but out has dtype %s, which cannot hold it",
+                    catName(cat), toString(out.dtype()));
+  const Tensor *ins[2] = {&a, &b};
+  Shape os;
+  PTEC_TRY(broadcastShapes(ctx, ins, 2, os));
+  PTEC_TRY(resizeOut(ctx, out, os));
+  withCat(cat, [&](auto c) {
+    using C = decltype(c);
+    mapElements<C, 2>(ins, out, os, [&](C x, C y) { return op(x, y); });
+    return 0;
+  });
+  return Error::Ok;
+}
+
+/// Whether `other` is a Tensor or a Scalar argument.
+enum class Rhs { Tensor, Scalar };
+
+struct BinaryArgs {
+  Tensor *a = nullptr, *b = nullptr, *out = nullptr;
+  Scalar s;
+};
+
+/// Unboxes [self, other, ..., out (at outIdx), ret].
+inline Error unboxBinary(KernelContext &ctx, Args args, Rhs rhs, size_t outIdx, BinaryArgs &ba) {
+  PTEC_TRY(argTensor(ctx, args, 0, "self", ba.a));
+  if (rhs == Rhs::Tensor)
+    PTEC_TRY(argTensor(ctx, args, 1, "other", ba.b));
+  else
+    PTEC_TRY(argScalar(ctx, args, 1, "other", ba.s));
+  PTEC_TRY(argOut(ctx, args, outIdx, "out", ba.out));
+  return argReturn(ctx, args, outIdx + 1);
+}
+
+/// Category of self op other, with PyTorch's rule that a Scalar only lifts
+/// the category (it never narrows a tensor's dtype).
+inline Cat resultCat(const Tensor &a, const Tensor &b) { return maxCat(catOf(a.dtype()), catOf(b.dtype())); }
+
+template <typename Op>
+Error binaryKernel(KernelContext &ctx, Args args, Rhs rhs, size_t nargs, Op &&op,
+                   bool checkCast = true, bool forceFloat = false) {
+  PT_NARGS(nargs);
+  BinaryArgs ba;
+  PTEC_TRY(unboxBinary(ctx, args, rhs, nargs - 2, ba));
+  if (rhs == Rhs::Scalar) {
+    ScalarTensor st(ba.s);
+    Cat cat = forceFloat ? Cat::Float : resultCat(*ba.a, st.tensor());
+    return binary(ctx, *ba.a, st.tensor(), *ba.out, cat, checkCast, op);
+  }
+  Cat cat = forceFloat ? Cat::Float : resultCat(*ba.a, *ba.b);
+  return binary(ctx, *ba.a, *ba.b, *ba.out, cat, checkCast, op);
+}
+
+/// Floor division of floats as PyTorch defines it (consistent with fmod).
+inline double floorDiv(double a, double b) {
+  if (b == 0)
+    return a / b;
+  double mod = std::fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0)))
+    div -= 1;
+  if (div == 0)
+    return std::copysign(0.0, a / b);
+  double fl = std::floor(div);
+  if (div - fl > 0.5)
+    fl += 1;
+  return fl;
+}
+
+enum class UnaryKind {
+  Float,    ///< result is floating (exp, sin, ...): int inputs promote
+  Preserve, ///< result keeps the input's category (neg, abs, relu)
+};
+
+/// [self, <nExtra scalar args>, out, ret]; op(C) -> value.
+template <typename Op>
+Error unary(KernelContext &ctx, Args args, size_t nargs, UnaryKind kind, Op &&op) {
+  PT_NARGS(nargs);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, nargs - 1));
+  Cat cat = kind == UnaryKind::Float ? Cat::Float : catOf(in->dtype());
+  if (!canCastTo(cat, out->dtype()))
+    return ctx.fail(Error::InvalidArgument,
+                    "result type is %s but out has dtype %s, which cannot hold it",
+                    catName(cat), toString(out->dtype()));
+  Shape os = Shape::of(*in);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  const Tensor *ins[1] = {in};
+  withCat(cat, [&](auto c) {
+    using C = decltype(c);
+    mapElements<C, 1>(ins, *out, os, [&](C x) { return op(x); });
+    return 0;
+  });
+  return Error::Ok;
+}
+
+template <typename F> Error floatUnary(KernelContext &ctx, Args args, F f) {
+  return unary(ctx, args, 3, UnaryKind::Float, [f](auto x) { return f(double(x)); });
 }
 
 } // namespace ptec::rt::portable

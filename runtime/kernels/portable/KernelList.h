@@ -18,6 +18,8 @@
   X("aten::_softmax.out", softmax_out, 5, Contiguous) \
   X("aten::_to_copy.out", to_copy_out, 5, SameDimOrder) \
   X("aten::abs.out", abs_out, 3, SameDimOrder) \
+  X("aten::acos.out", acos_out, 3, SameDimOrder) \
+  X("aten::acosh.out", acosh_out, 3, SameDimOrder) \
   X("aten::add.Scalar_out", add_scalar_out, 5, SameDimOrder) \
   X("aten::add.out", add_out, 5, SameDimOrder) \
   X("aten::addmm.out", addmm_out, 7, Contiguous) \
@@ -25,10 +27,27 @@
   X("aten::amax.out", amax_out, 5, Contiguous) \
   X("aten::arange.start_out", arange_start_out, 5, Contiguous) \
   X("aten::argmax.out", argmax_out, 5, Contiguous) \
+  X("aten::asin.out", asin_out, 3, SameDimOrder) \
+  X("aten::asinh.out", asinh_out, 3, SameDimOrder) \
+  X("aten::atan.out", atan_out, 3, SameDimOrder) \
+  X("aten::atan2.out", atan2_out, 4, SameDimOrder) \
+  X("aten::atanh.out", atanh_out, 3, SameDimOrder) \
   X("aten::avg_pool2d.out", avg_pool2d_out, 9, Contiguous) \
+  X("aten::bitwise_and.Scalar_out", bitwise_and_scalar_out, 4, SameDimOrder) \
+  X("aten::bitwise_and.Tensor_out", bitwise_and_tensor_out, 4, SameDimOrder) \
+  X("aten::bitwise_left_shift.Tensor_Scalar_out", bitwise_left_shift_tensor_scalar_out, 4, SameDimOrder) \
+  X("aten::bitwise_left_shift.Tensor_out", bitwise_left_shift_tensor_out, 4, SameDimOrder) \
   X("aten::bitwise_not.out", bitwise_not_out, 3, SameDimOrder) \
+  X("aten::bitwise_or.Scalar_out", bitwise_or_scalar_out, 4, SameDimOrder) \
+  X("aten::bitwise_or.Tensor_out", bitwise_or_tensor_out, 4, SameDimOrder) \
+  X("aten::bitwise_right_shift.Tensor_Scalar_out", bitwise_right_shift_tensor_scalar_out, 4, SameDimOrder) \
+  X("aten::bitwise_right_shift.Tensor_out", bitwise_right_shift_tensor_out, 4, SameDimOrder) \
+  X("aten::bitwise_xor.Scalar_out", bitwise_xor_scalar_out, 4, SameDimOrder) \
+  X("aten::bitwise_xor.Tensor_out", bitwise_xor_tensor_out, 4, SameDimOrder) \
   X("aten::bmm.out", bmm_out, 4, Contiguous) \
   X("aten::cat.out", cat_out, 4, Contiguous) \
+  X("aten::ceil.out", ceil_out, 3, SameDimOrder) \
+  X("aten::clamp.Tensor_out", clamp_tensor_out, 5, SameDimOrder) \
   X("aten::clamp.out", clamp_out, 5, SameDimOrder) \
   X("aten::clone.out", clone_out, 4, SameDimOrder) \
   X("aten::constant_pad_nd.out", constant_pad_nd_out, 5, Contiguous) \
@@ -36,24 +55,33 @@
   X("aten::copy.out", copy_out, 5, SameDimOrder) \
   X("aten::copy_", copy_inplace, 4, SameDimOrder) \
   X("aten::cos.out", cos_out, 3, SameDimOrder) \
+  X("aten::cosh.out", cosh_out, 3, SameDimOrder) \
   X("aten::cumsum.out", cumsum_out, 5, Contiguous) \
   X("aten::detach_copy.out", detach_copy_out, 3, SameDimOrder) \
+  X("aten::div.Scalar_mode_out", div_scalar_mode_out, 5, SameDimOrder) \
   X("aten::div.Scalar_out", div_scalar_out, 4, SameDimOrder) \
   X("aten::div.out", div_out, 4, SameDimOrder) \
   X("aten::div.out_mode", div_out_mode, 5, SameDimOrder) \
+  X("aten::elu.out", elu_out, 6, SameDimOrder) \
   X("aten::embedding.out", embedding_out, 7, Contiguous) \
   X("aten::eq.Scalar_out", eq_scalar_out, 4, SameDimOrder) \
   X("aten::eq.Tensor_out", eq_tensor_out, 4, SameDimOrder) \
   X("aten::erf.out", erf_out, 3, SameDimOrder) \
   X("aten::exp.out", exp_out, 3, SameDimOrder) \
   X("aten::expand_copy.out", expand_copy_out, 5, Contiguous) \
+  X("aten::expm1.out", expm1_out, 3, SameDimOrder) \
   X("aten::fill.Scalar_out", fill_scalar_out, 4, SameDimOrder) \
+  X("aten::floor.out", floor_out, 3, SameDimOrder) \
+  X("aten::floor_divide.out", floor_divide_out, 4, SameDimOrder) \
+  X("aten::fmod.Scalar_out", fmod_scalar_out, 4, SameDimOrder) \
+  X("aten::fmod.Tensor_out", fmod_tensor_out, 4, SameDimOrder) \
   X("aten::full.out", full_out, 4, SameDimOrder) \
   X("aten::full_like.out", full_like_out, 5, SameDimOrder) \
   X("aten::gather.out", gather_out, 6, Contiguous) \
   X("aten::ge.Scalar_out", ge_scalar_out, 4, SameDimOrder) \
   X("aten::ge.Tensor_out", ge_tensor_out, 4, SameDimOrder) \
   X("aten::gelu.out", gelu_out, 4, SameDimOrder) \
+  X("aten::glu.out", glu_out, 4, Contiguous) \
   X("aten::gt.Scalar_out", gt_scalar_out, 4, SameDimOrder) \
   X("aten::gt.Tensor_out", gt_tensor_out, 4, SameDimOrder) \
   X("aten::hardtanh.out", hardtanh_out, 5, SameDimOrder) \
@@ -61,19 +89,28 @@
   X("aten::index_put.out", index_put_out, 6, Contiguous) \
   X("aten::index_put_", index_put_inplace, 5, Contiguous) \
   X("aten::index_select.out", index_select_out, 5, Contiguous) \
+  X("aten::isinf.out", isinf_out, 3, SameDimOrder) \
   X("aten::isnan.out", isnan_out, 3, SameDimOrder) \
   X("aten::le.Scalar_out", le_scalar_out, 4, SameDimOrder) \
   X("aten::le.Tensor_out", le_tensor_out, 4, SameDimOrder) \
   X("aten::leaky_relu.out", leaky_relu_out, 4, SameDimOrder) \
   X("aten::lift_fresh_copy.out", lift_fresh_copy_out, 3, SameDimOrder) \
   X("aten::log.out", log_out, 3, SameDimOrder) \
+  X("aten::log10.out", log10_out, 3, SameDimOrder) \
+  X("aten::log1p.out", log1p_out, 3, SameDimOrder) \
+  X("aten::log2.out", log2_out, 3, SameDimOrder) \
   X("aten::logical_and.out", logical_and_out, 4, SameDimOrder) \
   X("aten::logical_not.out", logical_not_out, 3, SameDimOrder) \
+  X("aten::logical_or.out", logical_or_out, 4, SameDimOrder) \
+  X("aten::logical_xor.out", logical_xor_out, 4, SameDimOrder) \
+  X("aten::logit.out", logit_out, 4, SameDimOrder) \
   X("aten::lt.Scalar_out", lt_scalar_out, 4, SameDimOrder) \
   X("aten::lt.Tensor_out", lt_tensor_out, 4, SameDimOrder) \
   X("aten::masked_fill.Scalar_out", masked_fill_scalar_out, 5, SameDimOrder) \
   X("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out, 9, Contiguous) \
+  X("aten::maximum.out", maximum_out, 4, SameDimOrder) \
   X("aten::mean.out", mean_out, 6, Contiguous) \
+  X("aten::minimum.out", minimum_out, 4, SameDimOrder) \
   X("aten::mm.out", mm_out, 4, Contiguous) \
   X("aten::mul.Scalar_out", mul_scalar_out, 4, SameDimOrder) \
   X("aten::mul.out", mul_out, 4, SameDimOrder) \
@@ -83,17 +120,23 @@
   X("aten::neg.out", neg_out, 3, SameDimOrder) \
   X("aten::ones.out", ones_out, 3, SameDimOrder) \
   X("aten::permute_copy.out", permute_copy_out, 4, Contiguous) \
+  X("aten::pow.Scalar_out", pow_scalar_out, 4, SameDimOrder) \
   X("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out, 4, SameDimOrder) \
   X("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out, 4, SameDimOrder) \
   X("aten::reciprocal.out", reciprocal_out, 3, SameDimOrder) \
   X("aten::relu.out", relu_out, 3, SameDimOrder) \
+  X("aten::remainder.Scalar_out", remainder_scalar_out, 4, SameDimOrder) \
+  X("aten::remainder.Tensor_out", remainder_tensor_out, 4, SameDimOrder) \
+  X("aten::round.out", round_out, 3, SameDimOrder) \
   X("aten::rsqrt.out", rsqrt_out, 3, SameDimOrder) \
   X("aten::rsub.Scalar_out", rsub_scalar_out, 5, SameDimOrder) \
   X("aten::scalar_tensor.out", scalar_tensor_out, 3, Contiguous) \
   X("aten::select_copy.int_out", select_copy_int_out, 5, Contiguous) \
   X("aten::select_scatter.out", select_scatter_out, 6, Contiguous) \
   X("aten::sigmoid.out", sigmoid_out, 3, SameDimOrder) \
+  X("aten::sign.out", sign_out, 3, SameDimOrder) \
   X("aten::sin.out", sin_out, 3, SameDimOrder) \
+  X("aten::sinh.out", sinh_out, 3, SameDimOrder) \
   X("aten::slice_copy.Tensor_out", slice_copy_tensor_out, 7, Contiguous) \
   X("aten::slice_scatter.out", slice_scatter_out, 8, Contiguous) \
   X("aten::split_copy.Tensor_out", split_copy_tensor_out, 5, Contiguous) \
@@ -106,8 +149,10 @@
   X("aten::sub.out", sub_out, 5, SameDimOrder) \
   X("aten::sum.IntList_out", sum_intlist_out, 6, Contiguous) \
   X("aten::t_copy.out", t_copy_out, 3, Contiguous) \
+  X("aten::tan.out", tan_out, 3, SameDimOrder) \
   X("aten::tanh.out", tanh_out, 3, SameDimOrder) \
   X("aten::transpose_copy.int_out", transpose_copy_int_out, 5, Contiguous) \
+  X("aten::trunc.out", trunc_out, 3, SameDimOrder) \
   X("aten::unbind_copy.int_out", unbind_copy_int_out, 4, Contiguous) \
   X("aten::unsqueeze_copy.out", unsqueeze_copy_out, 4, Contiguous) \
   X("aten::view_copy.out", view_copy_out, 4, Contiguous) \

@@ -7,6 +7,7 @@
 
 #include "runtime/core/EValue.h"
 #include "runtime/core/Error.h"
+#include "runtime/core/Half.h"
 #include "runtime/core/ScalarType.h"
 #include "runtime/core/Span.h"
 #include "runtime/core/Tensor.h"
@@ -157,13 +158,17 @@ inline bool isSupportedDtype(ScalarType t) {
   switch (t) {
   case ScalarType::Byte: case ScalarType::Char: case ScalarType::Short:
   case ScalarType::Int: case ScalarType::Long: case ScalarType::Float:
-  case ScalarType::Double: case ScalarType::Bool:
+  case ScalarType::Double: case ScalarType::Bool: case ScalarType::Half:
+  case ScalarType::BFloat16:
     return true;
   default:
     return false;
   }
 }
-inline bool isFloatDt(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
+/// float32, float64, float16 or bfloat16.
+inline bool isFloatDt(ScalarType t) { return isFloatingType(t); }
+/// float16 or bfloat16: stored as 16 bits, computed in float.
+inline bool isHalfDt(ScalarType t) { return t == ScalarType::Half || t == ScalarType::BFloat16; }
 inline bool isIntDt(ScalarType t) { return isIntegralType(t, false); }
 inline bool isIndexDt(ScalarType t) { return t == ScalarType::Long || t == ScalarType::Int; }
 
@@ -178,6 +183,8 @@ template <typename C> inline C loadAs(const void *p, ScalarType t, int64_t i) {
   case ScalarType::Char: return static_cast<C>(static_cast<const int8_t *>(p)[i]);
   case ScalarType::Byte: return static_cast<C>(static_cast<const uint8_t *>(p)[i]);
   case ScalarType::Bool: return static_cast<C>(static_cast<const bool *>(p)[i]);
+  case ScalarType::Half: return static_cast<C>(halfToFloat(static_cast<const uint16_t *>(p)[i]));
+  case ScalarType::BFloat16: return static_cast<C>(bf16ToFloat(static_cast<const uint16_t *>(p)[i]));
   default: return C{};
   }
 }
@@ -212,6 +219,9 @@ template <typename C> inline void storeAs(void *p, ScalarType t, int64_t i, C v)
   case ScalarType::Char: static_cast<int8_t *>(p)[i] = castTo<int8_t>(v); break;
   case ScalarType::Byte: static_cast<uint8_t *>(p)[i] = castTo<uint8_t>(v); break;
   case ScalarType::Bool: static_cast<bool *>(p)[i] = castTo<bool>(v); break;
+  // Narrowed through float, as upstream computes Half/BFloat16 in float.
+  case ScalarType::Half: static_cast<uint16_t *>(p)[i] = floatToHalf(castTo<float>(v)); break;
+  case ScalarType::BFloat16: static_cast<uint16_t *>(p)[i] = floatToBf16(castTo<float>(v)); break;
   default: break;
   }
 }

@@ -81,11 +81,42 @@ void gemmTensors(MemoryAllocator *temp, const Tensor &a, const Tensor &b, Tensor
     g.run(a.dataAs<T>() + i * n * k, b.dataAs<T>() + i * k * m, out.dataAs<T>() + i * n * m);
 }
 
+/// Integers, float16 and bfloat16: a plain loop through loadAs/storeAs,
+/// accumulating in int64 (wrapping, as PyTorch's integer matmul) or double,
+/// and rounding once on store.
+void gemmGeneric(const Tensor &a, const Tensor &b, Tensor &out, int64_t batch, int64_t n,
+                 int64_t k, int64_t m) {
+  const bool isFloat = isFloatDt(out.dtype());
+  for (int64_t bi = 0; bi < batch; ++bi) {
+    int64_t ao = bi * n * k, bo = bi * k * m, oo = bi * n * m;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < m; ++j) {
+        double accD = 0;
+        uint64_t accI = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          if (isFloat)
+            accD += loadAs<double>(a.data(), a.dtype(), ao + i * k + p) *
+                    loadAs<double>(b.data(), b.dtype(), bo + p * m + j);
+          else
+            accI += static_cast<uint64_t>(loadAs<int64_t>(a.data(), a.dtype(), ao + i * k + p)) *
+                    static_cast<uint64_t>(loadAs<int64_t>(b.data(), b.dtype(), bo + p * m + j));
+        }
+        if (isFloat)
+          storeAs<double>(out.mutableData(), out.dtype(), oo + i * m + j, accD);
+        else
+          storeAs<int64_t>(out.mutableData(), out.dtype(), oo + i * m + j,
+                           static_cast<int64_t>(accI));
+      }
+  }
+}
+
+/// Upstream's matmuls take every real dtype plus float16/bfloat16 (not bool),
+/// one dtype for all operands.
 Error requireMatmulDtypes(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &b,
                           const Tensor &out) {
-  if (!isFloatDt(a.dtype()) || a.dtype() != b.dtype() || a.dtype() != out.dtype())
+  if (a.dtype() == ScalarType::Bool || a.dtype() != b.dtype() || a.dtype() != out.dtype())
     return ctx.fail(Error::InvalidArgument,
-                    "%s: needs float32 or float64 operands of one dtype, got %s, %s -> %s", op,
+                    "%s: needs operands of one non-bool dtype, got %s, %s -> %s", op,
                     toString(a.dtype()), toString(b.dtype()), toString(out.dtype()));
   return Error::Ok;
 }
@@ -113,8 +144,10 @@ Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &
   PTEC_TRY(resizeOut(ctx, out, os));
   if (out.dtype() == ScalarType::Float)
     gemmTensors<float>(ctx.tempAllocator(), a, b, out, batch, n, k, m);
-  else
+  else if (out.dtype() == ScalarType::Double)
     gemmTensors<double>(ctx.tempAllocator(), a, b, out, batch, n, k, m);
+  else
+    gemmGeneric(a, b, out, batch, n, k, m);
   return Error::Ok;
 }
 
@@ -181,6 +214,48 @@ template <typename T> void im2col(const ConvGeom &g, const T *in, int64_t cinG, 
           }
         }
       }
+}
+
+/// Integers, float16 and bfloat16: a direct loop through loadAs/storeAs,
+/// accumulating in int64 or double (bias added before the single rounding).
+void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, const Tensor *bias,
+                 Tensor &out) {
+  const bool isFloat = isFloatDt(out.dtype());
+  int64_t cinG = g.cin / g.groups, coutG = g.cout / g.groups;
+  const void *in = input.data(), *wt = weight.data();
+  ScalarType it = input.dtype(), wtT = weight.dtype();
+  for (int64_t b = 0; b < g.n; ++b)
+    for (int64_t oc = 0; oc < g.cout; ++oc) {
+      int64_t gr = oc / coutG;
+      for (int64_t oy = 0; oy < g.oh; ++oy)
+        for (int64_t ox = 0; ox < g.ow; ++ox) {
+          double accD = bias ? loadAs<double>(bias->data(), bias->dtype(), oc) : 0.0;
+          uint64_t accI = bias ? static_cast<uint64_t>(loadAs<int64_t>(bias->data(), bias->dtype(), oc)) : 0;
+          for (int64_t ic = 0; ic < cinG; ++ic)
+            for (int64_t ky = 0; ky < g.kh; ++ky) {
+              int64_t y = oy * g.sh - g.ph + ky * g.dh;
+              if (y < 0 || y >= g.h)
+                continue;
+              for (int64_t kx = 0; kx < g.kw; ++kx) {
+                int64_t x = ox * g.sw - g.pw + kx * g.dw;
+                if (x < 0 || x >= g.w)
+                  continue;
+                int64_t ii = ((b * g.cin + gr * cinG + ic) * g.h + y) * g.w + x;
+                int64_t wi = ((oc * cinG + ic) * g.kh + ky) * g.kw + kx;
+                if (isFloat)
+                  accD += loadAs<double>(in, it, ii) * loadAs<double>(wt, wtT, wi);
+                else
+                  accI += static_cast<uint64_t>(loadAs<int64_t>(in, it, ii)) *
+                          static_cast<uint64_t>(loadAs<int64_t>(wt, wtT, wi));
+              }
+            }
+          int64_t o = ((b * g.cout + oc) * g.oh + oy) * g.ow + ox;
+          if (isFloat)
+            storeAs<double>(out.mutableData(), out.dtype(), o, accD);
+          else
+            storeAs<int64_t>(out.mutableData(), out.dtype(), o, static_cast<int64_t>(accI));
+        }
+    }
 }
 
 template <typename T>
@@ -264,6 +339,15 @@ Error addmm_out(KernelContext &ctx, Args args) {
   double bt = beta.d, al = alpha.d;
   void *po = out->mutableData();
   ScalarType t = out->dtype();
+  if (!isFloatDt(t)) { // integers: exact, wrapping
+    uint64_t bi = static_cast<uint64_t>(beta.i), ai = static_cast<uint64_t>(alpha.i);
+    forEachBroadcast<1>(os, ins, [&](int64_t o, const int64_t(&ix)[1]) {
+      uint64_t prod = static_cast<uint64_t>(loadAs<int64_t>(po, t, o)) * ai;
+      uint64_t add = bi * static_cast<uint64_t>(loadAs<int64_t>(self->data(), t, ix[0]));
+      storeAs<int64_t>(po, t, o, static_cast<int64_t>(prod + add));
+    });
+    return Error::Ok;
+  }
   forEachBroadcast<1>(os, ins, [&](int64_t o, const int64_t(&ix)[1]) {
     double prod = loadAs<double>(po, t, o) * al;
     double add = bt == 0 ? 0.0 : bt * loadAs<double>(self->data(), t, ix[0]);
@@ -292,10 +376,10 @@ Error convolution_out(KernelContext &ctx, Args args) {
   if (transposed)
     return ctx.fail(Error::NotSupported,
                     "convolution: transposed convolution is not supported by the portable kernels");
-  if (!isFloatDt(in->dtype()) || in->dtype() != weight->dtype() || in->dtype() != out->dtype() ||
-      (bias && bias->dtype() != in->dtype()))
+  if (in->dtype() == ScalarType::Bool || in->dtype() != weight->dtype() ||
+      in->dtype() != out->dtype() || (bias && bias->dtype() != in->dtype()))
     return ctx.fail(Error::InvalidArgument,
-                    "convolution: input, weight, bias and out must share one floating dtype");
+                    "convolution: input, weight, bias and out must share one non-bool dtype");
   if (in->dim() != 3 && in->dim() != 4)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in->dim());
@@ -356,8 +440,10 @@ Error convolution_out(KernelContext &ctx, Args args) {
   PTEC_TRY(resizeOut(ctx, *out, os));
   if (in->dtype() == ScalarType::Float)
     convRun<float>(ctx, g, *in, *weight, bias, *out);
-  else
+  else if (in->dtype() == ScalarType::Double)
     convRun<double>(ctx, g, *in, *weight, bias, *out);
+  else
+    convGeneric(g, *in, *weight, bias, *out);
   return Error::Ok;
 }
 

@@ -1,5 +1,7 @@
 #include "test/unit/kernels/CaseFile.h"
 
+#include "runtime/core/Half.h"
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -250,6 +252,8 @@ double valueAt(const Tensor &t, int64_t i) {
   case ScalarType::Char: return static_cast<const int8_t *>(p)[i];
   case ScalarType::Byte: return static_cast<const uint8_t *>(p)[i];
   case ScalarType::Bool: return static_cast<const uint8_t *>(p)[i] != 0;
+  case ScalarType::Half: return rt::halfToFloat(static_cast<const uint16_t *>(p)[i]);
+  case ScalarType::BFloat16: return rt::bf16ToFloat(static_cast<const uint16_t *>(p)[i]);
   default: return NAN;
   }
 }

@@ -181,18 +181,23 @@ TEST_CASE("bad dtypes are refused", "[kernels]") {
   EValue *outL = b.t(b.tensor(ScalarType::Long, {2}));
   CHECK(call(ctx, "aten::exp.out", {b.f32({2}, {1, 2}), outL, outL}) == Error::InvalidArgument);
   CHECK(contains(ctx.message(), "int64"));
-  // Matmul only on floats.
+  // Matmul takes one non-bool dtype for every operand.
   rt::KernelContext c2;
-  EValue *o2 = b.t(b.tensor(ScalarType::Long, {1, 1}));
-  CHECK(call(c2, "aten::mm.out", {b.i64({1, 1}, {2}), b.i64({1, 1}, {3}), o2, o2}) ==
-        Error::InvalidArgument);
+  EValue *o2 = b.t(b.tensor(ScalarType::Bool, {1, 1}));
+  CHECK(call(c2, "aten::mm.out",
+             {b.t(b.tensor(ScalarType::Bool, {1, 1})), b.t(b.tensor(ScalarType::Bool, {1, 1})),
+              o2, o2}) == Error::InvalidArgument);
   CHECK(contains(c2.message(), "mm"));
-  // An unsupported dtype (half) in an input.
+  rt::KernelContext c2b;
+  EValue *o2b = b.t(b.tensor(ScalarType::Float, {1, 1}));
+  CHECK(call(c2b, "aten::mm.out", {b.i64({1, 1}, {2}), b.f32({1, 1}, {3}), o2b, o2b}) ==
+        Error::InvalidArgument);
+  // An unsupported dtype (a quantized one) in an input.
   rt::KernelContext c3;
-  EValue *half = b.t(b.tensor(ScalarType::Half, {2}));
+  EValue *q = b.t(b.tensor(ScalarType::QInt8, {2}));
   EValue *o3 = b.t(b.tensor(ScalarType::Float, {2}));
-  CHECK(call(c3, "aten::relu.out", {half, o3, o3}) == Error::InvalidArgument);
-  CHECK(contains(c3.message(), "float16"));
+  CHECK(call(c3, "aten::relu.out", {q, o3, o3}) == Error::InvalidArgument);
+  CHECK(contains(c3.message(), "qint8"));
   // where needs a bool condition.
   rt::KernelContext c4;
   EValue *o4 = b.t(b.tensor(ScalarType::Float, {2}));

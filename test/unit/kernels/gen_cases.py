@@ -22,11 +22,16 @@ OUT_DIR = os.path.join(HERE, "cases")
 # .pte ScalarType numbering.
 DTYPE = {
     torch.uint8: 0, torch.int8: 1, torch.int16: 2, torch.int32: 3, torch.int64: 4,
-    torch.float32: 6, torch.float64: 7, torch.bool: 11,
+    torch.float32: 6, torch.float64: 7, torch.bool: 11, torch.float16: 5, torch.bfloat16: 15,
 }
 # Tolerance classes (rtol, atol); documented in docs/kernels.md.
 EW = (1e-5, 1e-6)     # element-wise, copies, indexing
 RED = (1e-4, 1e-5)    # reductions, normalisation, matmul, convolution, pooling
+# float16 / bfloat16 results may differ from PyTorch's by one rounding step
+# (upstream and we compute in float and round once; the reference is PyTorch
+# computing in float32 and rounding): a little over one ulp.
+HALF = (2e-3, 1e-3)
+BF16 = (1.6e-2, 1e-2)
 
 TAG_NONE, TAG_INT, TAG_DOUBLE, TAG_BOOL, TAG_STRING, TAG_TENSOR = 0, 1, 2, 3, 4, 5
 TAG_INTLIST, TAG_DOUBLELIST, TAG_BOOLLIST, TAG_TENSORLIST, TAG_OPTTENSORLIST = 6, 7, 8, 9, 10
@@ -88,6 +93,8 @@ def tensor_blob(t):
     t = t.contiguous()
     out = struct.pack("<bB", DTYPE[t.dtype], t.dim())
     out += b"".join(struct.pack("<q", d) for d in t.shape)
+    if t.dtype == torch.bfloat16:  # numpy has no bfloat16: write the raw bits
+        t = t.view(torch.int16)
     out += t.numpy().tobytes() if t.numel() else b""
     return out
 
@@ -693,6 +700,201 @@ def gen_creation():
     out1(k, "not_one_kept", [y, 1], y.squeeze(1))
 
 
+# ---------------------------------------------------------------------------
+# Operators added for upstream's full portable set. Every generator below
+# draws after all of the above, so earlier cases keep their random values.
+# ---------------------------------------------------------------------------
+
+F16, BF = torch.float16, torch.bfloat16
+
+
+def lowp(fn, dt, *xs):
+    """PyTorch's result for float16/bfloat16 inputs, computed in float32 and
+    rounded once (torch 1.13's CPU kernels lack many half ops; upstream's
+    portable kernels also compute in float and round)."""
+    return fn(*[x.float() if torch.is_tensor(x) and x.is_floating_point() else x
+                for x in xs]).to(dt)
+
+
+def tol_of(dt, base=EW):
+    return HALF if dt == F16 else BF16 if dt == BF else base
+
+
+def gen_unary_math():
+    ops = [("acos", torch.acos, (-0.95, 0.95)), ("acosh", torch.acosh, (1.0, 5.0)),
+           ("asin", torch.asin, (-0.95, 0.95)), ("asinh", torch.asinh, (-4, 4)),
+           ("atan", torch.atan, (-4, 4)), ("atanh", torch.atanh, (-0.95, 0.95)),
+           ("cosh", torch.cosh, (-3, 3)), ("sinh", torch.sinh, (-3, 3)),
+           ("tan", torch.tan, (-1.2, 1.2)), ("expm1", torch.expm1, (-3, 3)),
+           ("log10", torch.log10, (0.1, 50)), ("log1p", torch.log1p, (-0.9, 5)),
+           ("log2", torch.log2, (0.1, 50))]
+    for op, fn, (lo, hi) in ops:
+        k = aten(op + ".out")
+        for i, shape in enumerate([(2, 3, 4), (), (0, 3)]):
+            x = rnd(*shape, lo=lo, hi=hi)
+            out1(k, "f32_%d" % i, [x], fn(x))
+        x = rnd(3, 4, lo=lo, hi=hi).double()
+        out1(k, "f64", [x], fn(x))
+        for dt in (F16, BF):
+            x = rnd(7, lo=lo, hi=hi).to(dt)
+            out1(k, str(dt)[6:], [x], lowp(fn, dt, x), tol_of(dt))
+    xi = rint(6, lo=1, hi=9)
+    for op, fn in [("log2", torch.log2), ("atan", torch.atan), ("expm1", torch.expm1)]:
+        out1(aten(op + ".out"), "i64_to_f32", [xi], fn(xi))
+    x = rbool(5)
+    out1(aten("asinh.out"), "bool_to_f32", [x], torch.asinh(x))
+    # Rounding keeps the dtype; integers pass through.
+    x = rnd(3, 5, lo=-4, hi=4)
+    x[0, :4] = torch.tensor([0.5, 1.5, -2.5, -0.5])
+    for op, fn in [("ceil", torch.ceil), ("floor", torch.floor), ("trunc", torch.trunc),
+                   ("round", torch.round)]:
+        k = aten(op + ".out")
+        out1(k, "f32", [x], fn(x))
+        out1(k, "f64", [x.double()], fn(x.double()))
+        out1(k, "i64", [xi], fn(xi))
+        for dt in (F16, BF):
+            out1(k, str(dt)[6:], [x.to(dt)], lowp(fn, dt, x.to(dt)), tol_of(dt))
+    y = torch.tensor([-2.5, 0.0, -0.0, 3.0, float("nan"), float("-inf")])
+    k = aten("sign.out")
+    out1(k, "f32_nan", [y], torch.sign(y))
+    x32 = rint(6, dtype=torch.int32)
+    out1(k, "i32", [x32], torch.sign(x32))
+    b = rbool(4)
+    out1(k, "bool", [b], torch.sign(b))
+    out1(k, "f16", [y.half()], torch.sign(y).half(), HALF)
+    k = aten("isinf.out")
+    out1(k, "f32", [y], torch.isinf(y))
+    out1(k, "i64", [xi], torch.isinf(xi))
+    out1(k, "bf16", [y.bfloat16()], torch.isinf(y))
+    k = aten("logit.out")
+    p = rnd(2, 5, lo=0.01, hi=0.99)
+    p[0, 0], p[0, 1] = 0.0, 1.0
+    out1(k, "no_eps", [p, None], torch.logit(p))
+    out1(k, "eps", [p, 0.05], torch.logit(p, 0.05))
+    out1(k, "f16", [p.half(), 0.05], lowp(lambda t: torch.logit(t, 0.05), F16, p.half()), HALF)
+    k = aten("elu.out")
+    x = rnd(3, 4, lo=-3, hi=3)
+    out1(k, "default", [x, 1, 1, 1], torch.nn.functional.elu(x))
+    out1(k, "alpha_scale", [x, 0.5, 2.0, 1.5], torch.ops.aten.elu(x, 0.5, 2.0, 1.5))
+    out1(k, "bf16", [x.bfloat16(), 1.0, 1, 1],
+         lowp(torch.nn.functional.elu, BF, x.bfloat16()), BF16)
+    k = aten("glu.out")
+    x = rnd(2, 6, 3)
+    out1(k, "dim1", [x, 1], torch.nn.functional.glu(x, 1))
+    y = rnd(4, 2)
+    out1(k, "dim_last", [y, -1], torch.nn.functional.glu(y, -1))
+    out1(k, "f16", [x.half(), 1], lowp(lambda t: torch.nn.functional.glu(t, 1), F16, x.half()),
+         HALF)
+
+
+def gen_binary_more():
+    a, b = rnd(3, 4, lo=-3, hi=3), rnd(4, lo=-3, hi=3)
+    out1(aten("atan2.out"), "f32_bcast", [a, b], torch.atan2(a, b))
+    ai, bi = rint(3, 4), rint(4, lo=1, hi=4)
+    out1(aten("atan2.out"), "i64_to_f32", [ai, bi], torch.atan2(ai, bi))
+    out1(aten("atan2.out"), "f16", [a.half(), b.half()], lowp(torch.atan2, F16, a.half(), b.half()),
+         HALF)
+    ba, bb = rbool(2, 3), rbool(3)
+    x8, y8 = rint(2, 3, lo=-100, hi=100, dtype=torch.int8), rint(3, lo=-100, hi=100, dtype=torch.int8)
+    for op in ["and", "or", "xor"]:
+        fn = getattr(torch, "bitwise_" + op)
+        kt, ks = aten("bitwise_%s.Tensor_out" % op), aten("bitwise_%s.Scalar_out" % op)
+        out1(kt, "i64", [ai, bi], fn(ai, bi))
+        out1(kt, "bool", [ba, bb], fn(ba, bb))
+        out1(kt, "i8_bcast", [x8, y8], fn(x8, y8))
+        out1(ks, "i64", [ai, 6], fn(ai, 6))
+        out1(ks, "bool", [ba, True], fn(ba, True))
+        out1(ks, "u8", [x8.to(torch.uint8), 0x5A], fn(x8.to(torch.uint8), 0x5A))
+    v = torch.tensor([1, -8, 200, 3, -1, 7])
+    s = torch.tensor([0, 1, 3, 62, 5, 63])
+    u = torch.tensor([200, 1, 255, 128], dtype=torch.uint8)
+    us = torch.tensor([1, 7, 3, 0], dtype=torch.uint8)
+    i32 = torch.tensor([1, -5, 1 << 30, -(1 << 30)], dtype=torch.int32)
+    s32 = torch.tensor([31, 2, 1, 3], dtype=torch.int32)
+    for left in (True, False):
+        name = "bitwise_left_shift" if left else "bitwise_right_shift"
+        fn = getattr(torch, name)
+        kt, ks = aten(name + ".Tensor_out"), aten(name + ".Tensor_Scalar_out")
+        out1(kt, "i64", [v, s], fn(v, s))
+        out1(kt, "u8", [u, us], fn(u, us))
+        out1(kt, "i32", [i32, s32], fn(i32, s32))
+        out1(ks, "i64", [v, 2], fn(v, 2))
+        out1(ks, "i16", [v.to(torch.int16), 3], fn(v.to(torch.int16), 3))
+    # Shift amounts < 0 or >= the dtype's width: hand-computed, because torch
+    # 1.13 shifts with C++ undefined behaviour there. PyTorch >= 2.0 defines
+    # a left shift as 0 and a right shift as the sign fill (x >> (width - 1)).
+    x = torch.tensor([5, -5, 7, -7])
+    sh = torch.tensor([64, 64, -1, 100])
+    out1(aten("bitwise_left_shift.Tensor_out"), "i64_out_of_range", [x, sh],
+         torch.tensor([0, 0, 0, 0]))
+    out1(aten("bitwise_right_shift.Tensor_out"), "i64_out_of_range", [x, sh],
+         torch.tensor([0, -1, 0, -1]))
+    xu = torch.tensor([200, 100], dtype=torch.uint8)
+    out1(aten("bitwise_right_shift.Tensor_out"), "u8_out_of_range",
+         [xu, torch.tensor([8, 9], dtype=torch.uint8)], torch.tensor([1, 0], dtype=torch.uint8))
+    out1(aten("bitwise_left_shift.Tensor_Scalar_out"), "i32_out_of_range",
+         [torch.tensor([3, -3], dtype=torch.int32), 32], torch.tensor([0, 0], dtype=torch.int32))
+    for op in ["or", "xor"]:
+        fn = getattr(torch, "logical_" + op)
+        k = aten("logical_%s.out" % op)
+        out1(k, "bool_bcast", [ba, bb], fn(ba, bb))
+        fa, fb = rint(3, 4, lo=0, hi=2).float(), rint(4, lo=0, hi=2)
+        out1(k, "f32_i64", [fa, fb], fn(fa, fb))
+    x, y = rnd(3, 4), rnd(4)
+    x[0, 0], y[1] = float("nan"), float("nan")
+    for op in ["maximum", "minimum"]:
+        fn = getattr(torch, op)
+        k = aten(op + ".out")
+        out1(k, "f32_nan_bcast", [x, y], fn(x, y))
+        out1(k, "i64", [ai, bi], fn(ai, bi))
+        out1(k, "i64_f32", [ai, y], fn(ai, y))
+        out1(k, "bool", [ba, bb], fn(ba, bb))
+        out1(k, "bf16", [x.bfloat16(), y.bfloat16()], lowp(fn, BF, x.bfloat16(), y.bfloat16()),
+             BF16)
+    n = torch.tensor([-7, 7, -7, 7, 0, 9])
+    d = torch.tensor([2, 2, -2, -2, 3, 1])
+    nf, df = rnd(3, 4, lo=-9, hi=9), rnd(4, lo=0.5, hi=3)
+    df[0] = -df[0]
+    for op, kname in [("floor_divide", "floor_divide.out"), ("fmod", "fmod.Tensor_out"),
+                      ("remainder", "remainder.Tensor_out")]:
+        fn = getattr(torch, op)
+        k = aten(kname)
+        out1(k, "i64_signs", [n, d], fn(n, d))
+        out1(k, "f32_bcast", [nf, df], fn(nf, df))
+        out1(k, "i32_f32", [n.int(), d.float()], fn(n.int(), d.float()))
+        out1(k, "f16", [nf.half(), df.half()], lowp(fn, F16, nf.half(), df.half()), HALF)
+    for op in ["fmod", "remainder"]:
+        fn = getattr(torch, op)
+        k = aten(op + ".Scalar_out")
+        out1(k, "i64", [n, -3], fn(n, -3))
+        out1(k, "f32", [nf, 2.5], fn(nf, 2.5))
+        out1(k, "i64_float_scalar", [n, 1.5], fn(n, 1.5))
+    k = aten("pow.Scalar_out")
+    e = rnd(2, 3, lo=-2, hi=2)
+    out1(k, "float_base", [2.5, e], torch.pow(2.5, e))
+    ei = rint(5, lo=0, hi=6)
+    out1(k, "int_base_int_exp", [3, ei], torch.pow(3, ei))
+    out1(k, "int_base_f32_exp", [2, e], torch.pow(2, e))
+    out1(k, "float_base_int_exp", [0.5, ei], torch.pow(0.5, ei))
+    out1(k, "f16", [2.0, e.half()], lowp(lambda t: torch.pow(2.0, t), F16, e.half()), HALF)
+    k = aten("div.Scalar_mode_out")
+    out1(k, "none", [nf, 2.5, None], torch.div(nf, 2.5))
+    out1(k, "trunc_f32", [nf, -2.5, "trunc"], torch.div(nf, -2.5, rounding_mode="trunc"))
+    out1(k, "floor_i64", [n, -2, "floor"], torch.div(n, -2, rounding_mode="floor"))
+    out1(k, "trunc_i64", [n, 2, "trunc"], torch.div(n, 2, rounding_mode="trunc"))
+    k = aten("clamp.Tensor_out")
+    x = rnd(3, 4, lo=-3, hi=3)
+    lo_, hi_ = rnd(4, lo=-2, hi=0), rnd(3, 1, lo=0, hi=2)
+    out1(k, "both_bcast", [x, lo_, hi_], torch.clamp(x, lo_, hi_))
+    out1(k, "min_only", [x, lo_, None], torch.clamp(x, min=lo_))
+    out1(k, "max_only_placeholder", [x, torch.zeros(0, dtype=torch.uint8), hi_],
+         torch.clamp(x, max=hi_))
+    out1(k, "i64", [ai, bi, torch.tensor(2)], torch.clamp(ai, bi, torch.tensor(2)))
+    xn = x.clone()
+    xn[0, 0] = float("nan")
+    out1(k, "nan", [xn, lo_, hi_], torch.clamp(xn, lo_, hi_))
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -707,6 +909,8 @@ def main():
     gen_shape()
     gen_index()
     gen_creation()
+    gen_unary_math()
+    gen_binary_more()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
