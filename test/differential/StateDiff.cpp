@@ -19,6 +19,7 @@
 #include "backends/demo/runtime/DemoBackend.h"
 #include "compiler/Import.h"
 #include "compiler/Session.h"
+#include "dialects/exir/IR/ExirDialect.h"
 #include "emitter/Emitter.h"
 #include "runtime/executor/MethodState.h"
 #include "runtime/executor/Module.h"
@@ -355,6 +356,9 @@ int main(int argc, char **argv) {
   registerImportDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   ctx.loadAllAvailableDialects();
+  // The random programs are valid: the shape rules must accept each of them
+  // when parsed and after every pass of every combination.
+  ctx.getOrLoadDialect<exir::ExirDialect>()->setSemanticChecks(true);
   Runner runner(o, ctx);
   auto start = std::chrono::steady_clock::now();
   if (!o.files.empty()) {

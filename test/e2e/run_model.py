@@ -63,7 +63,9 @@ def check(args, meta, tmp, options, label):
     outs = []
     for k in range(2):
         out = os.path.join(tmp, f"model{k}.pte")
-        rc, log = run([aot, *sources, "-o", out, "--emit-state-names", *options])
+        # Shape rules after every pass too: a pass that breaks them fails here.
+        rc, log = run([aot, *sources, "-o", out, "--emit-state-names",
+                       "--exir-verify-each", *options])
         if rc != 0:
             print(f"FAIL compile{label} ({rc}):\n{log}")
             return 1

@@ -13,6 +13,13 @@ config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.substitutions.append(("%models", os.path.join(config.ptec_src_root, "test", "models")))
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()
+# Tests check the exir shape rules after every pass, whatever the build type
+# (release builds run them only at import unless asked).
+from lit.llvm.subst import ToolSubst
+llvm_config.add_tool_substitutions(
+    [ToolSubst(tool, extra_args=["--exir-verify-each"])
+     for tool in ("ptec-opt", "aot-compile")],
+    [config.ptec_tools_dir])
 # Our tools first, then FileCheck & co. from LLVM.
 llvm_config.with_environment("PATH", config.ptec_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

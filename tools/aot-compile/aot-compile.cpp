@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,13 @@ int main(int argc, char **argv) {
                "pte-run --expected-state and other tools can find them");
   app.add_flag("--print-ir-after-all", printIr, "Print the IR after every phase to stderr");
   app.add_flag("-v,--verbose", verbose, "Report each phase and its time on stderr");
+  std::optional<bool> verifyEach;
+  app.add_flag("--exir-verify-each,!--no-exir-verify-each", verifyEach,
+               "Check every ATen op against its shape rule after every pass, not "
+               "only at import (default: on in debug builds)");
+  bool threads = false;
+  app.add_flag("--threads", threads,
+               "Let MLIR use threads; the output is the same either way");
 
   try {
     app.parse(argc, argv);
@@ -125,6 +133,8 @@ int main(int argc, char **argv) {
   options.emitStateNames = stateNames;
   options.printIrAfterAll = printIr;
   options.verbose = verbose;
+  options.verifyEach = verifyEach;
+  options.threading = threads;
 
   if (options.compileTo == ptec::Phase::Emit &&
       options.emitFormat == ptec::EmitFormat::Pte && output.empty()) {
