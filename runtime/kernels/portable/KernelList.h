@@ -25,8 +25,13 @@
   X("aten::addmm.out", addmm_out, 7, Contiguous) \
   X("aten::alias_copy.out", alias_copy_out, 3, SameDimOrder) \
   X("aten::amax.out", amax_out, 5, Contiguous) \
+  X("aten::amin.out", amin_out, 5, Contiguous) \
+  X("aten::any.all_out", any_all_out, 3, Contiguous) \
+  X("aten::any.dims_out", any_dims_out, 5, Contiguous) \
+  X("aten::any.out", any_out, 5, Contiguous) \
   X("aten::arange.start_out", arange_start_out, 5, Contiguous) \
   X("aten::argmax.out", argmax_out, 5, Contiguous) \
+  X("aten::argmin.out", argmin_out, 5, Contiguous) \
   X("aten::asin.out", asin_out, 3, SameDimOrder) \
   X("aten::asinh.out", asinh_out, 3, SameDimOrder) \
   X("aten::atan.out", atan_out, 3, SameDimOrder) \
@@ -107,9 +112,14 @@
   X("aten::lt.Scalar_out", lt_scalar_out, 4, SameDimOrder) \
   X("aten::lt.Tensor_out", lt_tensor_out, 4, SameDimOrder) \
   X("aten::masked_fill.Scalar_out", masked_fill_scalar_out, 5, SameDimOrder) \
+  X("aten::max.dim_max", max_dim_max, 6, Contiguous) \
+  X("aten::max.unary_out", max_unary_out, 3, Contiguous) \
   X("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out, 9, Contiguous) \
   X("aten::maximum.out", maximum_out, 4, SameDimOrder) \
+  X("aten::mean.dtype_out", mean_dtype_out, 4, Contiguous) \
   X("aten::mean.out", mean_out, 6, Contiguous) \
+  X("aten::min.dim_min", min_dim_min, 6, Contiguous) \
+  X("aten::min.unary_out", min_unary_out, 3, Contiguous) \
   X("aten::minimum.out", minimum_out, 4, SameDimOrder) \
   X("aten::mm.out", mm_out, 4, Contiguous) \
   X("aten::mul.Scalar_out", mul_scalar_out, 4, SameDimOrder) \
@@ -123,6 +133,8 @@
   X("aten::pow.Scalar_out", pow_scalar_out, 4, SameDimOrder) \
   X("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out, 4, SameDimOrder) \
   X("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out, 4, SameDimOrder) \
+  X("aten::prod.int_out", prod_int_out, 6, Contiguous) \
+  X("aten::prod.out", prod_out, 4, Contiguous) \
   X("aten::reciprocal.out", reciprocal_out, 3, SameDimOrder) \
   X("aten::relu.out", relu_out, 3, SameDimOrder) \
   X("aten::remainder.Scalar_out", remainder_scalar_out, 4, SameDimOrder) \
@@ -155,6 +167,9 @@
   X("aten::trunc.out", trunc_out, 3, SameDimOrder) \
   X("aten::unbind_copy.int_out", unbind_copy_int_out, 4, Contiguous) \
   X("aten::unsqueeze_copy.out", unsqueeze_copy_out, 4, Contiguous) \
+  X("aten::var.correction_out", var_correction_out, 6, Contiguous) \
+  X("aten::var.out", var_out, 6, Contiguous) \
+  X("aten::var_mean.correction_out", var_mean_correction_out, 7, Contiguous) \
   X("aten::view_copy.out", view_copy_out, 4, Contiguous) \
   X("aten::where.self_out", where_self_out, 5, SameDimOrder) \
   X("aten::zeros.out", zeros_out, 3, SameDimOrder) \

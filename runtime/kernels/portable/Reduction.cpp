@@ -85,6 +85,30 @@ Error mean_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
+/// mean.dtype_out: [self, dtype?, out, ret], the mean of every element.
+Error mean_dtype_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  ReduceArgs ra;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", ra.in));
+  PTEC_TRY(argOptDtype(ctx, args, 1, "dtype", ra.hasDtype, ra.dtype));
+  PTEC_TRY(argOut(ctx, args, 2, "out", ra.out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  if (ra.hasDtype && ra.dtype != ra.out->dtype())
+    return ctx.fail(Error::InvalidArgument, "mean: dtype %s given but out has dtype %s",
+                    toString(ra.dtype), toString(ra.out->dtype()));
+  if (!isFloatDt(ra.out->dtype()))
+    return ctx.fail(Error::InvalidArgument, "mean: needs a floating output dtype, got %s",
+                    toString(ra.out->dtype()));
+  if (!ra.hasDtype && !isFloatDt(ra.in->dtype()))
+    return ctx.fail(Error::InvalidArgument,
+                    "mean: input dtype %s is not floating; pass a floating dtype",
+                    toString(ra.in->dtype()));
+  PTEC_TRY(parseReduceDims(ctx, *ra.in, false, IntList{}, ra.rd));
+  PTEC_TRY(resizeOut(ctx, *ra.out, Shape{}));
+  sumInto(*ra.in, ra.rd, *ra.out, true);
+  return Error::Ok;
+}
+
 Error amax_out(KernelContext &ctx, Args args) {
   PT_NARGS(5);
   Tensor *in, *out;

@@ -895,6 +895,102 @@ def gen_binary_more():
     out1(k, "nan", [xn, lo_, hi_], torch.clamp(xn, lo_, hi_))
 
 
+def gen_reduce_more():
+    x = rnd(3, 4, 5)
+    xn = x.clone()
+    xn[1, 2, 3] = float("nan")
+    xi = rint(3, 4)
+    xt = rint(4, 6, lo=0, hi=3).float()  # ties: the first index wins
+    k = aten("amin.out")
+    out1(k, "dim1", [x, IL([1]), False], torch.amin(x, [1]))
+    out1(k, "all_keep", [x, IL([]), True], torch.amin(x, [], keepdim=True))
+    out1(k, "nan", [xn, IL([2]), False], torch.amin(xn, [2]))
+    out1(k, "i64", [xi, IL([0]), False], torch.amin(xi, [0]))
+    out1(k, "f16", [x.half(), IL([-1]), False], torch.amin(x.half().float(), [-1]).half(), HALF)
+    k = aten("argmin.out")
+    out1(k, "dim1_ties", [xt, 1, False], torch.argmin(xt, 1))
+    out1(k, "flat", [x, None, False], torch.argmin(x))
+    out1(k, "nan", [xn, 2, True], torch.argmin(xn, 2, keepdim=True))
+    out1(k, "i64", [xi, -1, False], torch.argmin(xi, -1))
+    out1(k, "bf16", [x.bfloat16(), 0, False], torch.argmin(x.bfloat16().float(), 0))
+    for op in ["max", "min"]:
+        fn = getattr(torch, op)
+        k = aten("%s.dim_%s" % (op, op))
+        for name, t, d, kd in [("dim1", x, 1, False), ("keep_neg", x, -1, True),
+                               ("ties", xt, 1, False), ("nan", xn, 2, False),
+                               ("i64", xi, 0, False)]:
+            r = fn(t, d, kd)
+            outN(k, name, [t, d, kd], [r.values, r.indices], EW)
+        b = rbool(3, 4)
+        r = fn(b, 1)
+        outN(k, "bool", [b, 1, False], [r.values, r.indices], EW)
+        r = fn(x.half().float(), 1)
+        outN(k, "f16", [x.half(), 1, False], [r.values.half(), r.indices], HALF)
+        k = aten("%s.unary_out" % op)
+        out1(k, "f32", [x], fn(x))
+        out1(k, "nan", [xn], fn(xn))
+        out1(k, "i64", [xi], fn(xi))
+        out1(k, "rank0", [torch.tensor(2.5)], fn(torch.tensor(2.5)))
+        out1(k, "bf16", [x.bfloat16()], fn(x.bfloat16().float()).bfloat16(), BF16)
+    m = rint(3, 4, lo=0, hi=2)
+    m[1] = 0
+    mb = m.bool()
+    out1(aten("any.all_out"), "bool", [mb], torch.any(mb))
+    out1(aten("any.all_out"), "f32_zeros", [torch.zeros(2, 3)], torch.any(torch.zeros(2, 3)))
+    out1(aten("any.all_out"), "i64", [m], torch.any(m))
+    out1(aten("any.all_out"), "empty", [torch.zeros(0, 3)], torch.any(torch.zeros(0, 3)))
+    out1(aten("any.out"), "dim1", [mb, 1, False], torch.any(mb, 1))
+    out1(aten("any.out"), "dim0_keep_f32", [m.float(), 0, True], torch.any(m.float(), 0, True))
+    out1(aten("any.out"), "u8_out_u8", [m.to(torch.uint8), 1, False],
+         torch.any(m.to(torch.uint8), 1))
+    # any.dims is newer than torch 1.13: the reference reduces one dim at a time.
+    out1(aten("any.dims_out"), "two_dims", [mb.view(3, 2, 2), IL([0, 2]), False],
+         torch.any(torch.any(mb.view(3, 2, 2), 2), 0))
+    out1(aten("any.dims_out"), "none_all", [m, None, False], torch.any(m).reshape(()))
+    out1(aten("any.dims_out"), "keep", [mb, IL([1]), True], torch.any(mb, 1, True))
+    k = aten("mean.dtype_out")
+    out1(k, "f32", [x, None], torch.mean(x), RED)
+    out1(k, "i64_to_f64", [xi, 7], torch.mean(xi.double()), RED)
+    out1(k, "f16", [x.half(), None], torch.mean(x.half().float()).half(), HALF)
+    out1(k, "f32_to_f64", [x, 7], torch.mean(x, dtype=torch.float64), RED)
+    p = rnd(3, 4, lo=0.5, hi=1.5)
+    k = aten("prod.int_out")
+    out1(k, "dim1", [p, 1, False, None], torch.prod(p, 1), RED)
+    out1(k, "keep_neg", [p, -2, True, None], torch.prod(p, -2, True), RED)
+    out1(k, "i64", [xi, 0, False, None], torch.prod(xi, 0))
+    out1(k, "i32_to_i64", [xi.int(), 1, False, None], torch.prod(xi.int(), 1))
+    out1(k, "bool_to_i64", [mb, 1, False, None], torch.prod(mb, 1))
+    out1(k, "f32_to_f64", [p, 1, False, 7], torch.prod(p, 1, dtype=torch.float64), RED)
+    out1(k, "bf16", [p.bfloat16(), 0, False, None], torch.prod(p.bfloat16().float(), 0).bfloat16(),
+         BF16)
+    k = aten("prod.out")
+    out1(k, "f32", [p, None], torch.prod(p), RED)
+    out1(k, "i64", [xi, None], torch.prod(xi))
+    out1(k, "bool", [mb, None], torch.prod(mb))
+    out1(k, "i64_to_f32", [xi, 6], torch.prod(xi, dtype=torch.float32), RED)
+    k = aten("var.out")
+    out1(k, "dim1_unbiased", [x, IL([1]), True, False], torch.var(x, [1], True), RED)
+    out1(k, "dims_biased_keep", [x, IL([0, 2]), False, True], torch.var(x, [0, 2], False, True),
+         RED)
+    out1(k, "all_none", [x, None, True, False], torch.var(x), RED)
+    out1(k, "single_nan", [rnd(2, 1), IL([1]), True, False], torch.full((2,), float("nan")), RED)
+    out1(k, "f16", [x.half(), IL([2]), True, False], torch.var(x.half().float(), [2]).half(), HALF)
+    k = aten("var.correction_out")
+    out1(k, "correction2", [x, IL([2]), 2, False], torch.var(x, 2, correction=2), RED)
+    out1(k, "default_none", [x, IL([1]), None, True], torch.var(x, 1, keepdim=True), RED)
+    # torch 1.13 takes only integer corrections: rescale the biased variance.
+    out1(k, "float_correction", [x, None, 0.5, False],
+         torch.var(x, unbiased=False) * x.numel() / (x.numel() - 0.5), RED)
+    out1(k, "f64", [x.double(), IL([0]), 0, False], torch.var(x.double(), 0, correction=0), RED)
+    k = aten("var_mean.correction_out")
+    v, mu = torch.var_mean(x, [1], correction=1)
+    outN(k, "dim1", [x, IL([1]), None, False], [v, mu])
+    v, mu = torch.var_mean(x, None, correction=0, keepdim=True)
+    outN(k, "all_keep", [x, None, 0, True], [v, mu])
+    v, mu = torch.var_mean(x.bfloat16().float(), [2])
+    outN(k, "bf16", [x.bfloat16(), IL([2]), 1, False], [v.bfloat16(), mu.bfloat16()], BF16)
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -911,6 +1007,7 @@ def main():
     gen_creation()
     gen_unary_math()
     gen_binary_more()
+    gen_reduce_more()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):

@@ -1,0 +1,238 @@
+// Order reductions: amin, argmin, max/min over a dim (values and indices)
+// or over everything, and any. NaN wins every comparison (PyTorch
+// propagates it); among equal values the first index wins.
+#include "runtime/kernels/portable/Elementwise.h"
+#include "runtime/kernels/portable/Kernels.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ptec::rt::portable {
+
+namespace {
+
+/// A running extremum over one reduction: values compared as double for
+/// floating inputs and as int64 otherwise (exact beyond 2^53).
+struct Extremum {
+  bool isMax, isFloat;
+  double d = 0;
+  int64_t i = 0;
+  int64_t index = -1, k = 0;
+  void begin() {
+    index = -1;
+    k = 0;
+  }
+  void step(const void *p, ScalarType t, int64_t at) {
+    if (isFloat) {
+      double v = loadAs<double>(p, t, at);
+      bool better = index < 0 || (!std::isnan(d) && (std::isnan(v) || (isMax ? v > d : v < d)));
+      if (better) {
+        d = v;
+        index = k;
+      }
+    } else {
+      int64_t v = loadAs<int64_t>(p, t, at);
+      if (index < 0 || (isMax ? v > i : v < i)) {
+        i = v;
+        index = k;
+      }
+    }
+    ++k;
+  }
+  void store(Tensor &out, int64_t o) const {
+    if (isFloat)
+      storeAs<double>(out.mutableData(), out.dtype(), o, d);
+    else
+      storeAs<int64_t>(out.mutableData(), out.dtype(), o, i);
+  }
+};
+
+/// Every reduced dim must be non-empty: an extremum of nothing is undefined.
+Error requireNonEmpty(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, const char *op) {
+  for (int i = 0; i < in.dim(); ++i)
+    if (rd.mask[i] && in.size(i) == 0)
+      return ctx.fail(Error::InvalidArgument, "%s: reduction dim %d has size 0", op, i);
+  return Error::Ok;
+}
+
+/// A single optional dim (None: all dims) as a ReduceDims.
+Error oneDim(KernelContext &ctx, const Tensor &in, bool hasDim, int64_t dim, ReduceDims &rd) {
+  rd = ReduceDims{};
+  if (!hasDim) {
+    for (int i = 0; i < in.dim(); ++i)
+      rd.mask[i] = true;
+    return Error::Ok;
+  }
+  PTEC_TRY(normDim(ctx, dim, in.dim(), dim));
+  if (in.dim() > 0)
+    rd.mask[dim] = true;
+  return Error::Ok;
+}
+
+/// values and/or indices of the extremum over `rd` (either may be null).
+void reduceExtremum(const Tensor &in, const ReduceDims &rd, bool isMax, Tensor *values,
+                    Tensor *indices) {
+  Extremum e{isMax, isFloatDt(in.dtype())};
+  forEachReduction(
+      in, rd, [&](int64_t) { e.begin(); },
+      [&](int64_t, int64_t i) { e.step(in.data(), in.dtype(), i); },
+      [&](int64_t o, int64_t) {
+        if (values)
+          e.store(*values, o);
+        if (indices)
+          indices->dataAs<int64_t>()[o] = e.index;
+      });
+}
+
+/// max.dim_max / min.dim_min: [self, dim, keepdim, values, indices, ret].
+Error extremumDim(KernelContext &ctx, Args args, bool isMax) {
+  const char *op = isMax ? "max.dim" : "min.dim";
+  PT_NARGS(6);
+  Tensor *in, *values, *indices;
+  int64_t dim;
+  bool keepdim;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, isMax ? "max" : "min", values));
+  PTEC_TRY(argOut(ctx, args, 4, isMax ? "max_values" : "min_indices", indices));
+  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(checkSameDtype(ctx, *in, *values, op));
+  if (indices->dtype() != ScalarType::Long)
+    return ctx.fail(Error::InvalidArgument, "%s: indices must be int64, got %s", op,
+                    toString(indices->dtype()));
+  ReduceDims rd;
+  PTEC_TRY(oneDim(ctx, *in, true, dim, rd));
+  PTEC_TRY(requireNonEmpty(ctx, *in, rd, op));
+  Shape os = reducedShape(*in, rd, keepdim);
+  PTEC_TRY(resizeOut(ctx, *values, os, "values"));
+  PTEC_TRY(resizeOut(ctx, *indices, os, "indices"));
+  reduceExtremum(*in, rd, isMax, values, indices);
+  return Error::Ok;
+}
+
+/// max.unary_out / min.unary_out: the extremum of every element, rank 0.
+Error extremumAll(KernelContext &ctx, Args args, bool isMax) {
+  const char *op = isMax ? "max" : "min";
+  PT_NARGS(3);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, 1, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  if (in->numel() == 0)
+    return ctx.fail(Error::InvalidArgument, "%s: input is empty (specify a dim)", op);
+  ReduceDims rd;
+  PTEC_TRY(oneDim(ctx, *in, false, 0, rd));
+  PTEC_TRY(resizeOut(ctx, *out, Shape{}));
+  reduceExtremum(*in, rd, isMax, out, nullptr);
+  return Error::Ok;
+}
+
+/// any over `rd` into out (bool, or uint8 for a uint8 input).
+Error anyInto(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, bool keepdim,
+              Tensor &out) {
+  if (out.dtype() != ScalarType::Bool &&
+      !(out.dtype() == ScalarType::Byte && in.dtype() == ScalarType::Byte))
+    return ctx.fail(Error::InvalidArgument, "any: out must be bool (or uint8 for uint8 input), got %s",
+                    toString(out.dtype()));
+  PTEC_TRY(resizeOut(ctx, out, reducedShape(in, rd, keepdim)));
+  bool acc = false;
+  forEachReduction(
+      in, rd, [&](int64_t) { acc = false; },
+      [&](int64_t, int64_t i) { acc = acc || loadAs<double>(in.data(), in.dtype(), i) != 0; },
+      [&](int64_t o, int64_t) { storeAs<bool>(out.mutableData(), out.dtype(), o, acc); });
+  return Error::Ok;
+}
+
+} // namespace
+
+Error amin_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  IntList dims;
+  bool keepdim;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argIntList(ctx, args, 1, "dim", dims));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, "amin"));
+  ReduceDims rd;
+  PTEC_TRY(parseReduceDims(ctx, *in, true, dims, rd));
+  PTEC_TRY(requireNonEmpty(ctx, *in, rd, "amin"));
+  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
+  reduceExtremum(*in, rd, false, out, nullptr);
+  return Error::Ok;
+}
+
+Error argmin_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  bool hasDim, keepdim;
+  int64_t dim;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOptInt(ctx, args, 1, "dim", hasDim, dim));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (out->dtype() != ScalarType::Long)
+    return ctx.fail(Error::InvalidArgument, "argmin: out must be int64, got %s",
+                    toString(out->dtype()));
+  ReduceDims rd;
+  PTEC_TRY(oneDim(ctx, *in, hasDim, dim, rd));
+  PTEC_TRY(requireNonEmpty(ctx, *in, rd, "argmin"));
+  if (!hasDim && in->numel() == 0)
+    return ctx.fail(Error::InvalidArgument, "argmin: input is empty");
+  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
+  reduceExtremum(*in, rd, false, nullptr, out);
+  return Error::Ok;
+}
+
+Error max_dim_max(KernelContext &ctx, Args args) { return extremumDim(ctx, args, true); }
+Error min_dim_min(KernelContext &ctx, Args args) { return extremumDim(ctx, args, false); }
+Error max_unary_out(KernelContext &ctx, Args args) { return extremumAll(ctx, args, true); }
+Error min_unary_out(KernelContext &ctx, Args args) { return extremumAll(ctx, args, false); }
+
+Error any_all_out(KernelContext &ctx, Args args) {
+  PT_NARGS(3);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, 1, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 2));
+  ReduceDims rd;
+  PTEC_TRY(oneDim(ctx, *in, false, 0, rd));
+  return anyInto(ctx, *in, rd, false, *out);
+}
+
+Error any_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  int64_t dim;
+  bool keepdim;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  ReduceDims rd;
+  PTEC_TRY(oneDim(ctx, *in, true, dim, rd));
+  return anyInto(ctx, *in, rd, keepdim, *out);
+}
+
+Error any_dims_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Tensor *in, *out;
+  bool hasDims, keepdim;
+  IntList dims;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOptIntList(ctx, args, 1, "dim", hasDims, dims));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  ReduceDims rd;
+  PTEC_TRY(parseReduceDims(ctx, *in, hasDims, dims, rd));
+  return anyInto(ctx, *in, rd, keepdim, *out);
+}
+
+} // namespace ptec::rt::portable
