@@ -1,5 +1,6 @@
-// Creation, fill and copy kernels: full/zeros/ones/arange/scalar_tensor,
-// fill, clone and the *_copy aliases, copy/copy_, _to_copy, constant_pad_nd.
+// Creation, fill and copy kernels: full/zeros/ones/arange/scalar_tensor/empty,
+// fill, clone and the *_copy aliases, copy/copy_, _to_copy, the device copies,
+// constant_pad_nd.
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/KernelUtils.h"
 
@@ -19,6 +20,21 @@ void fillWith(Tensor &out, const Scalar &v) {
       storeAs<int64_t>(p, out.dtype(), i, v.i);
 }
 
+/// An int[] size argument as a Shape (rank and signs checked).
+Error parseSize(KernelContext &ctx, const IntList &size, Shape &os) {
+  if (size.size() > static_cast<size_t>(kTensorMaxRank))
+    return ctx.fail(Error::InvalidArgument, "size has rank %zu, more than %d", size.size(),
+                    kTensorMaxRank);
+  os = Shape{};
+  for (size_t i = 0; i < size.size(); ++i) {
+    if (size[i] < 0)
+      return ctx.fail(Error::InvalidArgument, "negative size %lld",
+                      static_cast<long long>(size[i]));
+    os.push(size[i]);
+  }
+  return Error::Ok;
+}
+
 Error sizeFill(KernelContext &ctx, Args args, size_t nargs, bool hasValue, double constant) {
   PT_NARGS(nargs);
   IntList size;
@@ -34,16 +50,8 @@ Error sizeFill(KernelContext &ctx, Args args, size_t nargs, bool hasValue, doubl
   }
   PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
   PTEC_TRY(argReturn(ctx, args, nargs - 1));
-  if (size.size() > static_cast<size_t>(kTensorMaxRank))
-    return ctx.fail(Error::InvalidArgument, "size has rank %zu, more than %d", size.size(),
-                    kTensorMaxRank);
   Shape os;
-  for (size_t i = 0; i < size.size(); ++i) {
-    if (size[i] < 0)
-      return ctx.fail(Error::InvalidArgument, "negative size %lld",
-                      static_cast<long long>(size[i]));
-    os.push(size[i]);
-  }
+  PTEC_TRY(parseSize(ctx, size, os));
   PTEC_TRY(resizeOut(ctx, *out, os));
   fillWith(*out, v);
   return Error::Ok;
@@ -206,15 +214,9 @@ Error scalar_tensor_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
-Error arange_start_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
-  Scalar start, end, step;
-  Tensor *out;
-  PTEC_TRY(argScalar(ctx, args, 0, "start", start));
-  PTEC_TRY(argScalar(ctx, args, 1, "end", end));
-  PTEC_TRY(argScalar(ctx, args, 2, "step", step));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+/// arange over [start, end) by step into out (int64 exact for integer bounds).
+static Error arangeInto(KernelContext &ctx, const Scalar &start, const Scalar &end,
+                        const Scalar &step, Tensor &out) {
   if (step.d == 0)
     return ctx.fail(Error::InvalidArgument, "arange: step must be nonzero");
   if ((step.d > 0 && end.d < start.d) || (step.d < 0 && end.d > start.d))
@@ -229,16 +231,116 @@ Error arange_start_out(KernelContext &ctx, Args args) {
                               (step.i > 0 ? -1 : 1)) / step.i);
   if (n < 0)
     n = 0;
-  PTEC_TRY(resizeOut(ctx, *out, Span<const int64_t>(&n, 1)));
+  PTEC_TRY(resizeOut(ctx, out, Span<const int64_t>(&n, 1)));
   for (int64_t i = 0; i < n; ++i) {
-    if (allInt && !isFloatDt(out->dtype()))
-      storeAs<int64_t>(out->mutableData(), out->dtype(), i,
+    if (allInt && !isFloatDt(out.dtype()))
+      storeAs<int64_t>(out.mutableData(), out.dtype(), i,
                        static_cast<int64_t>(start.i + static_cast<__int128>(i) * step.i));
     else
-      storeAs<double>(out->mutableData(), out->dtype(), i, start.d + static_cast<double>(i) * step.d);
+      storeAs<double>(out.mutableData(), out.dtype(), i, start.d + static_cast<double>(i) * step.d);
   }
   return Error::Ok;
 }
+
+Error arange_start_out(KernelContext &ctx, Args args) {
+  PT_NARGS(5);
+  Scalar start, end, step;
+  Tensor *out;
+  PTEC_TRY(argScalar(ctx, args, 0, "start", start));
+  PTEC_TRY(argScalar(ctx, args, 1, "end", end));
+  PTEC_TRY(argScalar(ctx, args, 2, "step", step));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  return arangeInto(ctx, start, end, step, *out);
+}
+
+/// arange.out: [end, out, ret], from 0 by 1.
+Error arange_out(KernelContext &ctx, Args args) {
+  PT_NARGS(3);
+  Scalar end, zero, one;
+  Tensor *out;
+  PTEC_TRY(argScalar(ctx, args, 0, "end", end));
+  PTEC_TRY(argOut(ctx, args, 1, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 2));
+  one.i = 1;
+  one.d = 1;
+  return arangeInto(ctx, zero, end, one, *out);
+}
+
+/// empty.out: [size, memory_format?, out, ret]. Contents are unspecified;
+/// only the shape is set.
+Error empty_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  IntList size;
+  Tensor *out;
+  PTEC_TRY(argIntList(ctx, args, 0, "size", size));
+  PTEC_TRY(checkMemoryFormat(ctx, args, 1));
+  PTEC_TRY(argOut(ctx, args, 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  Shape os;
+  PTEC_TRY(parseSize(ctx, size, os));
+  return resizeOut(ctx, *out, os);
+}
+
+/// _empty_dim_order.out: [size, dim_order?, out, ret]. A given dim order must
+/// be out's (contiguous or channels-last); contents are unspecified.
+Error empty_dim_order_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  IntList size, order;
+  bool hasOrder;
+  Tensor *out;
+  PTEC_TRY(argIntList(ctx, args, 0, "size", size));
+  PTEC_TRY(argOptIntList(ctx, args, 1, "dim_order", hasOrder, order));
+  PTEC_TRY(argOut(ctx, args, 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  Shape os;
+  PTEC_TRY(parseSize(ctx, size, os));
+  if (hasOrder) {
+    if (order.size() != size.size())
+      return ctx.fail(Error::InvalidArgument,
+                      "_empty_dim_order: dim_order has %zu entries for size of rank %zu",
+                      order.size(), size.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      if (static_cast<int>(i) >= out->dim() || order[i] != out->dimOrder()[i])
+        return ctx.fail(Error::InvalidArgument,
+                        "_empty_dim_order: out's dim order differs from dim_order");
+  }
+  return resizeOut(ctx, *out, os);
+}
+
+/// fill.Tensor_out: [self, value (rank 0), out, ret].
+Error fill_tensor_out(KernelContext &ctx, Args args) {
+  PT_NARGS(4);
+  Tensor *in, *value, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argTensor(ctx, args, 1, "value", value));
+  PTEC_TRY(argOut(ctx, args, 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, "fill"));
+  if (value->dim() != 0)
+    return ctx.fail(Error::InvalidArgument,
+                    "fill: value must be a rank-0 tensor, got rank %d", value->dim());
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
+  for (int64_t i = 0, n = out->numel(); i < n; ++i)
+    convertElem(value->data(), value->dtype(), 0, out->mutableData(), out->dtype(), i);
+  return Error::Ok;
+}
+
+/// et_copy::_h2d_copy.out / _d2h_copy.out: this runtime has one (host)
+/// memory space, so a device transfer is a same-dtype copy.
+static Error deviceCopy(KernelContext &ctx, Args args, const char *op) {
+  PT_NARGS(3);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, 1, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
+  out->copyElementsFrom(*in);
+  return Error::Ok;
+}
+Error h2d_copy_out(KernelContext &ctx, Args args) { return deviceCopy(ctx, args, "_h2d_copy"); }
+Error d2h_copy_out(KernelContext &ctx, Args args) { return deviceCopy(ctx, args, "_d2h_copy"); }
 
 Error clone_out(KernelContext &ctx, Args args) {
   PT_NARGS(4);

@@ -14,6 +14,8 @@
 #define PTEC_PORTABLE_KERNEL_LIST(X) \
   X("aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out, 4, Contiguous) \
   X("aten::_log_softmax.out", log_softmax_out, 5, Contiguous) \
+  X("aten::_native_batch_norm_legit.no_stats_out", batch_norm_legit_no_stats_out, 10, Contiguous) \
+  X("aten::_native_batch_norm_legit.out", batch_norm_legit_out, 12, Contiguous) \
   X("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out, 11, Contiguous) \
   X("aten::_softmax.out", softmax_out, 5, Contiguous) \
   X("aten::_to_copy.out", to_copy_out, 5, SameDimOrder) \
@@ -29,6 +31,7 @@
   X("aten::any.all_out", any_all_out, 3, Contiguous) \
   X("aten::any.dims_out", any_dims_out, 5, Contiguous) \
   X("aten::any.out", any_out, 5, Contiguous) \
+  X("aten::arange.out", arange_out, 3, Contiguous) \
   X("aten::arange.start_out", arange_start_out, 5, Contiguous) \
   X("aten::argmax.out", argmax_out, 5, Contiguous) \
   X("aten::argmin.out", argmin_out, 5, Contiguous) \
@@ -69,6 +72,7 @@
   X("aten::div.out_mode", div_out_mode, 5, SameDimOrder) \
   X("aten::elu.out", elu_out, 6, SameDimOrder) \
   X("aten::embedding.out", embedding_out, 7, Contiguous) \
+  X("aten::empty.out", empty_out, 4, SameDimOrder) \
   X("aten::eq.Scalar_out", eq_scalar_out, 4, SameDimOrder) \
   X("aten::eq.Tensor_out", eq_tensor_out, 4, SameDimOrder) \
   X("aten::erf.out", erf_out, 3, SameDimOrder) \
@@ -76,6 +80,7 @@
   X("aten::expand_copy.out", expand_copy_out, 5, Contiguous) \
   X("aten::expm1.out", expm1_out, 3, SameDimOrder) \
   X("aten::fill.Scalar_out", fill_scalar_out, 4, SameDimOrder) \
+  X("aten::fill.Tensor_out", fill_tensor_out, 4, SameDimOrder) \
   X("aten::floor.out", floor_out, 3, SameDimOrder) \
   X("aten::floor_divide.out", floor_divide_out, 4, SameDimOrder) \
   X("aten::fmod.Scalar_out", fmod_scalar_out, 4, SameDimOrder) \
@@ -124,6 +129,8 @@
   X("aten::mm.out", mm_out, 4, Contiguous) \
   X("aten::mul.Scalar_out", mul_scalar_out, 4, SameDimOrder) \
   X("aten::mul.out", mul_out, 4, SameDimOrder) \
+  X("aten::native_dropout.out", native_dropout_out, 6, Contiguous) \
+  X("aten::native_group_norm.out", native_group_norm_out, 12, Contiguous) \
   X("aten::native_layer_norm.out", native_layer_norm_out, 9, Contiguous) \
   X("aten::ne.Scalar_out", ne_scalar_out, 4, SameDimOrder) \
   X("aten::ne.Tensor_out", ne_tensor_out, 4, SameDimOrder) \
@@ -135,6 +142,8 @@
   X("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out, 4, SameDimOrder) \
   X("aten::prod.int_out", prod_int_out, 6, Contiguous) \
   X("aten::prod.out", prod_out, 4, Contiguous) \
+  X("aten::rand.out", rand_out, 3, Contiguous) \
+  X("aten::randn.out", randn_out, 3, Contiguous) \
   X("aten::reciprocal.out", reciprocal_out, 3, SameDimOrder) \
   X("aten::relu.out", relu_out, 3, SameDimOrder) \
   X("aten::remainder.Scalar_out", remainder_scalar_out, 4, SameDimOrder) \
@@ -174,5 +183,8 @@
   X("aten::where.self_out", where_self_out, 5, SameDimOrder) \
   X("aten::zeros.out", zeros_out, 3, SameDimOrder) \
   X("dim_order_ops::_clone_dim_order.out", clone_dim_order_out, 5, Any) \
+  X("dim_order_ops::_empty_dim_order.out", empty_dim_order_out, 4, Any) \
   X("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out, 5, Any) \
+  X("et_copy::_d2h_copy.out", d2h_copy_out, 3, SameDimOrder) \
+  X("et_copy::_h2d_copy.out", h2d_copy_out, 3, SameDimOrder) \
   X("executorch_prim::et_view.default", et_view, 3, Contiguous)

@@ -1,4 +1,5 @@
-// Softmax, log-softmax, layer norm and inference batch norm (float only).
+// Softmax, log-softmax, layer norm, group norm and batch norm (inference and
+// training statistics). Floating dtypes only; statistics in double.
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/KernelUtils.h"
 
@@ -188,6 +189,222 @@ Error batch_norm_no_training_out(KernelContext &ctx, Args args) {
                         (loadAs<double>(p, t, base + j) - mu) * inv * w + b);
     }
   }
+  return Error::Ok;
+}
+
+namespace {
+
+/// Per-channel batch statistics over (N, *): mean and biased variance.
+void channelStats(const Tensor &in, int64_t ch, double &mean, double &var) {
+  AxisSplit s = splitAt(in, 1);
+  int64_t c = in.size(1);
+  double mu = 0, m2 = 0;
+  int64_t k = 0;
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t j = 0; j < s.inner; ++j) {
+      double x = loadAs<double>(in.data(), in.dtype(), (o * c + ch) * s.inner + j);
+      double d = x - mu;
+      mu += d / static_cast<double>(++k);
+      m2 += d * (x - mu);
+    }
+  mean = mu;
+  var = k ? m2 / static_cast<double>(k) : NAN;
+}
+
+/// Batch norm with batch statistics (training mode): normalises with the
+/// batch mean and biased variance, writes save_mean / save_invstd of shape
+/// [C], and updates the running statistics in place when given (momentum,
+/// unbiased variance), as PyTorch's native_batch_norm does.
+Error batchNormTraining(KernelContext &ctx, const char *op, const Tensor &in,
+                        const Tensor *weight, const Tensor *bias, Tensor *rmean, Tensor *rvar,
+                        double momentum, double eps, Tensor &out, Tensor &saveMean,
+                        Tensor &saveInvstd) {
+  int64_t c = in.size(1);
+  PTEC_TRY(checkSameDtype(ctx, in, saveMean, op));
+  PTEC_TRY(checkSameDtype(ctx, in, saveInvstd, op));
+  PTEC_TRY(resizeOut(ctx, saveMean, Span<const int64_t>(&c, 1), "save_mean"));
+  PTEC_TRY(resizeOut(ctx, saveInvstd, Span<const int64_t>(&c, 1), "save_invstd"));
+  int64_t n = in.numel() / (c ? c : 1);
+  if (n == 0)
+    return ctx.fail(Error::InvalidArgument, "%s: training needs at least one value per channel", op);
+  AxisSplit s = splitAt(in, 1);
+  for (int64_t ch = 0; ch < c; ++ch) {
+    double mu, var;
+    channelStats(in, ch, mu, var);
+    double inv = 1.0 / std::sqrt(var + eps);
+    storeAs<double>(saveMean.mutableData(), saveMean.dtype(), ch, mu);
+    storeAs<double>(saveInvstd.mutableData(), saveInvstd.dtype(), ch, inv);
+    double w = paramAt(weight, ch, 1.0), b = paramAt(bias, ch, 0.0);
+    for (int64_t o = 0; o < s.outer; ++o)
+      for (int64_t j = 0; j < s.inner; ++j) {
+        int64_t i = (o * c + ch) * s.inner + j;
+        storeAs<double>(out.mutableData(), out.dtype(), i,
+                        (loadAs<double>(in.data(), in.dtype(), i) - mu) * inv * w + b);
+      }
+    if (rmean)
+      storeAs<double>(rmean->mutableData(), rmean->dtype(), ch,
+                      (1 - momentum) * paramAt(rmean, ch, 0) + momentum * mu);
+    if (rvar) {
+      double unbiased = n > 1 ? var * static_cast<double>(n) / static_cast<double>(n - 1) : NAN;
+      storeAs<double>(rvar->mutableData(), rvar->dtype(), ch,
+                      (1 - momentum) * paramAt(rvar, ch, 1) + momentum * unbiased);
+    }
+  }
+  return Error::Ok;
+}
+
+/// Input, weight and bias checks shared by the batch norm kernels.
+Error checkBatchNormInput(KernelContext &ctx, const char *op, const Tensor &in,
+                          const Tensor *weight, const Tensor *bias, Tensor &out) {
+  PTEC_TRY(requireFloat(ctx, in, op, "input"));
+  PTEC_TRY(checkSameDtype(ctx, in, out, op));
+  if (in.dim() < 2)
+    return ctx.fail(Error::InvalidArgument, "%s: input must have rank >= 2, got %d", op, in.dim());
+  PTEC_TRY(checkParam(ctx, weight, in.size(1), op, "weight"));
+  PTEC_TRY(checkParam(ctx, bias, in.size(1), op, "bias"));
+  return resizeOut(ctx, out, Shape::of(in), "out");
+}
+
+} // namespace
+
+/// _native_batch_norm_legit.out: [input, weight?, bias?, running_mean,
+/// running_var, training, momentum, eps, out, save_mean, save_invstd, ret].
+Error batch_norm_legit_out(KernelContext &ctx, Args args) {
+  const char *op = "_native_batch_norm_legit";
+  PT_NARGS(12);
+  Tensor *in, *weight, *bias, *rmean, *rvar, *out, *saveMean, *saveInvstd;
+  bool training;
+  double momentum, eps;
+  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
+  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
+  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
+  PTEC_TRY(argTensor(ctx, args, 3, "running_mean", rmean));
+  PTEC_TRY(argTensor(ctx, args, 4, "running_var", rvar));
+  PTEC_TRY(argBool(ctx, args, 5, "training", training));
+  PTEC_TRY(argDouble(ctx, args, 6, "momentum", momentum));
+  PTEC_TRY(argDouble(ctx, args, 7, "eps", eps));
+  PTEC_TRY(argOut(ctx, args, 8, "out", out));
+  PTEC_TRY(argOut(ctx, args, 9, "save_mean", saveMean));
+  PTEC_TRY(argOut(ctx, args, 10, "save_invstd", saveInvstd));
+  PTEC_TRY(argReturn(ctx, args, 11));
+  PTEC_TRY(checkBatchNormInput(ctx, op, *in, weight, bias, *out));
+  int64_t c = in->size(1);
+  PTEC_TRY(checkParam(ctx, rmean, c, op, "running_mean"));
+  PTEC_TRY(checkParam(ctx, rvar, c, op, "running_var"));
+  if (training)
+    return batchNormTraining(ctx, op, *in, weight, bias, rmean, rvar, momentum, eps, *out,
+                             *saveMean, *saveInvstd);
+  // Inference: the no_training kernel's arithmetic and its empty stats.
+  int64_t zero = 0;
+  PTEC_TRY(resizeOut(ctx, *saveMean, Span<const int64_t>(&zero, 1), "save_mean"));
+  PTEC_TRY(resizeOut(ctx, *saveInvstd, Span<const int64_t>(&zero, 1), "save_invstd"));
+  AxisSplit s = splitAt(*in, 1);
+  for (int64_t ch = 0; ch < c; ++ch) {
+    double mu = paramAt(rmean, ch, 0);
+    double inv = 1.0 / std::sqrt(paramAt(rvar, ch, 1) + eps);
+    double w = paramAt(weight, ch, 1.0), b = paramAt(bias, ch, 0.0);
+    for (int64_t o = 0; o < s.outer; ++o)
+      for (int64_t j = 0; j < s.inner; ++j) {
+        int64_t i = (o * c + ch) * s.inner + j;
+        storeAs<double>(out->mutableData(), out->dtype(), i,
+                        (loadAs<double>(in->data(), in->dtype(), i) - mu) * inv * w + b);
+      }
+  }
+  return Error::Ok;
+}
+
+/// _native_batch_norm_legit.no_stats_out: [input, weight?, bias?, training,
+/// momentum, eps, out, save_mean, save_invstd, ret]. Without running
+/// statistics only training mode is defined.
+Error batch_norm_legit_no_stats_out(KernelContext &ctx, Args args) {
+  const char *op = "_native_batch_norm_legit.no_stats";
+  PT_NARGS(10);
+  Tensor *in, *weight, *bias, *out, *saveMean, *saveInvstd;
+  bool training;
+  double momentum, eps;
+  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
+  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
+  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
+  PTEC_TRY(argBool(ctx, args, 3, "training", training));
+  PTEC_TRY(argDouble(ctx, args, 4, "momentum", momentum));
+  PTEC_TRY(argDouble(ctx, args, 5, "eps", eps));
+  PTEC_TRY(argOut(ctx, args, 6, "out", out));
+  PTEC_TRY(argOut(ctx, args, 7, "save_mean", saveMean));
+  PTEC_TRY(argOut(ctx, args, 8, "save_invstd", saveInvstd));
+  PTEC_TRY(argReturn(ctx, args, 9));
+  if (!training)
+    return ctx.fail(Error::InvalidArgument,
+                    "%s: running_mean and running_var are needed in evaluation mode", op);
+  PTEC_TRY(checkBatchNormInput(ctx, op, *in, weight, bias, *out));
+  return batchNormTraining(ctx, op, *in, weight, bias, nullptr, nullptr, momentum, eps, *out,
+                           *saveMean, *saveInvstd);
+}
+
+/// native_group_norm.out: [input, weight?, bias?, N, C, HxW, group, eps,
+/// out0, out1 (mean), out2 (rstd), ret]; mean and rstd have shape [N, group].
+Error native_group_norm_out(KernelContext &ctx, Args args) {
+  const char *op = "native_group_norm";
+  PT_NARGS(12);
+  Tensor *in, *weight, *bias, *out, *mean, *rstd;
+  int64_t n, c, hxw, group;
+  double eps;
+  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
+  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
+  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
+  PTEC_TRY(argInt(ctx, args, 3, "N", n));
+  PTEC_TRY(argInt(ctx, args, 4, "C", c));
+  PTEC_TRY(argInt(ctx, args, 5, "HxW", hxw));
+  PTEC_TRY(argInt(ctx, args, 6, "group", group));
+  PTEC_TRY(argDouble(ctx, args, 7, "eps", eps));
+  PTEC_TRY(argOut(ctx, args, 8, "out0", out));
+  PTEC_TRY(argOut(ctx, args, 9, "out1", mean));
+  PTEC_TRY(argOut(ctx, args, 10, "out2", rstd));
+  PTEC_TRY(argReturn(ctx, args, 11));
+  PTEC_TRY(requireFloat(ctx, *in, op, "input"));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  PTEC_TRY(checkSameDtype(ctx, *in, *mean, op));
+  PTEC_TRY(checkSameDtype(ctx, *in, *rstd, op));
+  int64_t trailing = 1;
+  for (int i = 2; i < in->dim(); ++i)
+    trailing *= in->size(i);
+  if (in->dim() < 2 || in->size(0) != n || in->size(1) != c || trailing != hxw)
+    return ctx.fail(Error::InvalidArgument,
+                    "%s: input does not have shape (N=%lld, C=%lld, *) with HxW=%lld", op,
+                    static_cast<long long>(n), static_cast<long long>(c),
+                    static_cast<long long>(hxw));
+  if (group <= 0 || c % group != 0)
+    return ctx.fail(Error::InvalidArgument, "%s: group=%lld must divide C=%lld", op,
+                    static_cast<long long>(group), static_cast<long long>(c));
+  PTEC_TRY(checkParam(ctx, weight, c, op, "weight"));
+  PTEC_TRY(checkParam(ctx, bias, c, op, "bias"));
+  PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in), "out0"));
+  int64_t statShape[2] = {n, group};
+  PTEC_TRY(resizeOut(ctx, *mean, Span<const int64_t>(statShape, 2), "out1 (mean)"));
+  PTEC_TRY(resizeOut(ctx, *rstd, Span<const int64_t>(statShape, 2), "out2 (rstd)"));
+  const int64_t cg = c / group, span = cg * hxw;
+  const void *p = in->data();
+  ScalarType t = in->dtype();
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t g = 0; g < group; ++g) {
+      int64_t base = (b * c + g * cg) * hxw;
+      double mu = 0, m2 = 0;
+      for (int64_t k = 0; k < span; ++k) {
+        double x = loadAs<double>(p, t, base + k);
+        double d = x - mu;
+        mu += d / static_cast<double>(k + 1);
+        m2 += d * (x - mu);
+      }
+      double var = span ? m2 / static_cast<double>(span) : 0;
+      double rs = 1.0 / std::sqrt(var + eps);
+      for (int64_t k = 0; k < span; ++k) {
+        int64_t ch = g * cg + k / (hxw ? hxw : 1);
+        double x = (loadAs<double>(p, t, base + k) - mu) * rs;
+        storeAs<double>(out->mutableData(), t, base + k,
+                        x * paramAt(weight, ch, 1.0) + paramAt(bias, ch, 0.0));
+      }
+      storeAs<double>(mean->mutableData(), t, b * group + g, mu);
+      storeAs<double>(rstd->mutableData(), t, b * group + g, rs);
+    }
   return Error::Ok;
 }
 

@@ -991,6 +991,94 @@ def gen_reduce_more():
     outN(k, "bf16", [x.bfloat16(), IL([2]), 1, False], [v.bfloat16(), mu.bfloat16()], BF16)
 
 
+def gen_norm_more():
+    k = aten("_native_batch_norm_legit.out")
+    for name, shape in [("train_nchw", (2, 3, 4, 5)), ("train_nc", (6, 3))]:
+        x = rnd(*shape)
+        w, b = rnd(3), rnd(3)
+        rm, rv = rnd(3), rnd(3, lo=0.5, hi=2)
+        rm2, rv2 = rm.clone(), rv.clone()
+        y, sm, si = torch.native_batch_norm(x, w, b, rm2, rv2, True, 0.1, 1e-5)
+        # The running statistics are updated in place (Tensor(a!) arguments).
+        case(k, name, [x, w, b, rm.clone(), rv.clone(), True, 0.1, 1e-5, Out(y), Out(sm),
+                       Out(si), RefList([8, 9, 10])], RED,
+             expect=[Expect(3, rm2), Expect(4, rv2)])
+    x = rnd(2, 3, 4)
+    w, b, rm, rv = rnd(3), rnd(3), rnd(3), rnd(3, lo=0.5, hi=2)
+    y = torch.nn.functional.batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5)
+    case(k, "eval", [x, w, b, rm, rv, False, 0.1, 1e-5, Out(y), Out(torch.zeros(0)),
+                     Out(torch.zeros(0)), RefList([8, 9, 10])], RED,
+         expect=[Expect(3, rm), Expect(4, rv)])
+    x = rnd(4, 2, 3)
+    y, sm, si = torch.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-3)
+    outN(aten("_native_batch_norm_legit.no_stats_out"), "train_no_affine",
+         [x, None, None, True, 0.1, 1e-3], [y, sm, si])
+    w, b = rnd(2), rnd(2)
+    y, sm, si = torch.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)
+    outN(aten("_native_batch_norm_legit.no_stats_out"), "train_affine",
+         [x, w, b, True, 0.1, 1e-5], [y, sm, si])
+    xh = x.half()
+    y, sm, si = torch.native_batch_norm(xh.float(), w, b, None, None, True, 0.1, 1e-5)
+    outN(aten("_native_batch_norm_legit.no_stats_out"), "f16",
+         [xh, w.half(), b.half(), True, 0.1, 1e-5], [y.half(), sm.half(), si.half()], HALF)
+    k = aten("native_group_norm.out")
+    for name, shape, g in [("nchw_g2", (2, 4, 3, 3), 2), ("ncl_g1", (3, 6, 5), 1),
+                           ("nc_g3", (2, 6), 3)]:
+        x = rnd(*shape)
+        n, c = shape[0], shape[1]
+        hw = x.numel() // (n * c)
+        w, b = rnd(c), rnd(c)
+        outN(k, name, [x, w, b, n, c, hw, g, 1e-5],
+             list(torch.native_group_norm(x, w, b, n, c, hw, g, 1e-5)))
+    x = rnd(2, 4, 5)
+    outN(k, "no_affine", [x, None, None, 2, 4, 5, 4, 1e-6],
+         list(torch.native_group_norm(x, None, None, 2, 4, 5, 4, 1e-6)))
+    r = torch.native_group_norm(x.bfloat16().float(), None, None, 2, 4, 5, 2, 1e-5)
+    outN(k, "bf16", [x.bfloat16(), None, None, 2, 4, 5, 2, 1e-5], [t.bfloat16() for t in r], BF16)
+    # native_dropout: only the deterministic settings (p = 0 or 1, or not
+    # training) have fixed values; kernel_tests checks the random ones.
+    k = aten("native_dropout.out")
+    x = rnd(3, 4)
+    outN(k, "p0_train", [x, 0.0, True], [x, torch.ones(3, 4, dtype=torch.bool)], EW)
+    outN(k, "eval", [x, 0.5, False], [x, torch.ones(3, 4, dtype=torch.bool)], EW)
+    outN(k, "p1_train_none", [x, 1.0, None], [torch.zeros(3, 4), torch.zeros(3, 4, dtype=torch.bool)],
+         EW)
+    xi = rint(5)
+    outN(k, "i64_eval", [xi, 0.3, False], [xi, torch.ones(5, dtype=torch.bool)], EW)
+
+
+def gen_creation_more():
+    k = aten("arange.out")
+    out1(k, "i64", [5], torch.arange(5))
+    out1(k, "f32_frac_end", [2.5], torch.arange(2.5))
+    out1(k, "f32_int_end", [4], torch.arange(4, dtype=torch.float32))
+    out1(k, "empty", [0], torch.arange(0))
+    out1(k, "f16", [6], torch.arange(6, dtype=torch.float16), HALF)
+    # empty and rand/randn: values are unspecified or random, so
+    # ConformanceTests.cpp compares dtype and shape only.
+    out1(aten("empty.out"), "f32", [IL([2, 3]), None], torch.zeros(2, 3))
+    out1(aten("empty.out"), "i64_contiguous", [IL([4]), 0], torch.zeros(4, dtype=torch.int64))
+    out1("dim_order_ops::_empty_dim_order.out", "f32", [IL([2, 0, 3]), None], torch.zeros(2, 0, 3))
+    out1("dim_order_ops::_empty_dim_order.out", "contiguous_order", [IL([2, 3]), IL([0, 1])],
+         torch.zeros(2, 3, dtype=torch.bool))
+    out1(aten("rand.out"), "f32", [IL([3, 4])], torch.zeros(3, 4))
+    out1(aten("rand.out"), "f16", [IL([5])], torch.zeros(5, dtype=torch.float16))
+    out1(aten("randn.out"), "f64", [IL([2, 2, 2])], torch.zeros(2, 2, 2, dtype=torch.float64))
+    out1(aten("randn.out"), "rank0", [IL([])], torch.zeros(()))
+    k = aten("fill.Tensor_out")
+    x = rnd(2, 3)
+    out1(k, "f32", [x, torch.tensor(1.25)], torch.full_like(x, 1.25))
+    out1(k, "f32_from_i64", [x, torch.tensor(3)], torch.full_like(x, 3))
+    xi = rint(4)
+    out1(k, "i64_from_f32_truncates", [xi, torch.tensor(2.75)], torch.full_like(xi, 2))
+    out1(k, "bf16", [x.bfloat16(), torch.tensor(-0.5)], torch.full_like(x, -0.5).bfloat16(), BF16)
+    # The device copies are plain copies on this single-memory runtime.
+    for kname in ["et_copy::_h2d_copy.out", "et_copy::_d2h_copy.out"]:
+        out1(kname, "f32", [x], x.clone())
+        out1(kname, "i64", [xi], xi.clone())
+        out1(kname, "f16_rank0", [torch.tensor(1.5).half()], torch.tensor(1.5).half())
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -1008,6 +1096,8 @@ def main():
     gen_unary_math()
     gen_binary_more()
     gen_reduce_more()
+    gen_norm_more()
+    gen_creation_more()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
