@@ -7,6 +7,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+
 using namespace mlir;
 
 namespace ptec::exir::rules {
@@ -183,10 +185,9 @@ int64_t numel(ArrayRef<int64_t> shape) {
 }
 
 std::string num(double v) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << v;
-  return s;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
 }
 
 //===----------------------------------------------------------------------===//

@@ -113,12 +113,22 @@ LogicalResult permute(RuleContext &c) {
   if (failed(c.require("self", t)))
     return failure();
   Shape dims = c.getInts("dims"), perm;
-  if (static_cast<int64_t>(dims.size()) != t.getRank())
-    return c.fail("dims " + describeShape(dims) + " must be a permutation of 0.." +
-                  llvm::Twine(t.getRank() - 1) + " (one entry per dim of " +
-                  describe(t) + ")");
-  if (failed(c.wrapDims(dims, t.getRank(), "dims", perm)))
-    return failure();
+  int64_t rank = t.getRank();
+  auto notPermutation = [&](const llvm::Twine &why) {
+    return c.fail("dims " + describeShape(dims) + " is not a permutation of 0.." +
+                  llvm::Twine(rank - 1) + " for " + describe(t) + ": " + why);
+  };
+  if (static_cast<int64_t>(dims.size()) != rank)
+    return notPermutation(llvm::Twine(dims.size()) + " entries for " +
+                          llvm::Twine(rank) + " dims");
+  for (int64_t d : dims) {
+    if (d < -rank || d >= rank)
+      return notPermutation("dim " + llvm::Twine(d) + " is out of range");
+    int64_t w = d < 0 ? d + rank : d;
+    if (llvm::is_contained(perm, w))
+      return notPermutation("dim " + llvm::Twine(w) + " appears twice");
+    perm.push_back(w);
+  }
   Shape shape;
   for (int64_t d : perm)
     shape.push_back(t.getDimSize(d));
