@@ -24,7 +24,6 @@ namespace ptec {
 
 using namespace mlir;
 namespace fb = executorch_flatbuffer;
-namespace schema = ptec::schema;
 
 namespace {
 

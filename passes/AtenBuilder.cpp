@@ -4,7 +4,6 @@
 
 namespace ptec {
 using namespace mlir;
-namespace schema = ptec::schema;
 
 Attribute defaultAttr(MLIRContext *ctx, const schema::Argument &arg) {
   if (!arg.defaultValue)

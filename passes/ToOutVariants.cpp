@@ -19,7 +19,6 @@ namespace ptec {
 #include "passes/Passes.h.inc"
 
 using namespace mlir;
-namespace schema = ptec::schema;
 
 namespace {
 

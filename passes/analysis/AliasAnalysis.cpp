@@ -10,7 +10,6 @@
 
 namespace ptec {
 using namespace mlir;
-namespace schema = ptec::schema;
 
 namespace {
 
