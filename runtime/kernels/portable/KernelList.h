@@ -35,6 +35,7 @@
   X("aten::arange.start_out", arange_start_out, 5, Contiguous) \
   X("aten::argmax.out", argmax_out, 5, Contiguous) \
   X("aten::argmin.out", argmin_out, 5, Contiguous) \
+  X("aten::as_strided_copy.out", as_strided_copy_out, 6, Contiguous) \
   X("aten::asin.out", asin_out, 3, SameDimOrder) \
   X("aten::asinh.out", asinh_out, 3, SameDimOrder) \
   X("aten::atan.out", atan_out, 3, SameDimOrder) \
@@ -66,6 +67,7 @@
   X("aten::cosh.out", cosh_out, 3, SameDimOrder) \
   X("aten::cumsum.out", cumsum_out, 5, Contiguous) \
   X("aten::detach_copy.out", detach_copy_out, 3, SameDimOrder) \
+  X("aten::diagonal_copy.out", diagonal_copy_out, 6, Contiguous) \
   X("aten::div.Scalar_mode_out", div_scalar_mode_out, 5, SameDimOrder) \
   X("aten::div.Scalar_out", div_scalar_out, 4, SameDimOrder) \
   X("aten::div.out", div_out, 4, SameDimOrder) \
@@ -81,6 +83,7 @@
   X("aten::expm1.out", expm1_out, 3, SameDimOrder) \
   X("aten::fill.Scalar_out", fill_scalar_out, 4, SameDimOrder) \
   X("aten::fill.Tensor_out", fill_tensor_out, 4, SameDimOrder) \
+  X("aten::flip.out", flip_out, 4, Contiguous) \
   X("aten::floor.out", floor_out, 3, SameDimOrder) \
   X("aten::floor_divide.out", floor_divide_out, 4, SameDimOrder) \
   X("aten::fmod.Scalar_out", fmod_scalar_out, 4, SameDimOrder) \
@@ -129,6 +132,7 @@
   X("aten::mm.out", mm_out, 4, Contiguous) \
   X("aten::mul.Scalar_out", mul_scalar_out, 4, SameDimOrder) \
   X("aten::mul.out", mul_out, 4, SameDimOrder) \
+  X("aten::narrow_copy.out", narrow_copy_out, 6, Contiguous) \
   X("aten::native_dropout.out", native_dropout_out, 6, Contiguous) \
   X("aten::native_group_norm.out", native_group_norm_out, 12, Contiguous) \
   X("aten::native_layer_norm.out", native_layer_norm_out, 9, Contiguous) \
@@ -137,6 +141,8 @@
   X("aten::neg.out", neg_out, 3, SameDimOrder) \
   X("aten::ones.out", ones_out, 3, SameDimOrder) \
   X("aten::permute_copy.out", permute_copy_out, 4, Contiguous) \
+  X("aten::pixel_shuffle.out", pixel_shuffle_out, 4, Contiguous) \
+  X("aten::pixel_unshuffle.out", pixel_unshuffle_out, 4, Contiguous) \
   X("aten::pow.Scalar_out", pow_scalar_out, 4, SameDimOrder) \
   X("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out, 4, SameDimOrder) \
   X("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out, 4, SameDimOrder) \
@@ -145,9 +151,17 @@
   X("aten::rand.out", rand_out, 3, Contiguous) \
   X("aten::randn.out", randn_out, 3, Contiguous) \
   X("aten::reciprocal.out", reciprocal_out, 3, SameDimOrder) \
+  X("aten::reflection_pad1d.out", reflection_pad1d_out, 4, Contiguous) \
+  X("aten::reflection_pad2d.out", reflection_pad2d_out, 4, Contiguous) \
+  X("aten::reflection_pad3d.out", reflection_pad3d_out, 4, Contiguous) \
   X("aten::relu.out", relu_out, 3, SameDimOrder) \
   X("aten::remainder.Scalar_out", remainder_scalar_out, 4, SameDimOrder) \
   X("aten::remainder.Tensor_out", remainder_tensor_out, 4, SameDimOrder) \
+  X("aten::repeat.out", repeat_out, 4, Contiguous) \
+  X("aten::replication_pad1d.out", replication_pad1d_out, 4, Contiguous) \
+  X("aten::replication_pad2d.out", replication_pad2d_out, 4, Contiguous) \
+  X("aten::replication_pad3d.out", replication_pad3d_out, 4, Contiguous) \
+  X("aten::roll.out", roll_out, 5, Contiguous) \
   X("aten::round.out", round_out, 3, SameDimOrder) \
   X("aten::rsqrt.out", rsqrt_out, 3, SameDimOrder) \
   X("aten::rsub.Scalar_out", rsub_scalar_out, 5, SameDimOrder) \
@@ -173,8 +187,10 @@
   X("aten::tan.out", tan_out, 3, SameDimOrder) \
   X("aten::tanh.out", tanh_out, 3, SameDimOrder) \
   X("aten::transpose_copy.int_out", transpose_copy_int_out, 5, Contiguous) \
+  X("aten::tril.out", tril_out, 4, Contiguous) \
   X("aten::trunc.out", trunc_out, 3, SameDimOrder) \
   X("aten::unbind_copy.int_out", unbind_copy_int_out, 4, Contiguous) \
+  X("aten::unfold_copy.out", unfold_copy_out, 6, Contiguous) \
   X("aten::unsqueeze_copy.out", unsqueeze_copy_out, 4, Contiguous) \
   X("aten::var.correction_out", var_correction_out, 6, Contiguous) \
   X("aten::var.out", var_out, 6, Contiguous) \

@@ -9,24 +9,6 @@ namespace ptec::rt::portable {
 
 namespace {
 
-/// [self, <schema args>, out, ret] common unboxing.
-Error selfAndOut(KernelContext &ctx, Args args, size_t nargs, const char *op, Tensor *&in,
-                 Tensor *&out) {
-  PT_NARGS(nargs);
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, nargs - 1));
-  return checkSameDtype(ctx, *in, *out, op);
-}
-
-/// Resize out to os, then copy in's elements through a strided view.
-Error viewCopy(KernelContext &ctx, const Tensor &in, Tensor &out, const Shape &os,
-               const int64_t *strides, int64_t base) {
-  PTEC_TRY(resizeOut(ctx, out, os));
-  gatherStrided(in, base, strides, out, os);
-  return Error::Ok;
-}
-
 /// Target shape of a view: `size` with one -1 inferred from numel.
 Error inferViewShape(KernelContext &ctx, const IntList &size, int64_t numel, Shape &s) {
   if (size.size() > static_cast<size_t>(kTensorMaxRank))
@@ -99,6 +81,24 @@ void sliceBounds(int64_t size, bool hasStart, int64_t start, bool hasEnd, int64_
 }
 
 } // namespace
+
+/// [self, <schema args>, out, ret] common unboxing.
+Error selfAndOut(KernelContext &ctx, Args args, size_t nargs, const char *op, Tensor *&in,
+                 Tensor *&out) {
+  PT_NARGS(nargs);
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, nargs - 1));
+  return checkSameDtype(ctx, *in, *out, op);
+}
+
+/// Resize out to os, then copy in's elements through a strided view.
+Error viewCopy(KernelContext &ctx, const Tensor &in, Tensor &out, const Shape &os,
+               const int64_t *strides, int64_t base) {
+  PTEC_TRY(resizeOut(ctx, out, os));
+  gatherStrided(in, base, strides, out, os);
+  return Error::Ok;
+}
 
 /// Shared with the scatter kernels (Indexing.cpp).
 Error parseSlice(KernelContext &ctx, Args args, size_t first, const Tensor &in, int64_t &dim,

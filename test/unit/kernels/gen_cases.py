@@ -1079,6 +1079,76 @@ def gen_creation_more():
         out1(kname, "f16_rank0", [torch.tensor(1.5).half()], torch.tensor(1.5).half())
 
 
+def gen_rearrange():
+    x = rnd(3, 4, 5)
+    xi = rint(3, 4)
+    k = aten("as_strided_copy.out")
+    out1(k, "transpose_like", [x, IL([5, 4]), IL([1, 5]), None], torch.as_strided(x, (5, 4), (1, 5)))
+    out1(k, "offset_overlap", [x, IL([3, 3]), IL([2, 1]), 7], torch.as_strided(x, (3, 3), (2, 1), 7))
+    out1(k, "zero_stride", [xi, IL([2, 3]), IL([0, 1]), 1], torch.as_strided(xi, (2, 3), (0, 1), 1))
+    k = aten("diagonal_copy.out")
+    out1(k, "main", [x, 0, 0, 1], torch.diagonal(x, 0, 0, 1))
+    out1(k, "offset_pos", [x, 2, 1, 2], torch.diagonal(x, 2, 1, 2))
+    out1(k, "offset_neg_swapped", [x, -1, 2, 0], torch.diagonal(x, -1, 2, 0))
+    out1(k, "empty", [x, 7, 0, 1], torch.diagonal(x, 7, 0, 1))
+    out1(k, "i64_2d", [xi, 0, -2, -1], torch.diagonal(xi))
+    k = aten("narrow_copy.out")
+    out1(k, "dim1", [x, 1, 1, 2], x.narrow(1, 1, 2))
+    out1(k, "neg_start", [x, -1, -3, 3], x.narrow(-1, -3, 3))
+    out1(k, "empty", [xi, 0, 3, 0], xi.narrow(0, 3, 0))
+    k = aten("unfold_copy.out")
+    out1(k, "dim2", [x, 2, 2, 1], x.unfold(2, 2, 1))
+    out1(k, "step2", [x, 1, 2, 2], x.unfold(1, 2, 2))
+    out1(k, "whole", [xi, 0, 3, 1], xi.unfold(0, 3, 1))
+    out1(k, "rank0", [torch.tensor(4.0), 0, 1, 1], torch.tensor(4.0).unfold(0, 1, 1))
+    k = aten("flip.out")
+    out1(k, "one_dim", [x, IL([1])], torch.flip(x, [1]))
+    out1(k, "two_dims_neg", [x, IL([0, -1])], torch.flip(x, [0, -1]))
+    out1(k, "none", [xi, IL([])], torch.flip(xi, []))
+    b = rbool(2, 3)
+    out1(k, "bool", [b, IL([1])], torch.flip(b, [1]))
+    y = rnd(2, 8, 3, 2)
+    out1(aten("pixel_shuffle.out"), "r2", [y, 2], torch.pixel_shuffle(y, 2))
+    y3 = rnd(9, 2, 2)
+    out1(aten("pixel_shuffle.out"), "chw_r3", [y3, 3], torch.pixel_shuffle(y3, 3))
+    z = rnd(1, 2, 4, 6)
+    out1(aten("pixel_unshuffle.out"), "r2", [z, 2], torch.pixel_unshuffle(z, 2))
+    z5 = rint(2, 1, 1, 3, 3)
+    out1(aten("pixel_unshuffle.out"), "rank5_i64_r3", [z5, 3], torch.pixel_unshuffle(z5, 3))
+    k = aten("roll.out")
+    out1(k, "flat", [x, IL([7]), IL([])], torch.roll(x, 7))
+    out1(k, "two_dims", [x, IL([1, -2]), IL([0, 2])], torch.roll(x, (1, -2), (0, 2)))
+    out1(k, "large_shift", [xi, IL([9]), IL([-1])], torch.roll(xi, 9, -1))
+    k = aten("repeat.out")
+    out1(k, "same_rank", [xi, IL([2, 1])], xi.repeat(2, 1))
+    out1(k, "leading", [x, IL([2, 1, 1, 2])], x.repeat(2, 1, 1, 2))
+    out1(k, "zero", [xi, IL([0, 3])], xi.repeat(0, 3))
+    out1(k, "rank0", [torch.tensor(1.5), IL([3])], torch.tensor(1.5).repeat(3))
+    k = aten("tril.out")
+    m = rnd(2, 4, 5)
+    out1(k, "main", [m, 0], torch.tril(m))
+    out1(k, "pos", [m, 2], torch.tril(m, 2))
+    out1(k, "neg_i64", [xi, -1], torch.tril(xi, -1))
+    bb = rbool(3, 3)
+    out1(k, "bool", [bb, 0], torch.tril(bb))
+    F = torch.nn.functional
+    p1 = rnd(2, 3, 6)
+    p2 = rnd(1, 2, 4, 5)
+    p3 = rnd(2, 3, 3, 4)
+    for mode in ["reflection", "replication"]:
+        fmode = "reflect" if mode == "reflection" else "replicate"
+        out1(aten(mode + "_pad1d.out"), "ncw", [p1, IL([2, 3])], F.pad(p1, (2, 3), fmode))
+        out1(aten(mode + "_pad1d.out"), "cw_i64", [xi.float().long(), IL([1, 2])],
+             F.pad(xi.float(), (1, 2), fmode).long())
+        out1(aten(mode + "_pad2d.out"), "nchw", [p2, IL([1, 2, 3, 0])], F.pad(p2, (1, 2, 3, 0), fmode))
+        out1(aten(mode + "_pad2d.out"), "chw_f16", [p2[0].half(), IL([2, 2, 1, 1])],
+             F.pad(p2[0].half().float(), (2, 2, 1, 1), fmode).half(), HALF)
+        out1(aten(mode + "_pad3d.out"), "cdhw", [p3, IL([1, 1, 2, 0, 1, 1])],
+             F.pad(p3.unsqueeze(0), (1, 1, 2, 0, 1, 1), fmode).squeeze(0))
+        out1(aten(mode + "_pad3d.out"), "ncdhw", [p3.unsqueeze(0), IL([0, 3, 1, 1, 0, 2])],
+             F.pad(p3.unsqueeze(0), (0, 3, 1, 1, 0, 2), fmode))
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -1098,6 +1168,7 @@ def main():
     gen_reduce_more()
     gen_norm_more()
     gen_creation_more()
+    gen_rearrange()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
