@@ -523,10 +523,13 @@ LogicalResult RuleContext::wrapDims(ArrayRef<int64_t> dims, int64_t rank,
                                     StringRef what, Shape &out,
                                     bool allowDuplicates) const {
   out.clear();
+  int64_t r = std::max<int64_t>(rank, 1);
   for (int64_t d : dims) {
-    int64_t w;
-    if (failed(wrapDim(d, rank, ("dim in " + what).str(), w)))
-      return mlir::failure();
+    if (d < -r || d >= r)
+      return error() << "dim " << d << " in " << what << " " << describeShape(dims)
+                     << " is out of range for a tensor of rank " << rank
+                     << " (expected " << -r << ".." << r - 1 << ")";
+    int64_t w = d < 0 ? d + r : d;
     if (!allowDuplicates && llvm::is_contained(out, w))
       return error() << "dim " << w << " appears more than once in " << what
                      << " " << describeShape(dims);

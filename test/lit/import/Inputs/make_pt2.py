@@ -154,6 +154,43 @@ def case(name):
         return program([add()], input_specs=specs,
                        extra_inputs=[{"as_custom_obj": {
                            "name": "obj", "class_fqn": "__torch__.torch.classes.my.Obj"}}]), w
+    # Nodes the schema accepts but the operator's semantics do not: each must
+    # be reported at the node's line, naming the node (shape rules).
+    if name in ("permute_out_of_range", "permute_duplicate", "permute_empty"):
+        dims = {"permute_out_of_range": [0, 5], "permute_duplicate": [0, 0],
+                "permute_empty": []}[name]
+        return program([node("torch.ops.aten.permute.default",
+                             [("self", tensor("x")), ("dims", {"as_ints": dims})],
+                             [tensor("y")], 12)]), w
+    if name == "declared_dtype":  # add of two float32 tensors declared int64
+        return program([add()], values={"y": meta([2, 2], dtype=5)}), w
+    if name == "declared_shape":  # add of two [2, 2] tensors declared [2, 3]
+        return program([add()], values={"y": meta([2, 3])}), w
+    if name == "view_count":  # 4 elements viewed as 6
+        return program([node("torch.ops.aten.view.default",
+                             [("self", tensor("x")), ("size", {"as_ints": [3, 2]})],
+                             [tensor("y")], 12)], values={"y": meta([3, 2])}), w
+    if name == "mm_inner":  # [2, 3] @ [2, 2]
+        return program([node("torch.ops.aten.mm.default",
+                             [("self", tensor("x")), ("mat2", tensor("w"))],
+                             [tensor("y")], 12)], values={"x": meta([2, 3])}), w
+    if name == "rank_limit":  # an output of 17 dims
+        return program([node("torch.ops.aten.view.default",
+                             [("self", tensor("x")), ("size", {"as_ints": [1] * 15 + [2, 2]})],
+                             [tensor("y")], 12)], values={"y": meta([1] * 15 + [2, 2])}), w
+    if name == "hop_body":  # a bad node inside an inlined wrapper's subgraph
+        sub = {"inputs": [tensor("a")], "outputs": [tensor("s")],
+               "nodes": [node("torch.ops.aten.permute.default",
+                              [("self", tensor("a")), ("dims", {"as_ints": [1, 1]})],
+                              [tensor("s")], 14)],
+               "tensor_values": {k: meta([2, 2]) for k in ("a", "s")},
+               "sym_int_values": {}, "sym_bool_values": {},
+               "is_single_tensor_return": True}
+        hop = node("torch.ops.higher_order.wrap_with_set_grad_enabled",
+                   [("", {"as_bool": False}),
+                    ("", {"as_graph": {"name": "submod_1", "graph": sub}}),
+                    ("", tensor("x"))], [tensor("y")], 13)
+        return program([hop]), w
     raise SystemExit("unknown case " + name)
 
 
