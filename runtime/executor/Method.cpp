@@ -877,6 +877,30 @@ Error Method::setInput(size_t i, const Tensor &t) {
   if (dst.dtype() != t.dtype())
     return fail(Error::InvalidArgument, "input %zu: dtype %s, the method expects %s", i,
                 toString(t.dtype()), toString(dst.dtype()));
+  // A STATIC input takes exactly its declared shape (as upstream's resize of
+  // a static tensor does); only DYNAMIC_BOUND inputs may differ, within
+  // their bound. Refused before anything runs, naming both shapes.
+  if (auto plan = program_->plan(name_); plan.ok()) {
+    const fb::Tensor *decl = plan.get()->values()->Get(inputs_[i])->val_as_Tensor();
+    if (decl && decl->shape_dynamism() == fb::TensorShapeDynamism::STATIC) {
+      bool same = decl->sizes()->size() == t.sizes().size();
+      for (size_t k = 0; same && k < t.sizes().size(); ++k)
+        same = decl->sizes()->Get(static_cast<uint32_t>(k)) == t.sizes()[k];
+      if (!same) {
+        auto text = [](auto n, auto at) {
+          std::string out = "[";
+          for (size_t k = 0; k < n; ++k)
+            out += (k ? ", " : "") + std::to_string(at(k));
+          return out + "]";
+        };
+        return fail(Error::InvalidArgument, "input %zu: shape %s, the method expects %s", i,
+                    text(t.sizes().size(), [&](size_t k) { return t.sizes()[k]; }).c_str(),
+                    text(decl->sizes()->size(), [&](size_t k) {
+                      return decl->sizes()->Get(static_cast<uint32_t>(k));
+                    }).c_str());
+      }
+    }
+  }
   if (inputPlanned_[i]) {
     size_t need = t.nbytes();
     if (need > dst.capacityBytes())

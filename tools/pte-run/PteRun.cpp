@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -269,6 +270,17 @@ bool compareValue(const std::string &label, const EValue &v, const NpyArray &wan
   return bad == 0;
 }
 
+/// Creates `dir` and its parents when missing (--output-dir, --state-dir).
+bool makeDirs(const std::string &dir, std::string &why) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    why = "cannot create directory '" + dir + "': " + ec.message();
+    return false;
+  }
+  return true;
+}
+
 /// "call<k>_" when several calls are run (file names of outputs and states).
 std::string prefixFile(const Options &o, int call) {
   return o.calls > 1 ? "call" + std::to_string(call) + "_" : "";
@@ -456,6 +468,9 @@ int run(const Options &o) {
       printValue(prefix + "output " + std::to_string(i), *method.output(i));
 
     std::string why;
+    for (const std::string &dir : {o.outputDir, o.stateDir})
+      if (!dir.empty() && !makeDirs(dir, why))
+        return error(o, why);
     for (size_t i = 0; i < method.outputsSize() && !o.outputDir.empty(); ++i)
       if (!writeTensor(o.outputDir + "/" + prefixFile(o, call) + "output_" + std::to_string(i) +
                            ".npy",

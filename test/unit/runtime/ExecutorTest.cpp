@@ -38,6 +38,18 @@ TEST_CASE("execute before every input is set is an error", "[runtime]") {
   REQUIRE_THAT(m->errorDetail(), Contains("input 1 has not been set"));
 }
 
+TEST_CASE("a static input takes exactly its declared shape", "[runtime]") {
+  fb::ProgramT p = addProgram();
+  auto m = loadModule(serialize(p, {{}}));
+  REQUIRE(m->loadMethod("forward") == Error::Ok);
+  HostTensor ok({2, 2}, {1, 2, 3, 4}), flat({4}, {1, 2, 3, 4}), small({1, 2}, {1, 2});
+  REQUIRE(m->setInput("forward", 0, ok.t) == Error::Ok);
+  REQUIRE(m->setInput("forward", 0, flat.t) == Error::InvalidArgument);
+  REQUIRE_THAT(m->errorDetail(), Contains("input 0: shape [4], the method expects [2, 2]"));
+  REQUIRE(m->setInput("forward", 1, small.t) == Error::InvalidArgument);
+  REQUIRE_THAT(m->errorDetail(), Contains("input 1: shape [1, 2], the method expects [2, 2]"));
+}
+
 TEST_CASE("planned inputs are copied, unplanned inputs are borrowed", "[runtime]") {
   fb::ProgramT p;
   PlanBuilder b(addPlan(p, "forward"));
@@ -48,6 +60,9 @@ TEST_CASE("planned inputs are copied, unplanned inputs are borrowed", "[runtime]
   b.kernelCall(b.op("aten::add", "out"), {x, y, alpha, out, out});
   b.plan().inputs = {x, y};
   b.plan().outputs = {out};
+  // Bounded dynamic shapes: inputs may be smaller than their planned size.
+  for (int v : {x, y, out})
+    b.plan().values[v]->val.AsTensor()->shape_dynamism = fb::TensorShapeDynamism::DYNAMIC_BOUND;
   emptyConstantSegment(p);
   auto m = loadModule(serialize(p, {{}}));
   REQUIRE(m->loadMethod("forward") == Error::Ok);

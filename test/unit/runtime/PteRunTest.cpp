@@ -122,6 +122,56 @@ TEST_CASE("pte-run reports errors with exit status 2", "[pte-run]") {
   REQUIRE_THAT(out, Contains("model is required"));
   REQUIRE(runTool("--help", out) == 0);
   REQUIRE_THAT(out, Contains("Examples:"));
+
+  // A static input of another shape (same number of elements) is refused
+  // before anything runs, naming both shapes.
+  writeNpyFloats("ptr_x32.npy", {3, 2}, {1, 2, 3, 4, 5, 6});
+  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
+  REQUIRE(runTool("ptr_add.pte --input ptr_x32.npy --input ptr_y.npy", out) == 2);
+  REQUIRE_THAT(out, Contains("input 0: shape [3, 2], the method expects [2, 3]"));
+}
+
+TEST_CASE("pte-run creates --output-dir and --state-dir", "[pte-run]") {
+  writeAddProgram("ptr_add.pte");
+  writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
+  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
+  std::remove("ptr_new/deeper/output_0.npy");
+  std::string out;
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --output-dir ptr_new/deeper "
+                  "--state-dir ptr_state",
+                  out) == 0);
+  auto written = readNpy("ptr_new/deeper/output_0.npy");
+  REQUIRE(written.ok());
+  REQUIRE(reinterpret_cast<const float *>(written->data.data())[0] == 11.0f);
+}
+
+TEST_CASE("pte-run --calls runs one loaded program several times", "[pte-run]") {
+  writeAddProgram("ptr_add.pte");
+  for (int c = 0; c < 3; ++c) {
+    float k = static_cast<float>(c);
+    writeNpyFloats("ptr_cx_" + std::to_string(c) + ".npy", {2, 3}, {k, k, k, k, k, k});
+    writeNpyFloats("ptr_cz_" + std::to_string(c) + ".npy", {2, 3},
+                   {k + 1, k + 1, k + 1, k + 1, k + 1, k + 1});
+  }
+  writeNpyFloats("ptr_one.npy", {2, 3}, {1, 1, 1, 1, 1, 1});
+  std::string out;
+  REQUIRE(runTool("ptr_add.pte --calls 3 --input ptr_cx_{call}.npy --input ptr_one.npy "
+                  "--expected ptr_cz_{call}.npy",
+                  out) == 0);
+  REQUIRE_THAT(out, Contains("call 2 output 0 vs expected: max abs err 0"));
+  // A wrong expectation for one call is found and named.
+  writeNpyFloats("ptr_cz_1.npy", {2, 3}, {9, 9, 9, 9, 9, 9});
+  REQUIRE(runTool("ptr_add.pte --calls 3 --input ptr_cx_{call}.npy --input ptr_one.npy "
+                  "--expected ptr_cz_{call}.npy",
+                  out) == 1);
+  REQUIRE_THAT(out, Contains("call 1 output 0 vs expected"));
+  REQUIRE_THAT(out, Contains("MISMATCH"));
+  // The program names no state: asking for some says so.
+  REQUIRE(runTool("ptr_add.pte --input ptr_one.npy --input ptr_one.npy "
+                  "--expected-state cache=ptr_one.npy",
+                  out) == 2);
+  REQUIRE_THAT(out, Contains("has no mutable buffer named 'cache'"));
+  REQUIRE_THAT(out, Contains("--emit-state-names"));
 }
 
 #if PTEC_HAVE_DEMO_BACKEND
