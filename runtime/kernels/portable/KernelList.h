@@ -120,6 +120,8 @@
   X("aten::lt.Scalar_out", lt_scalar_out, 4, SameDimOrder) \
   X("aten::lt.Tensor_out", lt_tensor_out, 4, SameDimOrder) \
   X("aten::masked_fill.Scalar_out", masked_fill_scalar_out, 5, SameDimOrder) \
+  X("aten::masked_scatter.out", masked_scatter_out, 5, Contiguous) \
+  X("aten::masked_select.out", masked_select_out, 4, Contiguous) \
   X("aten::max.dim_max", max_dim_max, 6, Contiguous) \
   X("aten::max.unary_out", max_unary_out, 3, Contiguous) \
   X("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out, 9, Contiguous) \
@@ -139,6 +141,7 @@
   X("aten::ne.Scalar_out", ne_scalar_out, 4, SameDimOrder) \
   X("aten::ne.Tensor_out", ne_tensor_out, 4, SameDimOrder) \
   X("aten::neg.out", neg_out, 3, SameDimOrder) \
+  X("aten::nonzero.out", nonzero_out, 3, Contiguous) \
   X("aten::ones.out", ones_out, 3, SameDimOrder) \
   X("aten::permute_copy.out", permute_copy_out, 4, Contiguous) \
   X("aten::pixel_shuffle.out", pixel_shuffle_out, 4, Contiguous) \
@@ -158,6 +161,7 @@
   X("aten::remainder.Scalar_out", remainder_scalar_out, 4, SameDimOrder) \
   X("aten::remainder.Tensor_out", remainder_tensor_out, 4, SameDimOrder) \
   X("aten::repeat.out", repeat_out, 4, Contiguous) \
+  X("aten::repeat_interleave.Tensor_out", repeat_interleave_tensor_out, 4, Contiguous) \
   X("aten::replication_pad1d.out", replication_pad1d_out, 4, Contiguous) \
   X("aten::replication_pad2d.out", replication_pad2d_out, 4, Contiguous) \
   X("aten::replication_pad3d.out", replication_pad3d_out, 4, Contiguous) \
@@ -166,6 +170,9 @@
   X("aten::rsqrt.out", rsqrt_out, 3, SameDimOrder) \
   X("aten::rsub.Scalar_out", rsub_scalar_out, 5, SameDimOrder) \
   X("aten::scalar_tensor.out", scalar_tensor_out, 3, Contiguous) \
+  X("aten::scatter.src_out", scatter_src_out, 6, Contiguous) \
+  X("aten::scatter.value_out", scatter_value_out, 6, Contiguous) \
+  X("aten::scatter_add.out", scatter_add_out, 6, Contiguous) \
   X("aten::select_copy.int_out", select_copy_int_out, 5, Contiguous) \
   X("aten::select_scatter.out", select_scatter_out, 6, Contiguous) \
   X("aten::sigmoid.out", sigmoid_out, 3, SameDimOrder) \
@@ -186,6 +193,7 @@
   X("aten::t_copy.out", t_copy_out, 3, Contiguous) \
   X("aten::tan.out", tan_out, 3, SameDimOrder) \
   X("aten::tanh.out", tanh_out, 3, SameDimOrder) \
+  X("aten::topk.values", topk_values, 8, Contiguous) \
   X("aten::transpose_copy.int_out", transpose_copy_int_out, 5, Contiguous) \
   X("aten::tril.out", tril_out, 4, Contiguous) \
   X("aten::trunc.out", trunc_out, 3, SameDimOrder) \

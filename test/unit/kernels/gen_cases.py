@@ -1149,6 +1149,81 @@ def gen_rearrange():
              F.pad(p3.unsqueeze(0), (0, 3, 1, 1, 0, 2), fmode))
 
 
+def gen_selection():
+    x = rnd(3, 4)
+    m = rbool(3, 4)
+    mb = rbool(4)
+    k = aten("masked_select.out")
+    out1(k, "same_shape", [x, m], torch.masked_select(x, m))
+    out1(k, "mask_bcast", [x, mb], torch.masked_select(x, mb))
+    v = rnd(4)
+    out1(k, "self_bcast", [v, m], torch.masked_select(v, m))
+    xi = rint(3, 4)
+    out1(k, "i64_none", [xi, torch.zeros(3, 4, dtype=torch.bool)],
+         torch.masked_select(xi, torch.zeros(3, 4, dtype=torch.bool)))
+    k = aten("masked_scatter.out")
+    src = rnd(12)
+    out1(k, "same_shape", [x, m, src], x.masked_scatter(m, src))
+    out1(k, "mask_bcast_2d_src", [x, mb, src.view(3, 4)], x.masked_scatter(mb, src.view(3, 4)))
+    si = rint(20)
+    out1(k, "i64", [xi, m, si], xi.masked_scatter(m, si))
+    k = aten("nonzero.out")
+    out1(k, "f32_2d", [x * m], torch.nonzero(x * m))
+    b3 = rbool(2, 3, 2)
+    out1(k, "bool_3d", [b3], torch.nonzero(b3))
+    out1(k, "rank0", [torch.tensor(3)], torch.nonzero(torch.tensor(3)))
+    out1(k, "none", [torch.zeros(4)], torch.nonzero(torch.zeros(4)))
+    k = aten("repeat_interleave.Tensor_out")
+    r = torch.tensor([2, 0, 3, 1])
+    out1(k, "i64", [r, None], torch.repeat_interleave(r))
+    out1(k, "output_size", [r, 6], torch.repeat_interleave(r, output_size=6))
+    r32 = torch.tensor([1, 2], dtype=torch.int32)
+    out1(k, "i32", [r32, None], torch.repeat_interleave(r32))
+    base = rnd(3, 5)
+    idx = torch.tensor([[0, 1, 2, 0], [2, 0, 0, 1]])
+    srcm = rnd(2, 4)
+    for kind in ["src", "value", "add"]:
+        kname = {"src": "scatter.src_out", "value": "scatter.value_out",
+                 "add": "scatter_add.out"}[kind]
+        k = aten(kname)
+        if kind == "src":
+            # Unique targets per column: scatter with duplicates is unspecified.
+            out1(k, "dim0", [base, 0, idx[:1], srcm], torch.scatter(base, 0, idx[:1], srcm))
+            i1 = torch.tensor([[4, 0], [1, 3], [2, 2]])
+            s3 = rnd(3, 3)
+            out1(k, "dim1", [base, 1, i1, s3], torch.scatter(base, 1, i1, s3))
+            bi = rint(2, 3)
+            out1(k, "i64_empty_index", [bi, 0, torch.zeros(0, 3, dtype=torch.long), rint(1, 3)],
+                 bi.clone())
+        elif kind == "value":
+            out1(k, "dim0_float", [base, 0, idx, 9.5], torch.scatter(base, 0, idx, 9.5))
+            bi = rint(2, 3)
+            out1(k, "i64_dim1", [bi, 1, torch.tensor([[2], [0]]), -4],
+                 torch.scatter(bi, 1, torch.tensor([[2], [0]]), -4))
+        else:
+            out1(k, "dim0_dups", [base, 0, idx, srcm], torch.scatter_add(base, 0, idx, srcm))
+            bi, si2 = rint(2, 3), rint(2, 3)
+            i2 = torch.tensor([[0, 0, 2], [1, 1, 1]])
+            out1(k, "i64_dim1", [bi, 1, i2, si2], torch.scatter_add(bi, 1, i2, si2))
+            out1(k, "f16", [base.half(), 0, idx, srcm.half()],
+                 torch.scatter_add(base, 0, idx, srcm.half().float()).half(), HALF)
+    k = aten("topk.values")
+    t = torch.randperm(24, generator=g).float().view(4, 6) / 4  # distinct values: no ties
+    for name, kk, d, largest in [("largest_last", 3, -1, True), ("smallest_dim0", 2, 0, False),
+                                 ("all", 6, 1, True), ("zero", 0, 1, True)]:
+        r_ = torch.topk(t, kk, d, largest, True)
+        outN(k, name, [t, kk, d, largest, True], [r_.values, r_.indices], EW)
+    tn = t.clone()
+    tn[0, 2] = float("nan")
+    r_ = torch.topk(tn, 2, 1)
+    outN(k, "nan_largest", [tn, 2, 1, True, True], [r_.values, r_.indices], EW)
+    ti = torch.randperm(10, generator=g)
+    r_ = torch.topk(ti, 4, 0, False)
+    outN(k, "i64_smallest", [ti, 4, 0, False, False], [r_.values, r_.indices], EW)
+    r_ = torch.topk(t.half().float(), 2, 1)
+    outN(k, "f16", [t.half(), 2, 1, True, True], [r_.values.half(), r_.indices], HALF)
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -1169,6 +1244,7 @@ def main():
     gen_norm_more()
     gen_creation_more()
     gen_rearrange()
+    gen_selection()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
