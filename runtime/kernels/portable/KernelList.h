@@ -13,12 +13,15 @@
 
 #define PTEC_PORTABLE_KERNEL_LIST(X) \
   X("aten::_adaptive_avg_pool2d.out", adaptive_avg_pool2d_out, 4, Contiguous) \
+  X("aten::_cdist_forward.out", cdist_forward_out, 6, Contiguous) \
   X("aten::_log_softmax.out", log_softmax_out, 5, Contiguous) \
   X("aten::_native_batch_norm_legit.no_stats_out", batch_norm_legit_no_stats_out, 10, Contiguous) \
   X("aten::_native_batch_norm_legit.out", batch_norm_legit_out, 12, Contiguous) \
   X("aten::_native_batch_norm_legit_no_training.out", batch_norm_no_training_out, 11, Contiguous) \
+  X("aten::_pdist_forward.out", pdist_forward_out, 4, Contiguous) \
   X("aten::_softmax.out", softmax_out, 5, Contiguous) \
   X("aten::_to_copy.out", to_copy_out, 5, SameDimOrder) \
+  X("aten::_upsample_bilinear2d_aa.out", upsample_bilinear2d_aa_out, 7, Contiguous) \
   X("aten::abs.out", abs_out, 3, SameDimOrder) \
   X("aten::acos.out", acos_out, 3, SameDimOrder) \
   X("aten::acosh.out", acosh_out, 3, SameDimOrder) \
@@ -61,6 +64,7 @@
   X("aten::clone.out", clone_out, 4, SameDimOrder) \
   X("aten::constant_pad_nd.out", constant_pad_nd_out, 5, Contiguous) \
   X("aten::convolution.out", convolution_out, 11, Contiguous) \
+  X("aten::convolution_backward.out", convolution_backward_out, 15, Contiguous) \
   X("aten::copy.out", copy_out, 5, SameDimOrder) \
   X("aten::copy_", copy_inplace, 4, SameDimOrder) \
   X("aten::cos.out", cos_out, 3, SameDimOrder) \
@@ -95,6 +99,7 @@
   X("aten::ge.Tensor_out", ge_tensor_out, 4, SameDimOrder) \
   X("aten::gelu.out", gelu_out, 4, SameDimOrder) \
   X("aten::glu.out", glu_out, 4, Contiguous) \
+  X("aten::grid_sampler_2d.out", grid_sampler_2d_out, 7, Contiguous) \
   X("aten::gt.Scalar_out", gt_scalar_out, 4, SameDimOrder) \
   X("aten::gt.Tensor_out", gt_tensor_out, 4, SameDimOrder) \
   X("aten::hardtanh.out", hardtanh_out, 5, SameDimOrder) \
@@ -125,6 +130,7 @@
   X("aten::max.dim_max", max_dim_max, 6, Contiguous) \
   X("aten::max.unary_out", max_unary_out, 3, Contiguous) \
   X("aten::max_pool2d_with_indices.out", max_pool2d_with_indices_out, 9, Contiguous) \
+  X("aten::max_pool2d_with_indices_backward.grad_input", max_pool2d_with_indices_backward_grad_input, 10, Contiguous) \
   X("aten::maximum.out", maximum_out, 4, SameDimOrder) \
   X("aten::mean.dtype_out", mean_dtype_out, 4, Contiguous) \
   X("aten::mean.out", mean_out, 6, Contiguous) \
@@ -200,6 +206,8 @@
   X("aten::unbind_copy.int_out", unbind_copy_int_out, 4, Contiguous) \
   X("aten::unfold_copy.out", unfold_copy_out, 6, Contiguous) \
   X("aten::unsqueeze_copy.out", unsqueeze_copy_out, 4, Contiguous) \
+  X("aten::upsample_bilinear2d.vec_out", upsample_bilinear2d_vec_out, 6, Contiguous) \
+  X("aten::upsample_nearest2d.vec_out", upsample_nearest2d_vec_out, 5, Contiguous) \
   X("aten::var.correction_out", var_correction_out, 6, Contiguous) \
   X("aten::var.out", var_out, 6, Contiguous) \
   X("aten::var_mean.correction_out", var_mean_correction_out, 7, Contiguous) \

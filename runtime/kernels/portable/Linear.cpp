@@ -1,6 +1,8 @@
-// Matrix products (mm, bmm, addmm) and convolution, on Eigen GEMMs over the
-// caller's memory. Convolution is im2col + GEMM with the im2col matrix in the
-// temp allocator; without enough scratch it falls back to a direct loop.
+// Matrix products (mm, bmm, addmm) and convolution (and its backward), on
+// Eigen GEMMs over the caller's memory. Convolution is im2col + GEMM with
+// the im2col matrix in the temp allocator; without enough scratch it falls
+// back to a direct loop. Integer and float16/bfloat16 operands take plain
+// loops that accumulate in int64 or double.
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/KernelUtils.h"
 
@@ -169,6 +171,62 @@ Error convParam(KernelContext &ctx, const IntList &l, const char *what, int spat
                     what, l.size(), spatial);
   y = l[0]; // 1-D: overridden by the caller
   x = l[l.size() - 1];
+  return Error::Ok;
+}
+
+/// Convolution geometry from input, weight and the list arguments, all
+/// validated (1-D or 2-D, groups divide the channels, window fits).
+Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
+                    const IntList &stride, const IntList &padding, const IntList &dilation,
+                    int64_t groups, ConvGeom &g) {
+  if (in.dim() != 3 && in.dim() != 4)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in.dim());
+  if (weight.dim() != in.dim())
+    return ctx.fail(Error::InvalidArgument, "convolution: weight rank %d != input rank %d",
+                    weight.dim(), in.dim());
+  g = ConvGeom{};
+  g.spatial = in.dim() - 2;
+  g.n = in.size(0);
+  g.cin = in.size(1);
+  g.h = g.spatial == 2 ? in.size(2) : 1;
+  g.w = in.size(in.dim() - 1);
+  g.cout = weight.size(0);
+  g.kh = g.spatial == 2 ? weight.size(2) : 1;
+  g.kw = weight.size(weight.dim() - 1);
+  g.groups = groups;
+  PTEC_TRY(convParam(ctx, stride, "stride", g.spatial, g.sh, g.sw));
+  PTEC_TRY(convParam(ctx, padding, "padding", g.spatial, g.ph, g.pw));
+  PTEC_TRY(convParam(ctx, dilation, "dilation", g.spatial, g.dh, g.dw));
+  if (g.spatial == 1) {
+    g.sh = g.dh = 1;
+    g.ph = 0;
+  }
+  if (groups <= 0 || g.cin % groups != 0 || g.cout % groups != 0)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: groups=%lld must divide in channels %lld and out channels %lld",
+                    static_cast<long long>(groups), static_cast<long long>(g.cin),
+                    static_cast<long long>(g.cout));
+  if (weight.size(1) * groups != g.cin) {
+    ShapeText a(in), b(weight);
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: input %s has %lld channels, weight %s with groups=%lld expects %lld",
+                    a.c_str(), static_cast<long long>(g.cin), b.c_str(),
+                    static_cast<long long>(groups),
+                    static_cast<long long>(weight.size(1) * groups));
+  }
+  if (g.kh <= 0 || g.kw <= 0)
+    return ctx.fail(Error::InvalidArgument, "convolution: weight has an empty kernel dim");
+  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
+  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 ||
+      g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax || g.pw > kMax)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
+  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
+  if (g.h + 2 * g.ph < g.dh * (g.kh - 1) + 1 || g.w + 2 * g.pw < g.dw * (g.kw - 1) + 1)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: kernel (after dilation) is larger than the padded input");
   return Error::Ok;
 }
 
@@ -380,57 +438,11 @@ Error convolution_out(KernelContext &ctx, Args args) {
       in->dtype() != out->dtype() || (bias && bias->dtype() != in->dtype()))
     return ctx.fail(Error::InvalidArgument,
                     "convolution: input, weight, bias and out must share one non-bool dtype");
-  if (in->dim() != 3 && in->dim() != 4)
-    return ctx.fail(Error::InvalidArgument,
-                    "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in->dim());
-  if (weight->dim() != in->dim())
-    return ctx.fail(Error::InvalidArgument, "convolution: weight rank %d != input rank %d",
-                    weight->dim(), in->dim());
   ConvGeom g;
-  g.spatial = in->dim() - 2;
-  g.n = in->size(0);
-  g.cin = in->size(1);
-  g.h = g.spatial == 2 ? in->size(2) : 1;
-  g.w = in->size(in->dim() - 1);
-  g.cout = weight->size(0);
-  g.kh = g.spatial == 2 ? weight->size(2) : 1;
-  g.kw = weight->size(weight->dim() - 1);
-  g.groups = groups;
-  PTEC_TRY(convParam(ctx, stride, "stride", g.spatial, g.sh, g.sw));
-  PTEC_TRY(convParam(ctx, padding, "padding", g.spatial, g.ph, g.pw));
-  PTEC_TRY(convParam(ctx, dilation, "dilation", g.spatial, g.dh, g.dw));
-  if (g.spatial == 1) {
-    g.sh = g.dh = 1;
-    g.ph = 0;
-  }
-  if (groups <= 0 || g.cin % groups != 0 || g.cout % groups != 0)
-    return ctx.fail(Error::InvalidArgument,
-                    "convolution: groups=%lld must divide in channels %lld and out channels %lld",
-                    static_cast<long long>(groups), static_cast<long long>(g.cin),
-                    static_cast<long long>(g.cout));
-  if (weight->size(1) * groups != g.cin) {
-    ShapeText a(*in), b(*weight);
-    return ctx.fail(Error::InvalidArgument,
-                    "convolution: input %s has %lld channels, weight %s with groups=%lld expects %lld",
-                    a.c_str(), static_cast<long long>(g.cin), b.c_str(),
-                    static_cast<long long>(groups),
-                    static_cast<long long>(weight->size(1) * groups));
-  }
-  if (g.kh <= 0 || g.kw <= 0)
-    return ctx.fail(Error::InvalidArgument, "convolution: weight has an empty kernel dim");
-  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
-  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 ||
-      g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax || g.pw > kMax)
-    return ctx.fail(Error::InvalidArgument,
-                    "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
+  PTEC_TRY(parseConvGeom(ctx, *in, *weight, stride, padding, dilation, groups, g));
   if (bias && bias->numel() != g.cout)
     return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
                     static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
-  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
-  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
-  if (g.h + 2 * g.ph < g.dh * (g.kh - 1) + 1 || g.w + 2 * g.pw < g.dw * (g.kw - 1) + 1)
-    return ctx.fail(Error::InvalidArgument,
-                    "convolution: kernel (after dilation) is larger than the padded input");
   Shape os;
   os.push(g.n);
   os.push(g.cout);
@@ -444,6 +456,140 @@ Error convolution_out(KernelContext &ctx, Args args) {
     convRun<double>(ctx, g, *in, *weight, bias, *out);
   else
     convGeneric(g, *in, *weight, bias, *out);
+  return Error::Ok;
+}
+
+/// convolution_backward.out: [grad_output, input, weight, bias_sizes?,
+/// stride, padding, dilation, transposed, output_padding, groups,
+/// output_mask, grad_input, grad_weight, grad_bias, ret]. 1-D and 2-D,
+/// not transposed (upstream: 2-D only); outputs whose output_mask entry is
+/// false are left untouched, as upstream does.
+Error convolution_backward_out(KernelContext &ctx, Args args) {
+  const char *op = "convolution_backward";
+  PT_NARGS(15);
+  Tensor *grad, *in, *weight, *gin, *gw, *gb;
+  IntList biasSizes, stride, padding, dilation, outPad;
+  bool hasBiasSizes, transposed;
+  int64_t groups;
+  PTEC_TRY(argTensor(ctx, args, 0, "grad_output", grad));
+  PTEC_TRY(argTensor(ctx, args, 1, "input", in));
+  PTEC_TRY(argTensor(ctx, args, 2, "weight", weight));
+  PTEC_TRY(argOptIntList(ctx, args, 3, "bias_sizes", hasBiasSizes, biasSizes));
+  PTEC_TRY(argIntList(ctx, args, 4, "stride", stride));
+  PTEC_TRY(argIntList(ctx, args, 5, "padding", padding));
+  PTEC_TRY(argIntList(ctx, args, 6, "dilation", dilation));
+  PTEC_TRY(argBool(ctx, args, 7, "transposed", transposed));
+  PTEC_TRY(argIntList(ctx, args, 8, "output_padding", outPad));
+  PTEC_TRY(argInt(ctx, args, 9, "groups", groups));
+  EValue *m = args[10];
+  if (!m || !m->isBoolList() || m->boolList().size() != 3)
+    return badTag(ctx, 10, "output_mask", "BoolList of 3", m);
+  const bool wantIn = m->boolList()[0] != 0, wantW = m->boolList()[1] != 0,
+             wantB = m->boolList()[2] != 0;
+  PTEC_TRY(argOut(ctx, args, 11, "out0", gin));
+  PTEC_TRY(argOut(ctx, args, 12, "out1", gw));
+  PTEC_TRY(argOut(ctx, args, 13, "out2", gb));
+  PTEC_TRY(argReturn(ctx, args, 14));
+  if (transposed)
+    return ctx.fail(Error::NotSupported, "%s: transposed convolution is not supported", op);
+  if (!isFloatDt(in->dtype()) || weight->dtype() != in->dtype() || grad->dtype() != in->dtype())
+    return ctx.fail(Error::InvalidArgument,
+                    "%s: grad_output, input and weight must share one floating dtype", op);
+  ConvGeom g;
+  PTEC_TRY(parseConvGeom(ctx, *in, *weight, stride, padding, dilation, groups, g));
+  Shape os;
+  os.push(g.n);
+  os.push(g.cout);
+  if (g.spatial == 2)
+    os.push(g.oh);
+  os.push(g.ow);
+  PTEC_TRY(expectShape(ctx, *grad, os, op, "grad_output"));
+  if (wantIn) {
+    PTEC_TRY(checkSameDtype(ctx, *in, *gin, op));
+    PTEC_TRY(resizeOut(ctx, *gin, Shape::of(*in), "grad_input"));
+  }
+  if (wantW) {
+    PTEC_TRY(checkSameDtype(ctx, *in, *gw, op));
+    PTEC_TRY(resizeOut(ctx, *gw, Shape::of(*weight), "grad_weight"));
+  }
+  if (wantB) {
+    PTEC_TRY(checkSameDtype(ctx, *in, *gb, op));
+    Shape bs;
+    if (hasBiasSizes) {
+      if (biasSizes.size() != 1 || biasSizes[0] != g.cout)
+        return ctx.fail(Error::InvalidArgument, "%s: bias_sizes must be [%lld]", op,
+                        static_cast<long long>(g.cout));
+    }
+    bs.push(g.cout);
+    PTEC_TRY(resizeOut(ctx, *gb, bs, "grad_bias"));
+  }
+  // Each gradient element is one sum in double, rounded once.
+  const int64_t cinG = g.cin / g.groups, coutG = g.cout / g.groups;
+  auto go = [&](int64_t b, int64_t oc, int64_t oy, int64_t ox) {
+    return loadAs<double>(grad->data(), grad->dtype(), ((b * g.cout + oc) * g.oh + oy) * g.ow + ox);
+  };
+  if (wantB) {
+    for (int64_t oc = 0; oc < g.cout; ++oc) {
+      double acc = 0;
+      for (int64_t b = 0; b < g.n; ++b)
+        for (int64_t oy = 0; oy < g.oh; ++oy)
+          for (int64_t ox = 0; ox < g.ow; ++ox)
+            acc += go(b, oc, oy, ox);
+      storeAs<double>(gb->mutableData(), gb->dtype(), oc, acc);
+    }
+  }
+  if (wantW) { // grad_weight[oc, ic, ky, kx] = sum grad_out * input under the tap
+    for (int64_t oc = 0; oc < g.cout; ++oc)
+      for (int64_t ic = 0; ic < cinG; ++ic)
+        for (int64_t ky = 0; ky < g.kh; ++ky)
+          for (int64_t kx = 0; kx < g.kw; ++kx) {
+            double acc = 0;
+            int64_t cIn = (oc / coutG) * cinG + ic;
+            for (int64_t b = 0; b < g.n; ++b)
+              for (int64_t oy = 0; oy < g.oh; ++oy) {
+                int64_t y = oy * g.sh - g.ph + ky * g.dh;
+                if (y < 0 || y >= g.h)
+                  continue;
+                for (int64_t ox = 0; ox < g.ow; ++ox) {
+                  int64_t x = ox * g.sw - g.pw + kx * g.dw;
+                  if (x < 0 || x >= g.w)
+                    continue;
+                  acc += go(b, oc, oy, ox) *
+                         loadAs<double>(in->data(), in->dtype(), ((b * g.cin + cIn) * g.h + y) * g.w + x);
+                }
+              }
+            storeAs<double>(gw->mutableData(), gw->dtype(), ((oc * cinG + ic) * g.kh + ky) * g.kw + kx,
+                            acc);
+          }
+  }
+  if (wantIn) { // grad_input[b, c, y, x] = sum over the outputs whose window covers it
+    for (int64_t b = 0; b < g.n; ++b)
+      for (int64_t c = 0; c < g.cin; ++c) {
+        int64_t gr = c / cinG, ic = c % cinG;
+        for (int64_t y = 0; y < g.h; ++y)
+          for (int64_t x = 0; x < g.w; ++x) {
+            double acc = 0;
+            for (int64_t ky = 0; ky < g.kh; ++ky) {
+              int64_t ty = y + g.ph - ky * g.dh; // = oy * sh
+              if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= g.oh)
+                continue;
+              for (int64_t kx = 0; kx < g.kw; ++kx) {
+                int64_t tx = x + g.pw - kx * g.dw;
+                if (tx < 0 || tx % g.sw != 0 || tx / g.sw >= g.ow)
+                  continue;
+                for (int64_t o = 0; o < coutG; ++o) {
+                  int64_t oc = gr * coutG + o;
+                  acc += go(b, oc, ty / g.sh, tx / g.sw) *
+                         loadAs<double>(weight->data(), weight->dtype(),
+                                        ((oc * cinG + ic) * g.kh + ky) * g.kw + kx);
+                }
+              }
+            }
+            storeAs<double>(gin->mutableData(), gin->dtype(), ((b * g.cin + c) * g.h + y) * g.w + x,
+                            acc);
+          }
+      }
+  }
   return Error::Ok;
 }
 

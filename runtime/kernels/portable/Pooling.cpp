@@ -1,5 +1,5 @@
-// 2-D pooling over (N, C, H, W) or (C, H, W): max with indices, average,
-// adaptive average.
+// 2-D pooling over (N, C, H, W) or (C, H, W): max with indices (and its
+// backward), average, adaptive average.
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/KernelUtils.h"
 
@@ -39,14 +39,15 @@ int64_t poolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
   return out;
 }
 
-/// Parses [self, kernel_size, stride, padding, (dilation)] and the geometry.
+/// Parses [self, kernel_size, stride, padding, (dilation)], starting at
+/// argument `first`, and the geometry.
 Error parsePool(KernelContext &ctx, Args args, bool hasDilation, const char *op, Tensor *&in,
-                Pool2d &g) {
+                Pool2d &g, size_t first = 0) {
   IntList ks, st, pd, dl;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argIntList(ctx, args, 1, "kernel_size", ks));
-  PTEC_TRY(argIntList(ctx, args, 2, "stride", st));
-  PTEC_TRY(argIntList(ctx, args, 3, "padding", pd));
+  PTEC_TRY(argTensor(ctx, args, first, "self", in));
+  PTEC_TRY(argIntList(ctx, args, first + 1, "kernel_size", ks));
+  PTEC_TRY(argIntList(ctx, args, first + 2, "stride", st));
+  PTEC_TRY(argIntList(ctx, args, first + 3, "padding", pd));
   if (!isFloatDt(in->dtype()))
     return ctx.fail(Error::InvalidArgument, "%s: input must be floating, got %s", op,
                     toString(in->dtype()));
@@ -59,7 +60,7 @@ Error parsePool(KernelContext &ctx, Args args, bool hasDilation, const char *op,
   PTEC_TRY(pair(ctx, st, "stride", g.kh, g.kw, g.sh, g.sw));
   PTEC_TRY(pair(ctx, pd, "padding", 0, 0, g.ph, g.pw));
   if (hasDilation) {
-    PTEC_TRY(argIntList(ctx, args, 4, "dilation", dl));
+    PTEC_TRY(argIntList(ctx, args, first + 4, "dilation", dl));
     PTEC_TRY(pair(ctx, dl, "dilation", 1, 1, g.dh, g.dw));
   }
   constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
@@ -235,6 +236,50 @@ Error adaptive_avg_pool2d_out(KernelContext &ctx, Args args) {
       }
     }
   }
+  return Error::Ok;
+}
+
+/// max_pool2d_with_indices_backward.grad_input: [grad_output, self,
+/// kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input,
+/// ret]. Each output gradient goes to the input element its index names
+/// (indices are flat within an H x W plane), summing where windows overlap.
+Error max_pool2d_with_indices_backward_grad_input(KernelContext &ctx, Args args) {
+  const char *op = "max_pool2d_with_indices_backward";
+  PT_NARGS(10);
+  Tensor *grad, *in, *idx, *gin;
+  Pool2d g;
+  PTEC_TRY(argTensor(ctx, args, 0, "grad_output", grad));
+  PTEC_TRY(parsePool(ctx, args, true, op, in, g, 1));
+  PTEC_TRY(argBool(ctx, args, 6, "ceil_mode", g.ceil));
+  PTEC_TRY(argTensor(ctx, args, 7, "indices", idx));
+  PTEC_TRY(argOut(ctx, args, 8, "grad_input", gin));
+  PTEC_TRY(argReturn(ctx, args, 9));
+  PTEC_TRY(checkSameDtype(ctx, *in, *gin, op));
+  PTEC_TRY(checkSameDtype(ctx, *in, *grad, op));
+  if (idx->dtype() != ScalarType::Long)
+    return ctx.fail(Error::InvalidArgument, "%s: indices must be int64, got %s", op,
+                    toString(idx->dtype()));
+  PTEC_TRY(finishGeometry(ctx, *in, op, g));
+  PTEC_TRY(expectShape(ctx, *grad, g.outShape, op, "grad_output"));
+  PTEC_TRY(expectShape(ctx, *idx, g.outShape, op, "indices"));
+  PTEC_TRY(resizeOut(ctx, *gin, Shape::of(*in), "grad_input"));
+  void *q = gin->mutableData();
+  ScalarType t = gin->dtype();
+  for (int64_t i = 0, n = gin->numel(); i < n; ++i)
+    storeAs<double>(q, t, i, 0.0);
+  const int64_t plane = g.h * g.w, oplane = g.oh * g.ow;
+  for (int64_t pl = 0; pl < g.planes; ++pl)
+    for (int64_t o = 0; o < oplane; ++o) {
+      int64_t at = idx->dataAs<int64_t>()[pl * oplane + o];
+      if (at < 0 || at >= plane)
+        return ctx.fail(Error::InvalidArgument, "%s: index %lld out of range for a %lldx%lld plane",
+                        op, static_cast<long long>(at), static_cast<long long>(g.h),
+                        static_cast<long long>(g.w));
+      int64_t dst = pl * plane + at;
+      storeAs<double>(q, t, dst,
+                      loadAs<double>(q, t, dst) +
+                          loadAs<double>(grad->data(), grad->dtype(), pl * oplane + o));
+    }
   return Error::Ok;
 }
 

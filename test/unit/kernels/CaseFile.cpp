@@ -23,6 +23,16 @@ EValue *Boxer::intList(const std::vector<int64_t> &items) {
   return add(EValue::fromIntList({lists_.back().data(), lists_.back().size()}));
 }
 
+EValue *Boxer::doubleList(const std::vector<double> &items) {
+  doubleLists_.push_back(items);
+  return add(EValue::fromDoubleList({doubleLists_.back().data(), doubleLists_.back().size()}));
+}
+
+EValue *Boxer::boolList(const std::vector<uint8_t> &items) {
+  boolLists_.push_back(items);
+  return add(EValue::fromBoolList({boolLists_.back().data(), boolLists_.back().size()}));
+}
+
 EValue *Boxer::tensorList(const std::vector<EValue *> &items) {
   lists_.push_back(items);
   return add(EValue::fromTensorList({lists_.back().data(), lists_.back().size()}));
@@ -171,6 +181,20 @@ std::vector<std::unique_ptr<Case>> loadCaseFile(const std::string &path) {
         for (auto &i : items)
           i = r.get<int64_t>();
         v = box.intList(items);
+        break;
+      }
+      case 7: {
+        std::vector<double> items(r.get<uint32_t>());
+        for (auto &d : items)
+          d = r.get<double>();
+        v = box.doubleList(items);
+        break;
+      }
+      case 8: {
+        std::vector<uint8_t> items(r.get<uint32_t>());
+        for (auto &b : items)
+          b = r.get<uint8_t>();
+        v = box.boolList(items);
         break;
       }
       case 9:

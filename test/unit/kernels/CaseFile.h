@@ -6,7 +6,8 @@
 //   str name, f32 rtol, f32 atol, u32 nargs, args..., u32 nexpected,
 //   expected: u32 argIndex, i32 listElem (-1: not a list), tensor.
 // Arg: u8 tag then payload. 0 None, 1 Int i64, 2 Double f64, 3 Bool u8,
-//   4 String str, 5 Tensor, 6 IntList (u32 n, i64 * n), 9 TensorList (u32 n,
+//   4 String str, 5 Tensor, 6 IntList (u32 n, i64 * n), 7 DoubleList (u32 n,
+//   f64 * n), 8 BoolList (u32 n, u8 * n), 9 TensorList (u32 n,
 //   tensor * n), 10 OptionalTensorList (u32 n, (u8 present, tensor) * n),
 //   11 Out (shape, i64 capacityBytes, u8 noData), 12 Ref u32 argIndex,
 //   13 RefList (u32 n, u32 * n), 14 OutList (u32 n, (shape, i64 cap, u8) * n).
@@ -39,6 +40,8 @@ public:
   EValue *b(bool v) { return add(EValue::fromBool(v)); }
   EValue *str(const std::string &s);
   EValue *intList(const std::vector<int64_t> &items);
+  EValue *doubleList(const std::vector<double> &items);
+  EValue *boolList(const std::vector<uint8_t> &items);
   EValue *tensorList(const std::vector<EValue *> &items);
   EValue *optTensorList(const std::vector<EValue *> &items);
   /// A tensor with `capacity` bytes of storage (defaults to its nbytes).
@@ -57,6 +60,8 @@ private:
   std::deque<EValue> values_;
   std::deque<Tensor> tensors_;
   std::deque<std::vector<EValue *>> lists_;
+  std::deque<std::vector<double>> doubleLists_;
+  std::deque<std::vector<uint8_t>> boolLists_;
   std::deque<std::unique_ptr<uint64_t[]>> buffers_;
   std::deque<std::string> strings_;
 };

@@ -66,6 +66,11 @@ class OutList:
     def __init__(self, expected): self.expected = expected
 
 
+class OutUnchecked(Out):
+    """An out tensor the kernel must leave alone (convolution_backward's
+    masked outputs): passed like Out, not compared."""
+
+
 class Ref:
     """The same EValue as argument `index` (out args appear twice)."""
     def __init__(self, index): self.index = index
@@ -117,6 +122,10 @@ def arg_blob(a):
         return bytes([TAG_STRING]) + s(a)
     if isinstance(a, torch.Tensor):
         return bytes([TAG_TENSOR]) + tensor_blob(a)
+    if isinstance(a, list) and a and all(isinstance(v, bool) for v in a):
+        return bytes([TAG_BOOLLIST]) + u32(len(a)) + bytes(1 if v else 0 for v in a)
+    if isinstance(a, list) and all(isinstance(v, float) for v in a):
+        return bytes([TAG_DOUBLELIST]) + u32(len(a)) + b"".join(struct.pack("<d", v) for v in a)
     if isinstance(a, IL):
         return bytes([TAG_INTLIST]) + u32(len(a.items)) + b"".join(
             struct.pack("<q", i) for i in a.items)
@@ -149,6 +158,8 @@ CASES = {}  # kernel name -> list of case blobs
 def case(kernel, name, args, tol=EW, expect=()):
     expected = []
     for i, a in enumerate(args):
+        if isinstance(a, OutUnchecked):
+            continue
         if isinstance(a, Out):
             expected.append((i, -1, a.expected))
         elif isinstance(a, OutList):
@@ -1224,6 +1235,95 @@ def gen_selection():
     outN(k, "f16", [t.half(), 2, 1, True, True], [r_.values.half(), r_.indices], HALF)
 
 
+def gen_resample():
+    F = torch.nn.functional
+    x = rnd(1, 2, 3, 4)
+    x3 = rnd(2, 4, 3)
+    k = aten("upsample_nearest2d.vec_out")
+    out1(k, "size_up", [x, IL([6, 8]), None], F.interpolate(x, size=(6, 8), mode="nearest"))
+    out1(k, "size_odd", [x, IL([5, 7]), None], F.interpolate(x, size=(5, 7), mode="nearest"))
+    out1(k, "size_down", [x, IL([2, 3]), None], F.interpolate(x, size=(2, 3), mode="nearest"))
+    out1(k, "scales", [x, None, [1.5, 2.5]],
+         torch.ops.aten.upsample_nearest2d.vec(x, None, [1.5, 2.5]))
+    out1(k, "chw_i64", [x3.mul(10).long(), IL([6, 5]), None],
+         F.interpolate(x3.mul(10).unsqueeze(0), size=(6, 5), mode="nearest").squeeze(0).long())
+    k = aten("upsample_bilinear2d.vec_out")
+    for name, size, ac in [("up", [6, 9], False), ("down", [2, 3], False),
+                           ("align_up", [7, 5], True), ("align_one", [1, 1], True)]:
+        out1(k, name, [x, IL(size), ac, None],
+             F.interpolate(x, size=tuple(size), mode="bilinear", align_corners=ac), RED)
+    out1(k, "scales", [x, None, False, [2.0, 1.5]],
+         torch.ops.aten.upsample_bilinear2d.vec(x, None, False, [2.0, 1.5]), RED)
+    out1(k, "chw_f16", [x3.half(), IL([5, 5]), False, None],
+         F.interpolate(x3.half().float().unsqueeze(0), size=(5, 5), mode="bilinear",
+                       align_corners=False).squeeze(0).half(), HALF)
+    k = aten("_upsample_bilinear2d_aa.out")
+    big = rnd(1, 2, 9, 12)
+    for name, size, ac in [("down3", [3, 4], False), ("down_uneven", [4, 5], False),
+                           ("up", [12, 15], False), ("align", [4, 5], True)]:
+        out1(k, name, [big, IL(size), ac, None, None],
+             torch._C._nn._upsample_bilinear2d_aa(big, size, ac), RED)
+    k = aten("grid_sampler_2d.out")
+    inp = rnd(2, 3, 5, 6)
+    grid = rnd(2, 4, 3, 2, lo=-1.3, hi=1.3)
+    for mi, mode in enumerate(["bilinear", "nearest", "bicubic"]):
+        for pi, pad in enumerate(["zeros", "border", "reflection"]):
+            for ac in (False, True):
+                if mode == "nearest" and ac:
+                    continue
+                out1(k, "%s_%s%s" % (mode, pad, "_align" if ac else ""),
+                     [inp, grid, mi, pi, ac],
+                     torch.grid_sampler_2d(inp, grid, mi, pi, ac), RED)
+
+
+def gen_distance_backward():
+    a, b = rnd(4, 3), rnd(5, 3)
+    k = aten("_cdist_forward.out")
+    for p in [2.0, 1.0, 0.0, 3.0, float("inf")]:
+        out1(k, "p%s" % p, [a, b, p, None], torch.ops.aten._cdist_forward(a, b, p, None), RED)
+    ab, bb = rnd(2, 1, 3, 4), rnd(3, 2, 4)
+    out1(k, "batch_bcast", [ab, bb, 2.0, None], torch.cdist(ab, bb), RED)
+    k = aten("_pdist_forward.out")
+    for p in [2.0, 1.0, 0.5, float("inf")]:
+        out1(k, "p%s" % p, [a, p], torch.ops.aten._pdist_forward(a, p), RED)
+    r1 = rnd(1, 3)
+    out1(k, "one_row", [r1, 2.0], torch.ops.aten._pdist_forward(r1, 2.0), RED)
+    k = aten("convolution_backward.out")
+
+    def conv_bwd(name, x, w, stride, pad, dil, groups, mask, has_bias=True):
+        xr, wr = x.clone().requires_grad_(), w.clone().requires_grad_()
+        bias = torch.zeros(w.shape[0], requires_grad=True) if has_bias else None
+        y = torch.convolution(xr, wr, bias, stride, pad, dil, False, [0] * len(stride), groups)
+        gy = rnd(*y.shape)
+        y.backward(gy)
+        gb = bias.grad if has_bias else torch.zeros(w.shape[0])
+        outs = [Out(xr.grad), Out(wr.grad), Out(gb)]
+        outs = [o if m else OutUnchecked(o.expected) for o, m in zip(outs, mask)]
+        args = [gy, x, w, IL([w.shape[0]]) if has_bias else None, IL(stride), IL(pad), IL(dil),
+                False, IL([0] * len(stride)), groups, mask]
+        case(k, name, args + outs + [RefList([11, 12, 13])], RED)
+
+    conv_bwd("2d_basic", rnd(2, 3, 6, 6), rnd(4, 3, 3, 3), [1, 1], [1, 1], [1, 1], 1,
+             [True, True, True])
+    conv_bwd("2d_stride_dil_groups", rnd(1, 4, 9, 8), rnd(6, 2, 3, 2), [2, 1], [1, 0], [1, 2], 2,
+             [True, True, True])
+    conv_bwd("2d_input_only", rnd(1, 2, 5, 5), rnd(2, 2, 3, 3), [1, 1], [0, 0], [1, 1], 1,
+             [True, False, False], has_bias=False)
+    conv_bwd("1d_weight_bias", rnd(2, 3, 10), rnd(4, 3, 3), [2], [1], [1], 1,
+             [False, True, True])
+    k = aten("max_pool2d_with_indices_backward.grad_input")
+    for name, shape, ks, st, pd, dl, ceil in [
+            ("k2s2", (1, 2, 6, 6), [2, 2], [2, 2], [0, 0], [1, 1], False),
+            ("overlap_k3s1p1", (2, 1, 5, 5), [3, 3], [1, 1], [1, 1], [1, 1], False),
+            ("ceil_dil", (1, 1, 7, 7), [2, 2], [2, 2], [0, 0], [2, 2], True)]:
+        x = rnd(*shape)
+        xr = x.clone().requires_grad_()
+        y, idx = torch.nn.functional.max_pool2d_with_indices(xr, ks, st, pd, dl, ceil, True)
+        gy = rnd(*y.shape)
+        y.backward(gy)
+        out1(k, name, [gy, x, IL(ks), IL(st), IL(pd), IL(dl), ceil, idx], xr.grad, RED)
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -1245,6 +1345,8 @@ def main():
     gen_creation_more()
     gen_rearrange()
     gen_selection()
+    gen_resample()
+    gen_distance_backward()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
