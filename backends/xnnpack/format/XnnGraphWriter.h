@@ -1,0 +1,111 @@
+//===- XnnGraphWriter.h - writing XnnpackBackend blobs ----------*- C++ -*-===//
+//
+// Builds an XNNGraph and its constant data into a finished blob (header,
+// flatbuffer, 16-byte aligned constants), the way ExecuTorch's XNNPACK
+// serializer lays them out: version "0", constant_data[0] a (0, 0)
+// placeholder, each constant padded to 16 bytes, value ids dense from 0,
+// external inputs and outputs named by their delegate argument index. The
+// ahead-of-time half writes through it; tests use it to hand-build blobs.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backends/xnnpack/format/XnnFormat.h"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ptec::xnnpack {
+
+/// The clamp a node applies to its result.
+struct OutputClamp {
+  float lo = -std::numeric_limits<float>::infinity();
+  float hi = std::numeric_limits<float>::infinity();
+  bool none() const {
+    return lo == -std::numeric_limits<float>::infinity() &&
+           hi == std::numeric_limits<float>::infinity();
+  }
+};
+
+struct ConvParams {
+  uint32_t padTop = 0, padRight = 0, padBottom = 0, padLeft = 0;
+  uint32_t kernelH = 1, kernelW = 1, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  uint32_t groupInputChannels = 1, groupOutputChannels = 1, groups = 1;
+  uint32_t adjustH = 0, adjustW = 0, flags = 0;
+};
+
+struct PoolParams {
+  uint32_t padTop = 0, padRight = 0, padBottom = 0, padLeft = 0;
+  uint32_t poolH = 1, poolW = 1, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  uint32_t flags = 0;
+};
+
+class GraphWriter {
+public:
+  GraphWriter();
+  ~GraphWriter();
+  GraphWriter(const GraphWriter &) = delete;
+  GraphWriter &operator=(const GraphWriter &) = delete;
+
+  /// A float32 value; returns its id.
+  uint32_t addValue(const std::vector<uint64_t> &dims, uint32_t constantIndex = 0);
+  /// Makes value `id` delegate argument `externalId` (input or output).
+  void setExternal(uint32_t id, uint32_t externalId, uint32_t flag);
+  bool isExternal(uint32_t id) const;
+  bool isConstant(uint32_t id) const;
+  const std::vector<uint64_t> &dims(uint32_t id) const;
+  /// Appends constant bytes to the blob's constant data; returns the index.
+  uint32_t addConstant(const void *data, size_t bytes);
+  /// A constant that lives in the program's named data under `key`.
+  uint32_t addNamedConstant(const std::string &key, size_t bytes);
+  /// addValue + addConstant for float data in row-major order of `dims`.
+  uint32_t addConstantValue(const std::vector<uint64_t> &dims, const float *data);
+
+  void addBinary(fb_xnnpack::XNodeUnion kind, uint32_t a, uint32_t b, uint32_t out,
+                 OutputClamp clamp = {}, uint32_t debug = 0);
+  /// Any one-input kind of the _XNNNode1x1 table (clamp, sigmoid, softmax,
+  /// global average pooling, ...).
+  void addUnary(fb_xnnpack::XNodeUnion kind, uint32_t in, uint32_t out, OutputClamp clamp = {},
+                uint32_t debug = 0);
+  void addLeakyRelu(uint32_t in, uint32_t out, float slope, uint32_t debug = 0);
+  void addElu(uint32_t in, uint32_t out, float alpha, uint32_t debug = 0);
+  void addFullyConnected(uint32_t in, uint32_t filter, uint32_t bias, uint32_t out,
+                         uint32_t flags = 0, OutputClamp clamp = {}, uint32_t debug = 0);
+  void addConv(fb_xnnpack::XNodeUnion kind, const ConvParams &p, uint32_t in, uint32_t filter,
+               uint32_t bias, uint32_t out, OutputClamp clamp = {}, uint32_t debug = 0);
+  void addPooling(fb_xnnpack::XNodeUnion kind, const PoolParams &p, uint32_t in, uint32_t out,
+                  OutputClamp clamp = {}, uint32_t debug = 0);
+  void addReshape(uint32_t in, uint32_t out, uint32_t debug = 0);
+  void addTranspose(uint32_t in, uint32_t out, const std::vector<uint32_t> &perm,
+                    uint32_t debug = 0);
+  void addPad(uint32_t in, uint32_t out, const std::vector<uint32_t> &pre,
+              const std::vector<uint32_t> &post, float value, uint32_t debug = 0);
+  /// Concatenate2..5 (for tests of node kinds this XNNPACK cannot run).
+  void addConcat(uint32_t axis, const std::vector<uint32_t> &inputs, uint32_t out,
+                 uint32_t debug = 0);
+
+  size_t numNodes() const { return nodes_.size(); }
+  /// The finished blob. `numExterns` 0: one past the largest external id.
+  std::string finish(uint32_t numExterns = 0, const char *identifier = kWriteIdentifier);
+
+private:
+  struct Value {
+    std::vector<uint64_t> dims;
+    uint32_t constantIndex = 0, externalId = kInvalidValueId, flags = 0;
+  };
+  void addNode(fb_xnnpack::XNodeUnion kind, uint32_t body, OutputClamp clamp, uint32_t debug);
+
+  struct Impl;
+  Impl *impl_;
+  std::vector<Value> values_;
+  std::vector<uint32_t> nodes_; ///< node offsets in the builder
+  std::string constants_;
+  struct Constant {
+    uint64_t offset, size;
+    std::string key;
+  };
+  std::vector<Constant> constantTable_;
+};
+
+} // namespace ptec::xnnpack
