@@ -27,6 +27,16 @@ struct ProcessedBlob {
   size_t size = 0;
 };
 
+/// Read access to a program's named data (Program.named_data), for backends
+/// whose blobs refer to constants by key (ExecuTorch's XNNPACK delegate).
+class NamedDataMap {
+public:
+  virtual ~NamedDataMap() = default;
+  /// The bytes stored under `key` (valid for the program's life); NotFound
+  /// when the program has no such entry.
+  virtual Result<Span<const uint8_t>> get(const char *key) const = 0;
+};
+
 struct BackendInitContext {
   /// The loading program's allocator ("runtime allocator"): Module hands the
   /// same one to every method of a program, and memory from it lives as long
@@ -40,6 +50,12 @@ struct BackendInitContext {
   /// Every scratch entry of the delegate, in declaration order (`scratch` is
   /// entry 0); empty when none.
   Span<const Span<uint8_t>> scratchBuffers;
+  /// The loading program's named data; null when the loader offers none.
+  const NamedDataMap *namedData = nullptr;
+  /// Where init() may say why it failed, NUL-terminated and truncated to
+  /// fit; the method loader appends it to its error. Null when unused.
+  char *errorMessage = nullptr;
+  size_t errorMessageSize = 0;
 };
 
 struct BackendExecuteContext {

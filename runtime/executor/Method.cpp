@@ -25,6 +25,20 @@ const KernelEntry *KernelResolver::find(const char *fullName) const {
 // Loading
 // ---------------------------------------------------------------------------
 
+namespace {
+/// The program's named data as backends see it at init.
+class ProgramNamedData final : public NamedDataMap {
+public:
+  explicit ProgramNamedData(const Program &p) : program_(p) {}
+  Result<Span<const uint8_t>> get(const char *key) const override {
+    return program_.namedData(key);
+  }
+
+private:
+  const Program &program_;
+};
+} // namespace
+
 /// Builds a Method from its plan; every failure names the plan and the field.
 class Method::Loader {
 public:
@@ -775,6 +789,7 @@ Error Method::Loader::loadDelegates() {
 
   // Then init once per entry; on failure the ones already initialised are
   // destroyed (destroyDelegates).
+  const ProgramNamedData namedData(*m_.program_);
   for (size_t d = 0; d < n; ++d) {
     Delegate &del = m_.delegates_[d];
     BackendInitContext ctx;
@@ -783,11 +798,17 @@ Error Method::Loader::loadDelegates() {
     ctx.scratchBuffers = prepared[d].scratch;
     if (!prepared[d].scratch.empty())
       ctx.scratch = prepared[d].scratch[0];
+    ctx.namedData = &namedData;
+    char why[512] = "";
+    ctx.errorMessage = why;
+    ctx.errorMessageSize = sizeof why;
     Result<void *> h = del.backend->init(ctx, prepared[d].blob, prepared[d].specs);
     if (!h.ok()) {
       Error e = h.error();
       m_.destroyDelegates();
-      return fail(e, "delegate %zu: backend '%s' init failed (%s)", d, del.id, toString(e));
+      why[sizeof why - 1] = '\0';
+      return fail(e, "delegate %zu: backend '%s' init failed (%s)%s%s", d, del.id, toString(e),
+                  why[0] ? ": " : "", why);
     }
     del.handle = h.get();
     del.initialized = true;
