@@ -1,0 +1,116 @@
+//===- XnnDelegate.h - one XnnpackBackend handle -----------------*- C++ -*-===//
+//
+// The handle init() returns: the checked graph, one step per node (an
+// XNNPACK operator, owned or shared through the packed-weight cache, or one
+// of our copy loops), the constants and the workspace. See XnnpackBackend.h
+// for the design; XnnDelegate.cpp builds it, XnnExecute.cpp runs it.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backends/xnnpack/format/XnnFormat.h"
+#include "backends/xnnpack/runtime/XnnpackBackend.h"
+
+#include <xnnpack.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ptec::xnnpack {
+
+/// The cached context: one packed operator. Its mutex covers setup + run,
+/// since an XNNPACK operator keeps the pointers of its last setup.
+struct PackedOperator {
+  explicit PackedOperator(XnnpackStats *s) : stats(s) {}
+  ~PackedOperator();
+  PackedOperator(const PackedOperator &) = delete;
+  PackedOperator &operator=(const PackedOperator &) = delete;
+
+  xnn_operator_t op = nullptr;
+  std::mutex mutex;
+  XnnpackStats *stats = nullptr;
+};
+
+/// How a step runs.
+enum class Exec : uint8_t {
+  Binary,         ///< *_nd_f32 with broadcasting
+  FullyConnected, ///< fully_connected_nc_f32
+  Convolution,    ///< convolution2d_nhwc_f32 (regular and depthwise)
+  Deconvolution,  ///< deconvolution2d_nhwc_f32
+  Pooling,        ///< max/average_pooling2d_nhwc_f32
+  GlobalPooling,  ///< global_average_pooling_nwc_f32
+  Unary,          ///< *_nc_f32 over every element
+  Softmax,        ///< softmax_nc_f32 over the last dimension
+  PReLU,          ///< prelu_nc_f32 over the last dimension
+  Pad,            ///< constant_pad_nd_x32
+  Resize,         ///< resize_bilinear2d_nhwc_f32
+  Transpose,      ///< our own loop (this XNNPACK has no transpose)
+  Copy,           ///< our own memcpy (a reshape)
+};
+
+struct Step {
+  fb_xnnpack::XNodeUnion kind{};
+  Exec exec = Exec::Copy;
+  uint32_t node = 0;
+  uint32_t in0 = ~0u, in1 = ~0u, out = ~0u; ///< value indices
+  xnn_operator_t op = nullptr;               ///< owned unless `entry` is set
+  rt::cache::CacheEntry *entry = nullptr;    ///< a shared packed operator
+  PackedOperator *packed = nullptr;          ///< entry's context
+  size_t batch = 0, height = 0, width = 0;   ///< setup sizes (by exec kind)
+  size_t outHeight = 0, outWidth = 0;        ///< resize
+  uint32_t adjHeight = 0, adjWidth = 0;      ///< deconvolution
+  size_t rank0 = 0, rank1 = 0;
+  size_t shape0[kMaxDims] = {}, shape1[kMaxDims] = {};
+  size_t pre[kMaxDims] = {}, post[kMaxDims] = {};
+  uint32_t perm[kMaxDims] = {};
+  size_t bytes = 0; ///< copy
+};
+
+class XnnDelegate {
+public:
+  /// Parses and checks `blob`, plans the workspace and creates every
+  /// operator. On failure everything acquired is released and `why` names
+  /// the node or value at fault.
+  static rt::Result<XnnDelegate *> build(XnnpackBackend &backend, rt::BackendInitContext &ctx,
+                                         rt::ProcessedBlob blob, std::string *why);
+  ~XnnDelegate();
+  XnnDelegate(const XnnDelegate &) = delete;
+  XnnDelegate &operator=(const XnnDelegate &) = delete;
+
+  /// Binds args (external ids index them), runs every step.
+  rt::Error execute(rt::Span<rt::EValue *> args);
+
+  uint64_t workspaceBytes() const { return plan_.workspaceBytes; }
+  bool usesPlannedScratch() const { return plannedScratch_; }
+
+private:
+  explicit XnnDelegate(XnnpackBackend &backend) : backend_(backend) {}
+  rt::Error createSteps(rt::BackendInitContext &ctx, std::string *why);
+  rt::Error createStep(rt::BackendInitContext &ctx, uint32_t index, std::string *why);
+  rt::Error runStep(const Step &s);
+
+  XnnpackBackend &backend_;
+  BlobView blob_;
+  GraphPlan plan_;
+  std::vector<Step> steps_;
+  /// Per value: its bytes during a call. Constants, intermediates and staged
+  /// inputs are fixed at init; external values are rebound by every call.
+  std::vector<uint8_t *> pointers_;
+  std::vector<std::unique_ptr<uint8_t[]>> ownedConstants_;
+  std::unique_ptr<uint8_t[]> ownWorkspace_;
+  uint8_t *workspace_ = nullptr;
+  bool plannedScratch_ = false;
+  /// One call at a time uses the workspace and the externals' pointers.
+  std::mutex mutex_;
+};
+
+/// "node 3 (XNNConv2d, debug handle 7)".
+std::string describeNode(const fb_xnnpack::XNode *node, uint32_t index);
+
+/// out[i] = in[perm-ordered index], 4-byte elements, rank <= 6.
+void transposeFloat32(const float *in, float *out, size_t rank, const size_t *inDims,
+                      const uint32_t *perm);
+
+} // namespace ptec::xnnpack

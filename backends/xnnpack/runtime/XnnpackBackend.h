@@ -1,0 +1,124 @@
+//===- XnnpackBackend.h - the runtime half of XnnpackBackend ----*- C++ -*-===//
+//
+// Runs ExecuTorch XNNPACK delegate blobs (../format/XnnFormat.h) on the
+// XNNPACK library installed on the machine (Debian 12: a 2022 snapshot).
+//
+// Why the operator API and not XNNPACK's subgraph API: the 2022 subgraph
+// runtime fixes every shape when it is created, owns its intermediate
+// buffers and has no weights cache, so `prefill` and `decode` (same weights,
+// different batch) would each pack every weight, and the workspace could not
+// come from compiler-planned scratch. The operator API packs weights when an
+// operator is created and takes batch and spatial sizes at setup, so:
+//   - init   checks the graph, plans the workspace, creates one XNNPACK
+//            operator per node (packing weights: the expensive part) and
+//            resolves constants (blob constant data or the program's named
+//            data);
+//   - execute binds the call's own tensors, stages inputs that XNNPACK
+//            reads (it may read 16 bytes past an input), sets every
+//            operator up with this call's pointers and runs it;
+//   - destroy frees the handle and releases its packed weights.
+// Two node kinds the 2022 library lacks but every upstream CNN blob uses,
+// StaticTranspose (NCHW <-> NHWC) and StaticReshape, run as plain copy loops
+// here. Node kinds with no operator in this library (concatenate, slice,
+// batch matmul, tanh, gelu, exp, log, sin, rsqrt, SDPA, quantized types)
+// fail init, naming the node.
+//
+// Packed weights are contexts of the cache in runtime/backend/cache: each
+// convolution / fully-connected operator is keyed by a hash of its kind,
+// parameters and weight bytes, plus the runtime allocator of the loading
+// program. Methods of one program that use the same weights (prefill and
+// decode) share one packed copy; two programs loaded from identical bytes
+// do not. A shared operator is set up and run under its own mutex.
+//
+// The handle keeps no per-call state: execute reads every argument on each
+// call, writes only its outputs, and uses the workspace (the delegate's
+// planned scratch when the program declares it, else a buffer the handle
+// owns) under the handle's mutex, so calls never share it concurrently.
+// The compiler may therefore share one handle across call sites.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/backend/BackendInterface.h"
+#include "runtime/backend/cache/ContextCache.h"
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+struct pthreadpool;
+
+namespace ptec::xnnpack {
+
+constexpr const char *kXnnpackBackendId = "XnnpackBackend";
+
+/// Counters for tests and benchmarks.
+struct XnnpackStats {
+  std::atomic<uint64_t> inits{0};        ///< successful init() calls
+  std::atomic<uint64_t> packs{0};        ///< weight-bearing operators created (packing)
+  std::atomic<uint64_t> cacheHits{0};    ///< packed operators found in the cache
+  std::atomic<uint64_t> lostRaces{0};    ///< packed, but another init published first
+  std::atomic<uint64_t> packedLive{0};   ///< packed operators alive now
+  std::atomic<uint64_t> weightBytesPacked{0}; ///< weight bytes packed so far
+  std::atomic<uint64_t> handlesLive{0};  ///< handles alive now
+  std::atomic<uint64_t> executes{0};
+  void reset();
+};
+
+/// A packed, weight-bearing XNNPACK operator; the context the cache holds.
+struct PackedOperator;
+
+class XnnpackBackend final : public rt::Backend {
+public:
+  XnnpackBackend();
+  ~XnnpackBackend() override;
+  XnnpackBackend(const XnnpackBackend &) = delete;
+  XnnpackBackend &operator=(const XnnpackBackend &) = delete;
+
+  /// False when XNNPACK cannot initialize on this CPU.
+  bool isAvailable() const override;
+  rt::Result<void *> init(rt::BackendInitContext &ctx, rt::ProcessedBlob processed,
+                          rt::Span<const rt::CompileSpec> specs) override;
+  rt::Error execute(rt::BackendExecuteContext &ctx, void *handle,
+                    rt::Span<rt::EValue *> args) override;
+  void destroy(void *handle) override;
+
+  /// Threads of the pool XNNPACK runs on; 0 (the default) means one per
+  /// core. Takes effect for inits after the call; InvalidState while any
+  /// handle is alive (they hold the current pool).
+  rt::Error setThreads(size_t threads);
+  size_t threads() const;
+  /// Packed-weight sharing through the context cache (default on). Off:
+  /// every handle packs its own weights (the baseline benchmarks compare
+  /// against). InvalidState while any handle is alive.
+  rt::Error setWeightCache(bool enabled);
+  bool weightCache() const { return cacheEnabled_; }
+
+  XnnpackStats &stats() { return stats_; }
+  const rt::cache::ContextCache<PackedOperator> &cache() const { return cache_; }
+  /// Bytes of workspace a handle uses, and whether it is planned scratch.
+  static uint64_t workspaceBytes(const void *handle);
+  static bool usesPlannedScratch(const void *handle);
+
+  // For the handle's implementation (XnnDelegate.cpp).
+  pthreadpool *pool() const { return pool_; }
+  rt::cache::ContextCache<PackedOperator> &packedCache() { return cache_; }
+
+private:
+  rt::Error ensurePool();
+
+  mutable std::mutex configMutex_;
+  size_t threads_ = 0;
+  bool cacheEnabled_ = true;
+  pthreadpool *pool_ = nullptr;
+  XnnpackStats stats_;
+  rt::cache::ContextCache<PackedOperator> cache_;
+};
+
+/// Registers one process-wide instance under kXnnpackBackendId. Idempotent.
+/// PTEC_XNNPACK_THREADS, when set to a positive number, sizes its pool.
+void registerXnnpackBackend();
+/// The registered instance (registers it first when needed).
+XnnpackBackend &xnnpackBackend();
+
+} // namespace ptec::xnnpack

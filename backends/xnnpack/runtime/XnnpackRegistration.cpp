@@ -1,0 +1,35 @@
+//===- XnnpackRegistration.cpp - the process-wide XnnpackBackend ----------===//
+//
+// Kept apart from the backend class so that tests can build private
+// instances without touching the registry.
+//
+//===----------------------------------------------------------------------===//
+
+#include "backends/xnnpack/runtime/XnnpackBackend.h"
+
+#include <cstdlib>
+
+namespace ptec::xnnpack {
+
+XnnpackBackend &xnnpackBackend() {
+  // Never destroyed: handles of programs still alive at exit may use it.
+  static XnnpackBackend *backend = [] {
+    auto *b = new XnnpackBackend();
+    if (const char *env = std::getenv("PTEC_XNNPACK_THREADS")) {
+      const long n = std::strtol(env, nullptr, 10);
+      if (n > 0)
+        (void)b->setThreads(static_cast<size_t>(n));
+    }
+    return b;
+  }();
+  return *backend;
+}
+
+void registerXnnpackBackend() {
+  XnnpackBackend &b = xnnpackBackend();
+  // Idempotent: a second call finds the id taken and changes nothing.
+  if (rt::findBackend(kXnnpackBackendId) == nullptr)
+    (void)rt::registerBackend(kXnnpackBackendId, &b);
+}
+
+} // namespace ptec::xnnpack
