@@ -98,6 +98,20 @@ inline bool isScalarOne(mlir::Attribute a) {
   return false;
 }
 
+/// The bytes a value always holds when it is an immutable weight: a method
+/// argument whose #exir.input names an exir.weight that no method writes, or
+/// an argument of a private function (lower once, call many) every call of
+/// which passes such an argument naming the same weight. Backends use it to
+/// decide whether they can bake a weight into their blob; exir-outline-
+/// delegates uses it to hand preprocess the value (`exir.weight_value`).
+struct ConstantWeight {
+  mlir::ElementsAttr value; ///< null when `v` is not such a weight
+  std::string fqn;
+  explicit operator bool() const { return static_cast<bool>(value); }
+};
+/// Null `value` and the reason in `why` (when given) otherwise.
+ConstantWeight constantWeightOf(mlir::Value v, std::string *why = nullptr);
+
 /// Builds a backend from its options (the text after ':' in "demo:scratch=64");
 /// returns null and sets `error` when an option is not understood.
 using AotBackendFactory = std::function<std::unique_ptr<AotBackend>(

@@ -3,6 +3,9 @@
 #include "backends/AotBackend.h"
 #include "backends/cachetest/aot/CacheTestAot.h"
 #include "backends/demo/aot/DemoAot.h"
+#if PTEC_HAVE_XNNPACK_AOT
+#include "backends/xnnpack/aot/XnnpackAot.h"
+#endif
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -35,6 +38,10 @@ Registry &registry() {
     addLocked(*reg, demo::kDemoAotName, demo::kDemoAotId, demo::createDemoAotBackend);
     addLocked(*reg, cachetest::kCacheTestAotName, cachetest::kCacheTestAotId,
               cachetest::createCacheTestAotBackend);
+#if PTEC_HAVE_XNNPACK_AOT
+    addLocked(*reg, xnnpack::kXnnpackAotName, xnnpack::kXnnpackAotId,
+              xnnpack::createXnnpackAotBackend);
+#endif
     return reg;
   }();
   return *r;

@@ -53,8 +53,13 @@ void annotateWeights(func::FuncOp fn, llvm::ArrayRef<Value> captured,
     if (!parent || arg.getOwner() != &parent.getBody().front())
       continue;
     exir::InputAttr input = exir::getInputAttr(parent, arg.getArgNumber());
-    if (!input)
+    if (!input) {
+      // An argument of a function extracted for lower-once-call-many: a
+      // weight when every call passes the same immutable one.
+      if (aot::ConstantWeight w = aot::constantWeightOf(v))
+        fn.setArgAttr(i, "exir.weight_value", w.value);
       continue;
+    }
     fn.setArgAttr(i, exir::ExirDialect::kInputAttrName, input);
     if (!input.getFqn())
       continue;

@@ -1,0 +1,80 @@
+//===- XnnpackAot.cpp - the XnnpackBackend AotBackend ---------------------===//
+
+#include "backends/xnnpack/aot/XnnpackAot.h"
+
+#include "dialects/exir/IR/ExirDialect.h"
+
+using namespace mlir;
+
+namespace ptec::aot::xnnpack {
+
+namespace {
+
+/// Ops that only move bytes: a group made of nothing else is not worth a
+/// delegate call.
+bool onlyMovesData(Operation *op) {
+  auto aten = llvm::dyn_cast<exir::AtenOp>(op);
+  if (!aten)
+    return false;
+  std::string why;
+  std::optional<OpPlan> p = planOp(op, [](Value v) { return bool(constantWeightOf(v)); }, &why);
+  return p && (p->form == OpPlan::Form::Reshape || p->form == OpPlan::Form::Pad);
+}
+
+class XnnpackAotBackend final : public AotBackend {
+public:
+  explicit XnnpackAotBackend(bool scratch) : scratch_(scratch) {}
+
+  llvm::StringRef id() const override { return kXnnpackAotId; }
+  llvm::StringRef name() const override { return kXnnpackAotName; }
+
+  std::optional<std::string> refuse(Operation *op) const override { return refuseOp(op); }
+
+  /// Maximal groups, except those that would only reshape or pad.
+  llvm::SmallVector<OpGroup> group(llvm::ArrayRef<Operation *> ops) const override {
+    llvm::SmallVector<OpGroup> groups;
+    if (llvm::all_of(ops, onlyMovesData))
+      return groups;
+    groups.emplace_back(ops.begin(), ops.end());
+    return groups;
+  }
+
+  FailureOr<PreprocessResult> preprocess(func::FuncOp region) const override {
+    uint64_t workspace = 0;
+    FailureOr<std::string> blob = lowerRegion(region, &workspace);
+    if (failed(blob))
+      return failure();
+    PreprocessResult r;
+    r.blob = std::move(*blob);
+    // execute() reads every argument on each call and keeps nothing between
+    // calls (XnnpackBackend.h), so one handle may serve every call site.
+    r.shareHandleAcrossCalls = true;
+    if (scratch_ && workspace > 0)
+      r.scratch.push_back(ScratchSpec{static_cast<int64_t>(workspace),
+                                      static_cast<int64_t>(ptec::xnnpack::kWorkspaceAlignment)});
+    return r;
+  }
+
+private:
+  bool scratch_;
+};
+
+} // namespace
+
+std::unique_ptr<AotBackend> createXnnpackAotBackend(llvm::StringRef options,
+                                                    std::string *error) {
+  bool scratch = false;
+  llvm::SmallVector<llvm::StringRef> parts;
+  options.split(parts, ':', -1, false);
+  for (llvm::StringRef o : parts) {
+    if (o == "scratch") {
+      scratch = true;
+      continue;
+    }
+    *error = "xnnpack: unknown option '" + o.str() + "' (known: scratch)";
+    return nullptr;
+  }
+  return std::make_unique<XnnpackAotBackend>(scratch);
+}
+
+} // namespace ptec::aot::xnnpack

@@ -1,0 +1,102 @@
+//===- XnnpackAot.h - ahead-of-time half of XnnpackBackend ------*- C++ -*-===//
+//
+// `--backend xnnpack`: which core ATen ops go to XNNPACK, and preprocess: a
+// region to an ExecuTorch XNNPACK delegate blob (../format/XnnFormat.h).
+//
+// What is taken is what Debian 12's XNNPACK (a 2022 snapshot) can run, all
+// static float32: 2-d convolution (regular, grouped, depthwise; eval-mode
+// batch norm folds into it, or runs alone as a 1x1 depthwise convolution),
+// linear layers (addmm, mm) with constant weights, elementwise add / sub /
+// mul / div / minimum / maximum (tensors or scalars, with broadcasting),
+// relu / hardtanh / clamp (fused into the producing node when it is the only
+// user), sigmoid, leaky relu, elu, abs, neg, sqrt, ceil, floor, softmax over
+// the last dim, max and average pooling, mean over H and W (global average
+// pooling), reshapes (view/squeeze/unsqueeze/clone) and constant padding.
+// Every refusal carries a reason (exir-partition's report-refusals).
+//
+// Layout: XNNPACK's convolutions and pooling work on NHWC. Region inputs and
+// outputs stay in the program's layout (NCHW); preprocess inserts a
+// StaticTranspose where a value changes layout and keeps values NHWC
+// between NHWC nodes, the way ExecuTorch's XNNPACK partitioner does.
+// Constant weights are baked into the blob (converted to XNNPACK's layouts)
+// and stay out of the arguments XNNPACK reads.
+//
+// Options (`--backend xnnpack:opt:opt`):
+//   scratch   declare the delegate's workspace as planned scratch (memory
+//             planning places it; one delegate entry per call site).
+// Without `scratch` the handle owns its workspace and is shared by every
+// call of the lowered module.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backends/AotBackend.h"
+#include "backends/xnnpack/format/XnnGraphWriter.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptec::aot::xnnpack {
+
+constexpr const char *kXnnpackAotName = "xnnpack";
+constexpr const char *kXnnpackAotId = "XnnpackBackend";
+
+std::unique_ptr<AotBackend> createXnnpackAotBackend(llvm::StringRef options,
+                                                    std::string *error);
+
+/// How one accepted op becomes XNNPACK nodes.
+struct OpPlan {
+  enum class Form {
+    Conv,       ///< convolution (regular, grouped or depthwise)
+    BatchNorm,  ///< 1x1 depthwise convolution (or folded into a convolution)
+    Pool,       ///< max or average pooling
+    GlobalPool, ///< mean over H and W
+    Linear,     ///< addmm / mm with a constant right operand
+    Binary,     ///< elementwise two-input node (scalar `other` allowed)
+    Unary,      ///< one-input node (clamp bounds in `clamp`)
+    Softmax,    ///< over the last dim
+    Reshape,    ///< same elements, new shape
+    Pad,        ///< constant padding
+  };
+  Form form = Form::Unary;
+  fb_xnnpack::XNodeUnion node{};
+  ptec::xnnpack::OutputClamp clamp;
+  float alpha = 0;          ///< leaky relu slope, elu alpha
+  bool scalarOther = false; ///< binary op with a scalar second operand
+  float scalar = 0;
+  ptec::xnnpack::ConvParams conv;
+  ptec::xnnpack::PoolParams pool;
+  mlir::Value input, other, weight, bias; ///< operands by role (null when absent)
+  mlir::Value mean, var;                  ///< batch norm statistics
+  double eps = 0;
+  std::vector<uint32_t> padPre, padPost;  ///< per dim, outermost first
+  float padValue = 0;
+  /// Output clamp a producer may absorb (relu, hardtanh, clamp).
+  bool isClamp() const {
+    return form == Form::Unary && node == fb_xnnpack::XNodeUnion::XNNClamp;
+  }
+};
+
+/// Whether a value is a constant the blob can bake (a weight). Capability
+/// checks ask the module (constantWeightOf); preprocess asks the region
+/// function's `exir.weight_value` argument attributes.
+using IsConstant = std::function<bool(mlir::Value)>;
+
+/// The plan for `op`, or nullopt with the reason XNNPACK (as installed on
+/// Debian 12) cannot take it in `why`.
+std::optional<OpPlan> planOp(mlir::Operation *op, const IsConstant &isConstant,
+                             std::string *why);
+
+/// Why the backend refuses `op` (nullopt: accepted). Same as planOp.
+std::optional<std::string> refuseOp(mlir::Operation *op);
+
+/// One region to a blob; `workspaceBytes` receives the handle's workspace
+/// size (the scratch it would declare). Reports errors on `region`.
+mlir::FailureOr<std::string> lowerRegion(mlir::func::FuncOp region, uint64_t *workspaceBytes);
+
+} // namespace ptec::aot::xnnpack

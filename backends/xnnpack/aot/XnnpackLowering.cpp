@@ -1,0 +1,501 @@
+//===- XnnpackLowering.cpp - one region to an XNNPACK delegate blob -------===//
+//
+// Walks the region's ops in order and writes XNNPACK nodes through
+// GraphWriter. Each IR value may exist in two layouts: as the IR has it
+// (NCHW for 4-d tensors) and NHWC, which convolutions and pooling need; a
+// StaticTranspose is added the first time a value is wanted in the layout it
+// lacks (a reshape when both orders coincide, i.e. C == 1 or H*W == 1), so a
+// chain of NHWC nodes converts once on the way in and once on the way out.
+// Constants are converted here instead (their bytes are baked), batch norm
+// folds into the convolution before it, and a relu / hardtanh / clamp that
+// is the only user of a convolution, linear, pooling or arithmetic result
+// becomes that node's output clamp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "backends/xnnpack/aot/XnnpackAot.h"
+
+#include "dialects/exir/IR/ExirDialect.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cmath>
+#include <cstring>
+
+using namespace mlir;
+
+namespace ptec::aot::xnnpack {
+
+namespace fb = fb_xnnpack;
+using Kind = fb::XNodeUnion;
+using Form = OpPlan::Form;
+using ptec::xnnpack::GraphWriter;
+using ptec::xnnpack::OutputClamp;
+using Dims = std::vector<uint64_t>;
+
+namespace {
+
+constexpr const char *kWeightValueAttr = "exir.weight_value";
+constexpr uint32_t kNone = ptec::xnnpack::kInvalidValueId;
+
+enum Layout { kAsIs = 0, kNhwc = 1 };
+
+Dims shapeOf(Value v) {
+  Dims d;
+  for (int64_t s : llvm::cast<RankedTensorType>(v.getType()).getShape())
+    d.push_back(uint64_t(s));
+  return d;
+}
+
+Dims toNhwc(const Dims &d) { return {d[0], d[2], d[3], d[1]}; }
+
+uint64_t numel(const Dims &d) {
+  uint64_t n = 1;
+  for (uint64_t x : d)
+    n *= x;
+  return n;
+}
+
+/// NCHW-ordered 4-d data to NHWC.
+std::vector<float> nchwToNhwc(const std::vector<float> &in, const Dims &d) {
+  std::vector<float> out(in.size());
+  const uint64_t n = d[0], c = d[1], h = d[2], w = d[3];
+  for (uint64_t a = 0; a < n; ++a)
+    for (uint64_t k = 0; k < c; ++k)
+      for (uint64_t y = 0; y < h; ++y)
+        for (uint64_t x = 0; x < w; ++x)
+          out[((a * h + y) * w + x) * c + k] = in[((a * c + k) * h + y) * w + x];
+  return out;
+}
+
+class Lowering {
+public:
+  explicit Lowering(func::FuncOp region) : region_(region) {}
+  FailureOr<std::string> run(uint64_t *workspaceBytes);
+
+private:
+  struct Entry {
+    uint32_t id[2] = {kNone, kNone};
+  };
+  bool isConstant(Value v) {
+    auto arg = llvm::dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &region_.getBody().front() &&
+           region_.getArgAttr(arg.getArgNumber(), kWeightValueAttr);
+  }
+  LogicalResult fail(Operation *at, const Twine &why) {
+    at->emitError("xnnpack backend: ") << why;
+    return failure();
+  }
+  FailureOr<const std::vector<float> *> constantData(Value v);
+  FailureOr<uint32_t> constantIn(Value v, Layout l, unsigned rank);
+  FailureOr<uint32_t> get(Value v, Layout l);
+  bool onlyNhwc(Value v) const {
+    auto it = values_.find(v);
+    return it != values_.end() && it->second.id[kNhwc] != kNone && it->second.id[kAsIs] == kNone;
+  }
+  uint32_t define(Value v, Layout l) {
+    Dims d = shapeOf(v);
+    uint32_t id = w_.addValue(l == kNhwc ? toNhwc(d) : d);
+    values_[v].id[l] = id;
+    return id;
+  }
+  /// The clamp of a relu / hardtanh / clamp that only consumes `r`, which
+  /// the producer then applies (the clamp's result becomes `r`'s values).
+  OutputClamp absorbClamp(Value r);
+  uint32_t debugHandle(Operation *op) const {
+    if (auto h = op->getAttrOfType<IntegerAttr>("exir.debug_handle"))
+      return uint32_t(h.getValue().getZExtValue());
+    return 0;
+  }
+  LogicalResult lowerOp(Operation *op, const OpPlan &p);
+  LogicalResult lowerConv(Operation *op, const OpPlan &p);
+  LogicalResult lowerBatchNorm(Operation *op, const OpPlan &p);
+  LogicalResult lowerLinear(Operation *op, const OpPlan &p);
+  LogicalResult lowerBinary(Operation *op, const OpPlan &p);
+  LogicalResult finishOutputs();
+
+  func::FuncOp region_;
+  GraphWriter w_;
+  llvm::DenseMap<Value, Entry> values_;
+  llvm::DenseMap<Value, std::vector<float>> data_;
+  llvm::DenseMap<Operation *, OpPlan> plans_;
+  /// Batch norms folded into the convolution that feeds them.
+  llvm::DenseMap<Operation *, Operation *> foldedInto_;
+  llvm::DenseSet<Operation *> absorbed_;
+};
+
+FailureOr<const std::vector<float> *> Lowering::constantData(Value v) {
+  auto it = data_.find(v);
+  if (it != data_.end())
+    return &it->second;
+  auto arg = llvm::cast<BlockArgument>(v);
+  auto attr = region_.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), kWeightValueAttr);
+  std::vector<uint8_t> bytes;
+  if (!attr || failed(exir::getElementsBytes(region_, attr, bytes)))
+    return failure();
+  const uint64_t n = numel(shapeOf(v));
+  if (bytes.size() != n * 4) {
+    (void)fail(region_, "a constant argument has " + std::to_string(bytes.size()) +
+                            " bytes, its type needs " + std::to_string(n * 4));
+    return failure();
+  }
+  std::vector<float> f(n);
+  std::memcpy(f.data(), bytes.data(), bytes.size()); // little-endian host
+  return &(data_[v] = std::move(f));
+}
+
+/// A constant as a graph value: in layout `l`, expanded to `rank` dims
+/// (leading 1s) when it broadcasts against a higher-rank operand.
+FailureOr<uint32_t> Lowering::constantIn(Value v, Layout l, unsigned rank) {
+  FailureOr<const std::vector<float> *> data = constantData(v);
+  if (failed(data))
+    return failure();
+  Dims d = shapeOf(v);
+  if (d.empty())
+    d = {1};
+  while (d.size() < rank)
+    d.insert(d.begin(), 1);
+  if (l == kNhwc && d.size() == 4)
+    return w_.addConstantValue(toNhwc(d), nchwToNhwc(**data, d).data());
+  return w_.addConstantValue(d, (*data)->data());
+}
+
+FailureOr<uint32_t> Lowering::get(Value v, Layout l) {
+  if (isConstant(v)) {
+    // Baked once per layout.
+    Entry &e = values_[v];
+    if (e.id[l] == kNone) {
+      FailureOr<uint32_t> id = constantIn(v, l, 0);
+      if (failed(id))
+        return failure();
+      values_[v].id[l] = *id;
+    }
+    return values_[v].id[l];
+  }
+  auto it = values_.find(v);
+  if (it == values_.end()) {
+    (void)fail(region_, "internal error: a value is used before it is lowered");
+    return failure();
+  }
+  if (it->second.id[l] != kNone)
+    return it->second.id[l];
+  const uint32_t from = it->second.id[l == kNhwc ? kAsIs : kNhwc];
+  const Dims d = shapeOf(v);
+  const uint32_t to = define(v, l);
+  // NCHW and NHWC are the same bytes when C == 1 or H*W == 1.
+  if (d[1] == 1 || d[2] * d[3] == 1)
+    w_.addReshape(from, to);
+  else
+    w_.addTranspose(from, to, l == kNhwc ? std::vector<uint32_t>{0, 2, 3, 1}
+                                          : std::vector<uint32_t>{0, 3, 1, 2});
+  return to;
+}
+
+OutputClamp Lowering::absorbClamp(Value r) {
+  if (!r.hasOneUse())
+    return {};
+  Operation *user = *r.getUsers().begin();
+  auto it = plans_.find(user);
+  if (it == plans_.end() || !it->second.isClamp() || user->getParentOp() != region_)
+    return {};
+  absorbed_.insert(user);
+  const Entry produced = values_[r]; // copied: the next insert may rehash
+  values_[user->getResult(0)] = produced;
+  return it->second.clamp;
+}
+
+LogicalResult Lowering::lowerConv(Operation *op, const OpPlan &p) {
+  FailureOr<uint32_t> in = get(p.input, kNhwc);
+  FailureOr<const std::vector<float> *> wData = constantData(p.weight);
+  if (failed(in) || failed(wData))
+    return failure();
+  const Dims wd = shapeOf(p.weight); // [Cout, Cin/g, KH, KW]
+  const uint64_t cout = wd[0], cpg = wd[1], kh = wd[2], kw = wd[3];
+  std::vector<float> bias(cout, 0.0f);
+  if (p.bias) {
+    FailureOr<const std::vector<float> *> b = constantData(p.bias);
+    if (failed(b))
+      return failure();
+    bias = **b;
+  }
+  std::vector<float> scale(cout, 1.0f);
+  Value result = op->getResult(0);
+  // A batch norm that only reads this convolution folds into it:
+  // w' = w * s, b' = (b - mean) * s + beta with s = gamma / sqrt(var + eps).
+  if (auto f = foldedInto_.find(op); f != foldedInto_.end()) {
+    const OpPlan &bn = plans_[f->second];
+    FailureOr<const std::vector<float> *> mean = constantData(bn.mean), var = constantData(bn.var);
+    if (failed(mean) || failed(var))
+      return failure();
+    const std::vector<float> *gamma = nullptr, *beta = nullptr;
+    if (bn.weight && succeeded(constantData(bn.weight)))
+      gamma = *constantData(bn.weight);
+    if (bn.bias && succeeded(constantData(bn.bias)))
+      beta = *constantData(bn.bias);
+    for (uint64_t o = 0; o < cout; ++o) {
+      const double s = (gamma ? (*gamma)[o] : 1.0) / std::sqrt(double((**var)[o]) + bn.eps);
+      scale[o] = float(s);
+      bias[o] = float((double(bias[o]) - (**mean)[o]) * s + (beta ? (*beta)[o] : 0.0));
+    }
+    result = f->second->getResult(0);
+  }
+  // XNNPACK's filter layouts: OHWI for a convolution, 1HWO for depthwise.
+  const bool depthwise = p.node == Kind::XNNDepthwiseConv2d;
+  std::vector<float> filter(cout * cpg * kh * kw);
+  for (uint64_t o = 0; o < cout; ++o)
+    for (uint64_t i = 0; i < cpg; ++i)
+      for (uint64_t y = 0; y < kh; ++y)
+        for (uint64_t x = 0; x < kw; ++x) {
+          const float v = (**wData)[((o * cpg + i) * kh + y) * kw + x] * scale[o];
+          if (depthwise)
+            filter[(y * kw + x) * cout + o] = v;
+          else
+            filter[((o * kh + y) * kw + x) * cpg + i] = v;
+        }
+  const uint32_t fId = w_.addConstantValue(depthwise ? Dims{1, kh, kw, cout} : Dims{cout, kh, kw, cpg},
+                                           filter.data());
+  const uint32_t bId = w_.addConstantValue({cout}, bias.data());
+  const uint32_t out = define(result, kNhwc);
+  const OutputClamp clamp = absorbClamp(result);
+  w_.addConv(p.node, p.conv, *in, fId, bId, out, clamp, debugHandle(op));
+  return success();
+}
+
+LogicalResult Lowering::lowerBatchNorm(Operation *op, const OpPlan &p) {
+  // Alone (no convolution to fold into): y = x * s + t per channel, as a
+  // 1x1 depthwise convolution.
+  FailureOr<uint32_t> in = get(p.input, kNhwc);
+  FailureOr<const std::vector<float> *> mean = constantData(p.mean), var = constantData(p.var);
+  if (failed(in) || failed(mean) || failed(var))
+    return failure();
+  const uint64_t c = (*mean)->size();
+  const std::vector<float> *gamma = p.weight ? *constantData(p.weight) : nullptr;
+  const std::vector<float> *beta = p.bias ? *constantData(p.bias) : nullptr;
+  std::vector<float> s(c), t(c);
+  for (uint64_t k = 0; k < c; ++k) {
+    const double sc = (gamma ? (*gamma)[k] : 1.0) / std::sqrt(double((**var)[k]) + p.eps);
+    s[k] = float(sc);
+    t[k] = float((beta ? (*beta)[k] : 0.0) - (**mean)[k] * sc);
+  }
+  ptec::xnnpack::ConvParams q;
+  q.groups = uint32_t(c);
+  const uint32_t fId = w_.addConstantValue({1, 1, 1, c}, s.data());
+  const uint32_t bId = w_.addConstantValue({c}, t.data());
+  Value result = op->getResult(0);
+  const uint32_t out = define(result, kNhwc);
+  w_.addConv(Kind::XNNDepthwiseConv2d, q, *in, fId, bId, out, absorbClamp(result),
+             debugHandle(op));
+  return success();
+}
+
+LogicalResult Lowering::lowerLinear(Operation *op, const OpPlan &p) {
+  FailureOr<uint32_t> in = get(p.input, kAsIs);
+  FailureOr<const std::vector<float> *> wT = constantData(p.weight);
+  if (failed(in) || failed(wT))
+    return failure();
+  const Dims wd = shapeOf(p.weight); // [K, N]
+  const uint64_t k = wd[0], n = wd[1];
+  std::vector<float> filter(n * k); // XNNPACK's [N, K]
+  for (uint64_t r = 0; r < n; ++r)
+    for (uint64_t c = 0; c < k; ++c)
+      filter[r * k + c] = (**wT)[c * n + r];
+  const uint32_t fId = w_.addConstantValue({n, k}, filter.data());
+  uint32_t bId = kNone;
+  if (p.bias) {
+    FailureOr<const std::vector<float> *> b = constantData(p.bias);
+    if (failed(b))
+      return failure();
+    bId = w_.addConstantValue({n}, (*b)->data());
+  }
+  Value result = op->getResult(0);
+  const uint32_t out = define(result, kAsIs);
+  w_.addFullyConnected(*in, fId, bId, out, 0, absorbClamp(result), debugHandle(op));
+  return success();
+}
+
+LogicalResult Lowering::lowerBinary(Operation *op, const OpPlan &p) {
+  Value result = op->getResult(0);
+  const unsigned rank = unsigned(shapeOf(result).size());
+  // NHWC when an operand only exists in NHWC and the other can follow (a
+  // 4-d value, or a constant that is expanded and converted here).
+  auto canFollow = [&](Value v) {
+    return !v || isConstant(v) || shapeOf(v).size() == 4;
+  };
+  Layout l = kAsIs;
+  if (rank == 4 && (onlyNhwc(p.input) || (p.other && onlyNhwc(p.other))) &&
+      canFollow(p.input) && canFollow(p.other))
+    l = kNhwc;
+  auto operand = [&](Value v) -> FailureOr<uint32_t> {
+    if (isConstant(v))
+      return constantIn(v, l, l == kNhwc ? 4 : 0);
+    return get(v, l);
+  };
+  FailureOr<uint32_t> a = operand(p.input);
+  FailureOr<uint32_t> b = p.scalarOther ? FailureOr<uint32_t>(w_.addConstantValue({1}, &p.scalar))
+                                        : operand(p.other);
+  if (failed(a) || failed(b))
+    return failure();
+  const uint32_t out = define(result, l);
+  const bool clamps = p.node != Kind::XNNMaximum && p.node != Kind::XNNMinimum;
+  w_.addBinary(p.node, *a, *b, out, clamps ? absorbClamp(result) : OutputClamp(),
+               debugHandle(op));
+  return success();
+}
+
+LogicalResult Lowering::lowerOp(Operation *op, const OpPlan &p) {
+  switch (p.form) {
+  case Form::Conv:
+    return lowerConv(op, p);
+  case Form::BatchNorm:
+    return lowerBatchNorm(op, p);
+  case Form::Linear:
+    return lowerLinear(op, p);
+  case Form::Binary:
+    return lowerBinary(op, p);
+  case Form::Pool: {
+    FailureOr<uint32_t> in = get(p.input, kNhwc);
+    if (failed(in))
+      return failure();
+    Value r = op->getResult(0);
+    const uint32_t out = define(r, kNhwc);
+    w_.addPooling(p.node, p.pool, *in, out, absorbClamp(r), debugHandle(op));
+    return success();
+  }
+  case Form::GlobalPool: {
+    FailureOr<uint32_t> in = get(p.input, kNhwc);
+    if (failed(in))
+      return failure();
+    Value r = op->getResult(0);
+    const Dims x = shapeOf(p.input);
+    const uint32_t pooled = w_.addValue({x[0], 1, 1, x[1]});
+    w_.addUnary(Kind::XNNGlobalAvgPooling2d, *in, pooled, {}, debugHandle(op));
+    if (shapeOf(r).size() == 4) {
+      values_[r].id[kNhwc] = pooled; // [N,C,1,1] as NHWC [N,1,1,C]
+    } else {
+      w_.addReshape(pooled, define(r, kAsIs)); // [N, C]: same bytes
+    }
+    return success();
+  }
+  case Form::Unary: {
+    const Layout l = onlyNhwc(p.input) ? kNhwc : kAsIs;
+    FailureOr<uint32_t> in = get(p.input, l);
+    if (failed(in))
+      return failure();
+    const uint32_t out = define(op->getResult(0), l);
+    if (p.node == Kind::XNNLeakyReLU)
+      w_.addLeakyRelu(*in, out, p.alpha, debugHandle(op));
+    else if (p.node == Kind::XNNELU)
+      w_.addElu(*in, out, p.alpha, debugHandle(op));
+    else
+      w_.addUnary(p.node, *in, out, p.node == Kind::XNNClamp ? p.clamp : OutputClamp(),
+                  debugHandle(op));
+    return success();
+  }
+  case Form::Softmax:
+  case Form::Reshape: {
+    FailureOr<uint32_t> in = get(p.input, kAsIs);
+    if (failed(in))
+      return failure();
+    const uint32_t out = define(op->getResult(0), kAsIs);
+    if (p.form == Form::Reshape)
+      w_.addReshape(*in, out, debugHandle(op));
+    else
+      w_.addUnary(Kind::XNNSoftmax, *in, out, {}, debugHandle(op));
+    return success();
+  }
+  case Form::Pad: {
+    FailureOr<uint32_t> in = get(p.input, kAsIs);
+    if (failed(in))
+      return failure();
+    w_.addPad(*in, define(op->getResult(0), kAsIs), p.padPre, p.padPost, p.padValue,
+              debugHandle(op));
+    return success();
+  }
+  }
+  return fail(op, "internal error: unknown lowering form");
+}
+
+/// Results leave in the IR's layout, each in its own external value: a node
+/// result becomes that value; anything else (an input or constant passed
+/// through, a value yielded twice) gets a copy.
+LogicalResult Lowering::finishOutputs() {
+  Operation *ret = region_.getBody().front().getTerminator();
+  const uint32_t numArgs = region_.getNumArguments();
+  for (auto [r, v] : llvm::enumerate(ret->getOperands())) {
+    FailureOr<uint32_t> id = get(v, kAsIs);
+    if (failed(id))
+      return failure();
+    const uint32_t ext = numArgs + uint32_t(r);
+    if (!w_.isExternal(*id) && !w_.isConstant(*id)) {
+      w_.setExternal(*id, ext, ptec::xnnpack::kFlagExternalOutput);
+      continue;
+    }
+    const uint32_t copy = w_.addValue(shapeOf(v));
+    w_.addReshape(*id, copy);
+    w_.setExternal(copy, ext, ptec::xnnpack::kFlagExternalOutput);
+  }
+  return success();
+}
+
+FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
+  Block &body = region_.getBody().front();
+  IsConstant constant = [this](Value v) { return isConstant(v); };
+  for (Operation &op : body.without_terminator()) {
+    std::string why;
+    std::optional<OpPlan> p = planOp(&op, constant, &why);
+    if (!p)
+      return fail(&op, "cannot lower this op: " + why);
+    plans_[&op] = *p;
+  }
+  // Batch norms that only read a convolution of this region fold into it.
+  for (auto &[op, p] : plans_) {
+    if (p.form != Form::BatchNorm)
+      continue;
+    Operation *conv = p.input.getDefiningOp();
+    auto it = conv ? plans_.find(conv) : plans_.end();
+    if (it != plans_.end() && it->second.form == Form::Conv && p.input.hasOneUse() &&
+        !foldedInto_.count(conv)) {
+      foldedInto_[conv] = op;
+      absorbed_.insert(op);
+    }
+  }
+  // Region inputs: delegate arguments in the IR's layout.
+  for (BlockArgument arg : body.getArguments()) {
+    if (isConstant(arg))
+      continue;
+    if (!llvm::isa<RankedTensorType>(arg.getType()))
+      return fail(region_, "a region argument is not a ranked tensor");
+    const uint32_t id = define(arg, kAsIs);
+    w_.setExternal(id, arg.getArgNumber(), ptec::xnnpack::kFlagExternalInput);
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (absorbed_.count(&op))
+      continue;
+    if (failed(lowerOp(&op, plans_[&op])))
+      return failure();
+  }
+  if (failed(finishOutputs()))
+    return failure();
+  const uint32_t externs = region_.getNumArguments() + region_.getNumResults();
+  std::string blob = w_.finish(externs);
+  // Check our own output with the runtime's reader, and size the workspace.
+  ptec::xnnpack::BlobView view;
+  ptec::xnnpack::GraphPlan plan;
+  std::string why;
+  if (ptec::xnnpack::parseBlob(blob.data(), blob.size(), &view, &why) != rt::Error::Ok ||
+      ptec::xnnpack::planGraph(view.graph, &plan, &why) != rt::Error::Ok)
+    return fail(region_, "internal error: the blob does not read back: " + why);
+  *workspaceBytes = plan.workspaceBytes;
+  return blob;
+}
+
+} // namespace
+
+FailureOr<std::string> lowerRegion(func::FuncOp region, uint64_t *workspaceBytes) {
+  Lowering l(region);
+  return l.run(workspaceBytes);
+}
+
+} // namespace ptec::aot::xnnpack
