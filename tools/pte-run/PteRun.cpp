@@ -15,6 +15,9 @@
 #if PTEC_HAVE_CACHETEST_BACKEND
 #include "backends/cachetest/runtime/CacheTestBackend.h"
 #endif
+#if PTEC_HAVE_XNNPACK_BACKEND
+#include "backends/xnnpack/runtime/XnnpackBackend.h"
+#endif
 
 #include <CLI/CLI.hpp>
 
@@ -54,6 +57,7 @@ struct Options {
   int calls = 1;
   unsigned seed = 0;
   bool list = false;
+  int xnnpackThreads = 0; ///< 0: one per core
 };
 
 /// `pattern` with every "{call}" replaced by the call index.
@@ -375,6 +379,11 @@ int run(const Options &o) {
 #if PTEC_HAVE_CACHETEST_BACKEND
   ptec::cachetest::registerCacheTestBackend();
 #endif
+#if PTEC_HAVE_XNNPACK_BACKEND
+  ptec::xnnpack::registerXnnpackBackend();
+  if (o.xnnpackThreads > 0)
+    (void)ptec::xnnpack::xnnpackBackend().setThreads(static_cast<size_t>(o.xnnpackThreads));
+#endif
   ModuleOptions mo;
 #if PTEC_HAVE_PORTABLE_KERNELS
   mo.kernels = KernelResolver(&findKernel);
@@ -548,6 +557,10 @@ int main(int argc, char **argv) {
                  "Write every named mutable buffer after each call here "
                  "(state_<name>.npy, call<k>_state_<name>.npy with --calls)");
   app.add_flag("--list", o.list, "List the methods with their inputs and outputs, then exit");
+  app.add_option("--xnnpack-threads", o.xnnpackThreads,
+                 "Threads XnnpackBackend runs on (default: one per core; also "
+                 "PTEC_XNNPACK_THREADS)")
+      ->check(CLI::Range(0, 1024));
   app.footer(R"(Examples:
   pte-run model.pte --list
   pte-run model.pte                                  # random inputs, print outputs
