@@ -219,4 +219,10 @@
   X("dim_order_ops::_to_dim_order_copy.out", to_dim_order_copy_out, 5, Any) \
   X("et_copy::_d2h_copy.out", d2h_copy_out, 3, SameDimOrder) \
   X("et_copy::_h2d_copy.out", h2d_copy_out, 3, SameDimOrder) \
-  X("executorch_prim::et_view.default", et_view, 3, Contiguous)
+  X("executorch_prim::et_view.default", et_view, 3, Contiguous) \
+  X("quantized_decomposed::dequantize_per_channel.out", dequantize_per_channel_out, 10, Contiguous) \
+  X("quantized_decomposed::dequantize_per_tensor.Tensor_out", dequantize_per_tensor_tensor_out, 9, SameDimOrder) \
+  X("quantized_decomposed::dequantize_per_tensor.out", dequantize_per_tensor_out, 9, SameDimOrder) \
+  X("quantized_decomposed::quantize_per_channel.out", quantize_per_channel_out, 9, Contiguous) \
+  X("quantized_decomposed::quantize_per_tensor.Tensor_out", quantize_per_tensor_tensor_out, 8, SameDimOrder) \
+  X("quantized_decomposed::quantize_per_tensor.out", quantize_per_tensor_out, 8, SameDimOrder)

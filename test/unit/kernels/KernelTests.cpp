@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,43 @@ TEST_CASE("every kernel takes schema arguments + 1", "[kernels]") {
   CHECK(rt::findKernel("aten::split_with_sizes_copy.out")->numArgs == 5);
   CHECK(rt::findKernel("aten::split_copy.Tensor_out")->numArgs == 5);
   CHECK(rt::findKernel("aten::unbind_copy.int_out")->numArgs == 4);
+}
+
+// ToOutVariants rewrites a functional op to the out variant the registry
+// names and keeps it only when findKernel has that name: every out-variant
+// kernel must be what its functional form maps to.
+TEST_CASE("every out-variant kernel is its functional form's out variant", "[kernels]") {
+  const auto &registry = schema::OperatorRegistry::builtin();
+  std::set<std::string> reachable; // out variants some functional op maps to
+  for (const schema::FunctionSchema *f : registry.all())
+    if (!f->isOutVariant())
+      if (const schema::FunctionSchema *o = registry.outVariantOf(*f))
+        reachable.insert(o->fullName());
+  size_t checked = 0;
+  for (const auto &k : rt::portableKernels()) {
+    const schema::FunctionSchema *s = registry.lookup(k.name);
+    REQUIRE(s != nullptr);
+    if (!s->isOutVariant())
+      continue;
+    INFO(k.name);
+    CHECK(reachable.count(k.name) == 1);
+    ++checked;
+  }
+  CHECK(checked > 200);
+  // The PT2E q/dq ops, as torch emits them.
+  for (const char *fn : {"quantized_decomposed::quantize_per_tensor",
+                         "quantized_decomposed::quantize_per_tensor.tensor",
+                         "quantized_decomposed::dequantize_per_tensor",
+                         "quantized_decomposed::dequantize_per_tensor.tensor",
+                         "quantized_decomposed::quantize_per_channel",
+                         "quantized_decomposed::dequantize_per_channel"}) {
+    INFO(fn);
+    const schema::FunctionSchema *f = registry.lookup(fn);
+    REQUIRE(f != nullptr);
+    const schema::FunctionSchema *o = registry.outVariantOf(*f);
+    REQUIRE(o != nullptr);
+    CHECK(rt::findKernel(o->fullName().c_str()) != nullptr);
+  }
 }
 
 TEST_CASE("split kernels reject the pre-fix 4-argument form", "[kernels]") {

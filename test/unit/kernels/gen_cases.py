@@ -1324,6 +1324,80 @@ def gen_distance_backward():
         out1(k, name, [gy, x, IL(ks), IL(st), IL(pd), IL(dl), ceil, idx], xr.grad, RED)
 
 
+# quantized_decomposed ops are newer than torch 1.13 (no
+# torch.ao.quantization.fx._decomposed): the references below are computed
+# with the same torch expressions that module uses (float32 arithmetic,
+# round half to even, clamp), per tensor and per channel.
+def ref_quant(x, scale, zp, qmin, qmax, dtype):
+    return torch.clamp(torch.round(x.float() * (1.0 / scale)) + zp, qmin, qmax).to(dtype)
+
+
+def ref_dequant(q, scale, zp, out_dtype=torch.float32):
+    return ((q.to(torch.float32) - zp) * scale).to(out_dtype)
+
+
+def ref_quant_channel(x, scales, zps, axis, qmin, qmax, dtype):
+    xt = x.float().transpose(0, axis)
+    res = torch.zeros_like(xt)
+    for i in range(xt.size(0)):
+        res[i] = torch.clamp(torch.round(xt[i] * (1.0 / scales[i])) + zps[i], qmin, qmax)
+    return res.transpose(0, axis).contiguous().to(dtype)
+
+
+def ref_dequant_channel(q, scales, zps, axis, out_dtype=torch.float32):
+    qt = q.transpose(0, axis)
+    res = torch.zeros(qt.shape, dtype=torch.float32)
+    for i in range(qt.size(0)):
+        zp = zps[i] if zps is not None else 0
+        res[i] = (qt[i].to(torch.float32) - zp) * scales[i]
+    return res.transpose(0, axis).contiguous().to(out_dtype)
+
+
+def gen_quantized():
+    q = "quantized_decomposed::"
+    x = rnd(3, 5, lo=-3, hi=3)
+    x[0, :3] = torch.tensor([0.25, -0.75, 100.0])  # a tie at scale 0.5 and a clamp
+    u8, i8 = torch.uint8, torch.int8
+    k = q + "quantize_per_tensor.out"
+    out1(k, "u8", [x, 0.5, 128, 0, 255, 0], ref_quant(x, 0.5, 128, 0, 255, u8))
+    out1(k, "i8_narrow", [x, 0.02, -3, -127, 127, 1], ref_quant(x, 0.02, -3, -127, 127, i8))
+    out1(k, "i16_f64_in", [x.double(), 0.001, 0, -32768, 32767, 2],
+         ref_quant(x, 0.001, 0, -32768, 32767, torch.int16))
+    out1(k, "f16_in", [x.half(), 0.1, 0, -128, 127, 1], ref_quant(x.half(), 0.1, 0, -128, 127, i8))
+    k = q + "quantize_per_tensor.Tensor_out"
+    out1(k, "i8", [x, torch.tensor([0.05], dtype=torch.float64), torch.tensor([2]), -128, 127, 1],
+         ref_quant(x, 0.05, 2, -128, 127, i8))
+    qu = ref_quant(x, 0.5, 128, 0, 255, u8)
+    qi = ref_quant(x, 0.02, -3, -127, 127, i8)
+    k = q + "dequantize_per_tensor.out"
+    out1(k, "u8", [qu, 0.5, 128, 0, 255, 0, None], ref_dequant(qu, 0.5, 128))
+    out1(k, "i8_to_f16", [qi, 0.02, -3, -127, 127, 1, 5], ref_dequant(qi, 0.02, -3, F16), HALF)
+    out1(k, "i8_to_bf16", [qi, 0.02, -3, -127, 127, 1, 15], ref_dequant(qi, 0.02, -3, BF), BF16)
+    k = q + "dequantize_per_tensor.Tensor_out"
+    out1(k, "u8", [qu, torch.tensor(0.5, dtype=torch.float64), torch.tensor(128), 0, 255, 0, None],
+         ref_dequant(qu, 0.5, 128))
+    w = rnd(4, 3, 2)
+    scales = torch.tensor([0.01, 0.02, 0.05, 0.1], dtype=torch.float64)
+    zps = torch.tensor([0, 1, -2, 3])
+    k = q + "quantize_per_channel.out"
+    out1(k, "axis0_i8", [w, scales, zps, 0, -128, 127, 1],
+         ref_quant_channel(w, scales, zps, 0, -128, 127, i8))
+    s3, z3 = scales[:3], torch.tensor([10, 20, 30])
+    out1(k, "axis1_u8", [w, s3, z3, 1, 0, 255, 0], ref_quant_channel(w, s3, z3, 1, 0, 255, u8))
+    s2, z2 = torch.tensor([0.03, 0.07], dtype=torch.float64), torch.tensor([0, 0])
+    out1(k, "axis_neg", [w, s2, z2, -1, -128, 127, 1],
+         ref_quant_channel(w, s2, z2, 2, -128, 127, i8))
+    qw = ref_quant_channel(w, scales, zps, 0, -128, 127, i8)
+    k = q + "dequantize_per_channel.out"
+    out1(k, "axis0", [qw, scales, zps, 0, -128, 127, 1, None],
+         ref_dequant_channel(qw, scales, zps, 0))
+    out1(k, "no_zero_points", [qw, scales, None, 0, -128, 127, 1, None],
+         ref_dequant_channel(qw, scales, None, 0))
+    qw1 = ref_quant_channel(w, s3, z3, 1, 0, 255, u8)
+    out1(k, "axis1_f16", [qw1, s3, z3, 1, 0, 255, 0, 5],
+         ref_dequant_channel(qw1, s3, z3, 1, F16), HALF)
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -1347,6 +1421,7 @@ def main():
     gen_selection()
     gen_resample()
     gen_distance_backward()
+    gen_quantized()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
