@@ -111,7 +111,9 @@ Error parseBlob(const void *data, size_t size, BlobView *out, std::string *why) 
                     "'; this runtime reads XN00 and XN01 (docs/backend-guide.md)");
   }
   flatbuffers::Verifier verifier(fbData, fbSize);
-  if (!fb::VerifyXNNGraphBuffer(verifier))
+  // The identifier was checked above (XN00 or XN01); the generated verifier
+  // would insist on XN01 alone.
+  if (!verifier.VerifyBuffer<fb::XNNGraph>(nullptr))
     return fail(why, Error::InvalidArgument, "the XNNPACK graph flatbuffer fails verification");
   out->graph = fb::GetXNNGraph(fbData);
   return Error::Ok;
