@@ -32,6 +32,11 @@ RED = (1e-4, 1e-5)    # reductions, normalisation, matmul, convolution, pooling
 # computing in float32 and rounding): a little over one ulp.
 HALF = (2e-3, 1e-3)
 BF16 = (1.6e-2, 1e-2)
+# Sums in float16/bfloat16 (matmul, normalisation, pooling, reductions): the
+# reference rounds once after float32 accumulation, as we do, but inputs
+# already carry their rounding error through many terms.
+HALF_RED = (4e-3, 4e-3)
+BF16_RED = (3e-2, 3e-2)
 
 TAG_NONE, TAG_INT, TAG_DOUBLE, TAG_BOOL, TAG_STRING, TAG_TENSOR = 0, 1, 2, 3, 4, 5
 TAG_INTLIST, TAG_DOUBLELIST, TAG_BOOLLIST, TAG_TENSORLIST, TAG_OPTTENSORLIST = 6, 7, 8, 9, 10
@@ -1398,6 +1403,138 @@ def gen_quantized():
          ref_dequant_channel(qw1, s3, z3, 1, F16), HALF)
 
 
+def gen_lowp_existing():
+    """float16 and bfloat16 cases for the kernels that predate them, and
+    integer matmul/convolution (upstream's REALHBF16 kernels)."""
+    F = torch.nn.functional
+    for dt in (F16, BF):
+        tag = str(dt)[6:]
+        tl, tr = tol_of(dt), (HALF_RED if dt == F16 else BF16_RED)
+        x = rnd(3, 4).to(dt)
+        y = rnd(4).to(dt)
+        pos = rnd(3, 4, lo=0.2, hi=3).to(dt)
+        for op, fn, xin in [("neg", torch.neg, x), ("abs", torch.abs, x), ("exp", torch.exp, x),
+                            ("log", torch.log, pos), ("sqrt", torch.sqrt, pos),
+                            ("rsqrt", torch.rsqrt, pos), ("sin", torch.sin, x),
+                            ("cos", torch.cos, x), ("tanh", torch.tanh, x),
+                            ("sigmoid", torch.sigmoid, x), ("relu", torch.relu, x),
+                            ("reciprocal", torch.reciprocal, pos), ("erf", torch.erf, x)]:
+            out1(aten(op + ".out"), tag, [xin], lowp(fn, dt, xin), tl)
+        out1(aten("gelu.out"), tag, [x, "tanh"], lowp(lambda t: F.gelu(t, approximate="tanh"), dt, x), tl)
+        out1(aten("hardtanh.out"), tag, [x, -0.5, 0.5], lowp(lambda t: F.hardtanh(t, -0.5, 0.5), dt, x), tl)
+        out1(aten("leaky_relu.out"), tag, [x, 0.1], lowp(lambda t: F.leaky_relu(t, 0.1), dt, x), tl)
+        out1(aten("clamp.out"), tag, [x, -0.25, None], lowp(lambda t: torch.clamp(t, -0.25), dt, x), tl)
+        out1(aten("isnan.out"), tag, [x], torch.isnan(x.float()))
+        for op, fn in [("add", torch.add), ("sub", torch.sub)]:
+            out1(aten(op + ".out"), tag, [x, y, 1], lowp(fn, dt, x, y), tl)
+            out1(aten(op + ".Scalar_out"), tag, [x, 1.5, 2], lowp(lambda t: fn(t, 1.5, alpha=2), dt, x), tl)
+        out1(aten("mul.out"), tag, [x, y], lowp(torch.mul, dt, x, y), tl)
+        out1(aten("mul.Scalar_out"), tag, [x, 3], lowp(lambda t: t * 3, dt, x), tl)
+        out1(aten("div.out"), tag, [x, pos], lowp(torch.div, dt, x, pos), tl)
+        out1(aten("div.Scalar_out"), tag, [x, 4.0], lowp(lambda t: t / 4.0, dt, x), tl)
+        out1(aten("div.out_mode"), tag, [x * 4, pos, "floor"],
+             lowp(lambda a, b: torch.div(a, b, rounding_mode="floor"), dt, x * 4, pos), tl)
+        out1(aten("rsub.Scalar_out"), tag, [x, 2.0, 1], lowp(lambda t: 2.0 - t, dt, x), tl)
+        out1(aten("pow.Tensor_Scalar_out"), tag, [pos, 2], lowp(lambda t: t ** 2, dt, pos), tl)
+        out1(aten("pow.Tensor_Tensor_out"), tag, [pos, y], lowp(torch.pow, dt, pos, y), tl)
+        xi = rint(3, 4)
+        out1(aten("add.out"), tag + "_plus_i64", [x, xi, 1], lowp(torch.add, dt, x, xi), tl)
+        for op in ["eq", "ne", "lt", "le", "gt", "ge"]:
+            fn = getattr(torch, op)
+            out1(aten(op + ".Tensor_out"), tag, [x, y], fn(x.float(), y.float()))
+            out1(aten(op + ".Scalar_out"), tag, [x, 0.0], fn(x.float(), 0.0))
+        m = rbool(3, 4)
+        out1(aten("where.self_out"), tag, [m, x, y], torch.where(m, x.float(), y.float()).to(dt), tl)
+        out1(aten("masked_fill.Scalar_out"), tag, [x, m, -2.0], x.masked_fill(m, -2.0), tl)
+        out1(aten("logical_and.out"), tag, [x, y], torch.logical_and(x.float(), y.float()))
+        out1(aten("logical_not.out"), tag, [x], torch.logical_not(x.float()))
+        a, b = rnd(3, 5).to(dt), rnd(5, 2).to(dt)
+        out1(aten("mm.out"), tag, [a, b], lowp(torch.mm, dt, a, b), tr)
+        ab, bb = rnd(2, 3, 4).to(dt), rnd(2, 4, 2).to(dt)
+        out1(aten("bmm.out"), tag, [ab, bb], lowp(torch.bmm, dt, ab, bb), tr)
+        bias = rnd(2).to(dt)
+        out1(aten("addmm.out"), tag, [bias, a, b, 1, 1], lowp(torch.addmm, dt, bias, a, b), tr)
+        ci, cw, cb = rnd(1, 2, 5, 5).to(dt), rnd(3, 2, 3, 3).to(dt), rnd(3).to(dt)
+        out1(aten("convolution.out"), tag,
+             [ci, cw, cb, IL([1, 1]), IL([1, 1]), IL([1, 1]), False, IL([0, 0]), 1],
+             lowp(lambda i, w_, b_: torch.convolution(i, w_, b_, [1, 1], [1, 1], [1, 1], False,
+                                                      [0, 0], 1), dt, ci, cw, cb), tr)
+        z = rnd(2, 5, lo=-3, hi=3).to(dt)
+        out1(aten("_softmax.out"), tag, [z, 1, False], lowp(lambda t: torch._softmax(t, 1, False), dt, z), tr)
+        out1(aten("_log_softmax.out"), tag, [z, 1, False],
+             lowp(lambda t: torch._log_softmax(t, 1, False), dt, z), tr)
+        ln, lw, lb = rnd(2, 3, 4).to(dt), rnd(4).to(dt), rnd(4).to(dt)
+        r = torch.native_layer_norm(ln.float(), [4], lw.float(), lb.float(), 1e-5)
+        outN(aten("native_layer_norm.out"), tag, [ln, IL([4]), lw, lb, 1e-5], [t.to(dt) for t in r], tr)
+        bx = rnd(2, 3, 2, 2).to(dt)
+        bm, bv = rnd(3).to(dt), rnd(3, lo=0.5, hi=2).to(dt)
+        yb = F.batch_norm(bx.float(), bm.float(), bv.float(), None, None, False, 0.1, 1e-5).to(dt)
+        outN(aten("_native_batch_norm_legit_no_training.out"), tag,
+             [bx, None, None, bm, bv, 0.1, 1e-5], [yb, torch.zeros(0, dtype=dt), torch.zeros(0, dtype=dt)], tr)
+        px = rnd(1, 2, 4, 4).to(dt)
+        pv, pi = F.max_pool2d_with_indices(px.float(), [2, 2], [2, 2], [0, 0], [1, 1], False, True)
+        outN(aten("max_pool2d_with_indices.out"), tag,
+             [px, IL([2, 2]), IL([2, 2]), IL([0, 0]), IL([1, 1]), False], [pv.to(dt), pi], tl)
+        out1(aten("avg_pool2d.out"), tag, [px, IL([2, 2]), IL([2, 2]), IL([0, 0]), False, True, None],
+             lowp(lambda t: F.avg_pool2d(t, 2, 2), dt, px), tr)
+        out1(aten("_adaptive_avg_pool2d.out"), tag, [px, IL([1, 1])],
+             lowp(lambda t: torch._adaptive_avg_pool2d(t, [1, 1]), dt, px), tr)
+        out1(aten("sum.IntList_out"), tag, [x, IL([1]), False, None], lowp(lambda t: t.sum(1), dt, x), tr)
+        out1(aten("mean.out"), tag, [x, IL([0]), True, None], lowp(lambda t: t.mean(0, True), dt, x), tr)
+        out1(aten("amax.out"), tag, [x, IL([1]), False], lowp(lambda t: t.amax(1), dt, x), tl)
+        out1(aten("argmax.out"), tag, [x, 1, False], torch.argmax(x.float(), 1))
+        out1(aten("cumsum.out"), tag, [x, 1, None], lowp(lambda t: t.cumsum(1), dt, x), tr)
+        # Copies and views move float16/bfloat16 bits unchanged.
+        out1(aten("permute_copy.out"), tag, [x, IL([1, 0])], x.permute(1, 0))
+        out1(aten("view_copy.out"), tag, [x, IL([2, 6])], x.reshape(2, 6))
+        out1(aten("expand_copy.out"), tag, [y, IL([2, 4]), False], y.expand(2, 4))
+        out1(aten("clone.out"), tag, [x, None], x.clone())
+        out1(aten("cat.out"), tag, [TL([x, x]), 0], torch.cat([x, x], 0))
+        out1(aten("stack.out"), tag, [TL([y, y]), 1], torch.stack([y, y], 1))
+        out1(aten("select_copy.int_out"), tag, [x, 0, 1], x.select(0, 1))
+        out1(aten("slice_copy.Tensor_out"), tag, [x, 1, 1, 3, 1], x[:, 1:3])
+        out1(aten("transpose_copy.int_out"), tag, [x, 0, 1], x.transpose(0, 1))
+        out1(aten("unsqueeze_copy.out"), tag, [x, 0], x.unsqueeze(0))
+        out1(aten("index_select.out"), tag, [x, 1, torch.tensor([3, 0])], x.index_select(1, torch.tensor([3, 0])))
+        out1(aten("index.Tensor_out"), tag, [x, OTL([torch.tensor([2, 0])])], x[torch.tensor([2, 0])])
+        out1(aten("embedding.out"), tag, [x, torch.tensor([[2, 1]]), -1, False, False],
+             F.embedding(torch.tensor([[2, 1]]), x))
+        out1(aten("gather.out"), tag, [x, 1, torch.tensor([[0], [3], [1]]), False],
+             torch.gather(x, 1, torch.tensor([[0], [3], [1]])))
+        out1(aten("index_put.out"), tag, [x, OTL([torch.tensor([1])]), y, True],
+             torch.index_put(x.float(), (torch.tensor([1]),), y.float(), True).to(dt), tl)
+        out1(aten("constant_pad_nd.out"), tag, [x, IL([1, 1]), 0.5], F.pad(x.float(), (1, 1), value=0.5).to(dt))
+        out1(aten("full.out"), tag, [IL([2, 2]), 1.25], torch.full((2, 2), 1.25, dtype=dt))
+        out1(aten("zeros.out"), tag, [IL([3])], torch.zeros(3, dtype=dt))
+        out1(aten("ones.out"), tag, [IL([3])], torch.ones(3, dtype=dt))
+        out1(aten("fill.Scalar_out"), tag, [x, -1.5], torch.full_like(x, -1.5))
+        out1(aten("arange.start_out"), tag, [0.0, 2.0, 0.5], torch.arange(0.0, 2.0, 0.5, dtype=dt))
+        xf = rnd(3, 4, lo=-100, hi=100)
+        out1(aten("_to_copy.out"), "f32_to_" + tag, [xf, False, None], xf.to(dt))
+        out1(aten("_to_copy.out"), tag + "_to_f32", [x, False, None], x.float())
+        out1(aten("_to_copy.out"), tag + "_to_i64", [x * 10, False, None], (x * 10).float().to(torch.int64))
+        out1(aten("copy.out"), tag + "_from_f64", [x, y.double(), False], y.double().expand(3, 4).to(dt))
+    hb = rnd(5, lo=-70000, hi=70000)
+    out1(aten("_to_copy.out"), "f32_to_f16_overflow", [hb, False, None], hb.half())
+    out1(aten("_to_copy.out"), "bf16_to_f16", [hb.bfloat16() / 1000, False, None],
+         (hb.bfloat16() / 1000).half())
+    # Integer matmul and convolution: exact, wrapping like PyTorch's.
+    ai, bi = rint(3, 4), rint(4, 2)
+    out1(aten("mm.out"), "i64", [ai, bi], torch.mm(ai, bi))
+    out1(aten("mm.out"), "i32", [ai.int(), bi.int()], torch.mm(ai.int(), bi.int()))
+    a8, b8 = rint(2, 2, 3, lo=0, hi=9).to(torch.uint8), rint(2, 3, 2, lo=0, hi=9).to(torch.uint8)
+    out1(aten("bmm.out"), "u8_wraps", [a8, b8], torch.bmm(a8.long(), b8.long()).to(torch.uint8))
+    s_ = rint(2)
+    out1(aten("addmm.out"), "i64_beta_alpha", [s_, ai, bi, 2, 3], torch.addmm(s_, ai, bi, beta=2, alpha=3))
+    # torch 1.13's CPU convolution has no integer kernel: integers small
+    # enough to be exact in float32 give the same result through float.
+    ci, cw, cb = rint(1, 2, 4, 4), rint(3, 2, 2, 2), rint(3)
+    out1(aten("convolution.out"), "i64_via_f32",
+         [ci, cw, cb, IL([1, 1]), IL([0, 0]), IL([1, 1]), False, IL([0, 0]), 1],
+         torch.convolution(ci.float(), cw.float(), cb.float(), [1, 1], [0, 0], [1, 1], False,
+                           [0, 0], 1).long())
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -1422,6 +1559,7 @@ def main():
     gen_resample()
     gen_distance_backward()
     gen_quantized()
+    gen_lowp_existing()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
