@@ -5,6 +5,7 @@
 #include "compiler/Import.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/ShapeRules.h"
+#include "passes/PassRecord.h"
 #include "passes/Passes.h"
 #include "serde/pt2/Pt2Reader.h"
 #include "serde/pte/PteWriter.h"
@@ -86,19 +87,23 @@ static bool delegates(const CompileOptions &options) {
 }
 
 void addPhasePasses(OpPassManager &pm, Phase phase,
-                    const CompileOptions &options) {
+                    const CompileOptions &options, const PassFilter &keep) {
+  auto add = [&](std::unique_ptr<Pass> pass) {
+    if (!keep || keep(*pass))
+      pm.addPass(std::move(pass));
+  };
   switch (phase) {
   case Phase::Import:
   case Phase::Emit:
     return;
   case Phase::Legalize:
-    pm.addPass(createLegalizeToCoreAten());
-    pm.addPass(createFoldConstants());
+    add(createLegalizeToCoreAten());
+    add(createFoldConstants());
     return;
   case Phase::WriteBack:
     if (options.reinplace)
-      pm.addPass(createReinplaceState());
-    pm.addPass(createPlaceWriteBack(PlaceWriteBackOptions{options.writeBackAtEnd}));
+      add(createReinplaceState());
+    add(createPlaceWriteBack(PlaceWriteBackOptions{options.writeBackAtEnd}));
     return;
   case Phase::Partition: {
     if (!delegates(options))
@@ -109,23 +114,23 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
         backends.push_back(b);
     PartitionOptions partition;
     partition.backends = backends; // copied by the pass option
-    pm.addPass(createExtractCalls()); // lower once, call many
-    pm.addPass(createPartition(partition));
+    add(createExtractCalls()); // lower once, call many
+    add(createPartition(partition));
     return;
   }
   case Phase::Outline:
     if (delegates(options)) {
-      pm.addPass(createOutlineDelegates(
+      add(createOutlineDelegates(
           OutlineDelegatesOptions{options.shareDelegates}));
-      pm.addPass(createInlineCalls());
+      add(createInlineCalls());
     }
     return;
   case Phase::OutVariants:
-    pm.addPass(createAliasViews());
-    pm.addPass(createToOutVariants());
+    add(createAliasViews());
+    add(createToOutVariants());
     return;
   case Phase::Plan:
-    pm.addPass(createPlanMemory(PlanMemoryOptions{options.planner}));
+    add(createPlanMemory(PlanMemoryOptions{options.planner}));
     return;
   }
 }
@@ -366,7 +371,8 @@ LogicalResult CompileSession::runPhases() {
       continue;
     auto start = std::chrono::steady_clock::now();
     PassManager pm(&ctx, ModuleOp::getOperationName());
-    addPhasePasses(pm, phase, options_);
+    pm.addInstrumentation(std::make_unique<RecordExirPasses>());
+    addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); });
     if (failed(pm.run(*module_))) {
       if (errorCount() == 0) // a pass that failed without saying why
         emitError(module_->getLoc()) << "phase '" << phaseName(phase) << "' failed";
@@ -384,6 +390,22 @@ LogicalResult CompileSession::runPhases() {
     dump(phase);
   }
   return success();
+}
+
+bool CompileSession::shouldRun(Pass &pass) {
+  // A pass already recorded on the IR (run by ptec-opt, or by the compile
+  // that saved it) sticks: it is not run again, whatever our options say.
+  std::string wanted = passText(pass);
+  for (const std::string &done : recordedPasses(*module_)) {
+    if (llvm::StringRef(done).split('{').first != pass.getArgument())
+      continue;
+    if (done != wanted)
+      emitWarning(module_->getLoc())
+          << "'" << done << "' already ran on this IR; not running it again as '"
+          << wanted << "'";
+    return false;
+  }
+  return true;
 }
 
 LogicalResult CompileSession::writeBytes(const std::string &bytes) {

@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -91,9 +92,14 @@ struct CompileOptions {
   bool threading = false;
 };
 
-/// Adds the passes of `phase` (nothing for import and emit) to `pm`.
+/// Decides whether a pass of a phase is added (see CompileSession::runPhases:
+/// passes already recorded on the IR are not run again).
+using PassFilter = std::function<bool(mlir::Pass &)>;
+
+/// Adds the passes of `phase` (nothing for import and emit) to `pm`, those
+/// `keep` accepts when it is given.
 void addPhasePasses(mlir::OpPassManager &pm, Phase phase,
-                    const CompileOptions &options);
+                    const CompileOptions &options, const PassFilter &keep = {});
 
 /// Splits "model.pt2:prefill" into path and method ("forward" when absent).
 /// A path that exists as written is never split.
@@ -138,6 +144,9 @@ private:
   mlir::LogicalResult writeIr(bool bytecode);
   mlir::LogicalResult writePte();
   mlir::LogicalResult writeBytes(const std::string &bytes);
+  /// False for a pass already recorded on the IR (warns when its options
+  /// differ from ours).
+  bool shouldRun(mlir::Pass &pass);
 
   CompileOptions options_;
   llvm::raw_ostream &errs_;
