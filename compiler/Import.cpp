@@ -155,10 +155,16 @@ private:
   }
   Location nodeLoc(const pt2::Node &node) const {
     Location file = fileLoc();
-    if (!node.sourceFile.empty() && node.sourceLine > 0)
-      file = FileLineColLoc::get(&ctx, node.sourceFile, node.sourceLine, 0);
+    auto [userFile, userLine] = userFrame(node);
+    if (!userFile.empty() && userLine > 0)
+      file = FileLineColLoc::get(&ctx, userFile, userLine, 0);
     return NameLoc::get(StringAttr::get(&ctx, node.name), file);
   }
+  /// The frame of the node's stack trace a user wants an error at: the
+  /// innermost one outside the torch package (a node made by nn.Linear has
+  /// torch/nn/modules/linear.py as its innermost frame), else the reader's
+  /// innermost frame.
+  static std::pair<StringRef, int> userFrame(const pt2::Node &node);
 
   FailureOr<RankedTensorType> tensorType(const pt2::TensorMeta &meta,
                                          StringRef what, Location loc);
@@ -206,6 +212,28 @@ private:
   /// Overloads by "ns::name", built on first use.
   llvm::StringMap<SmallVector<const schema::FunctionSchema *>> overloads;
 };
+
+std::pair<StringRef, int> Importer::userFrame(const pt2::Node &node) {
+  std::pair<StringRef, int> frame{node.sourceFile, node.sourceLine};
+  if (!StringRef(node.sourceFile).contains("/torch/"))
+    return frame;
+  auto trace = node.metadata.find("stack_trace");
+  if (trace == node.metadata.end())
+    return frame;
+  // Frames read `  File "path", line N, in name`, outermost first.
+  StringRef rest(trace->second);
+  for (size_t at = rest.find("File \""); at != StringRef::npos;
+       at = rest.find("File \"")) {
+    rest = rest.drop_front(at + 6);
+    auto [path, tail] = rest.split('"');
+    int line = 0;
+    if (!tail.consume_front(", line ") || tail.consumeInteger(10, line) ||
+        path.contains("/torch/") || path.starts_with("torch/"))
+      continue;
+    frame = {path, line};
+  }
+  return frame;
+}
 
 bool isNumber(const pt2::Argument &v) {
   switch (v.kind) {
