@@ -1,8 +1,8 @@
 // Matrix products (mm, bmm, addmm) and convolution (and its backward), on
 // Eigen GEMMs over the caller's memory. Convolution is im2col + GEMM with
 // the im2col matrix in the temp allocator; without enough scratch it falls
-// back to a direct loop. Integer and float16/bfloat16 operands take plain
-// loops that accumulate in int64 or double.
+// back to a direct loop. Integer and float16/bfloat16 operands, and
+// transposed convolution, take plain loops that accumulate in int64 or double.
 #include "runtime/kernels/portable/Kernels.h"
 #include "runtime/kernels/portable/KernelUtils.h"
 
@@ -353,6 +353,105 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
       }
 }
 
+/// Transposed convolution (the gradient of a convolution with respect to its
+/// input): weight is (Cin, Cout / groups, kH, kW) and each output element
+/// gathers the input elements whose window tap lands on it. A direct loop
+/// accumulating in double (int64 for integers), rounded once.
+Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
+                     const Tensor *bias, const IntList &stride, const IntList &padding,
+                     const IntList &dilation, const IntList &outPad, int64_t groups, Tensor &out) {
+  if (in.dim() != 3 && in.dim() != 4)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in.dim());
+  if (weight.dim() != in.dim())
+    return ctx.fail(Error::InvalidArgument, "convolution: weight rank %d != input rank %d",
+                    weight.dim(), in.dim());
+  ConvGeom g{};
+  g.spatial = in.dim() - 2;
+  g.n = in.size(0);
+  g.cin = in.size(1);
+  g.h = g.spatial == 2 ? in.size(2) : 1;
+  g.w = in.size(in.dim() - 1);
+  g.kh = g.spatial == 2 ? weight.size(2) : 1;
+  g.kw = weight.size(weight.dim() - 1);
+  g.groups = groups;
+  int64_t oph = 0, opw = 0;
+  PTEC_TRY(convParam(ctx, stride, "stride", g.spatial, g.sh, g.sw));
+  PTEC_TRY(convParam(ctx, padding, "padding", g.spatial, g.ph, g.pw));
+  PTEC_TRY(convParam(ctx, dilation, "dilation", g.spatial, g.dh, g.dw));
+  PTEC_TRY(convParam(ctx, outPad, "output_padding", g.spatial, oph, opw));
+  if (g.spatial == 1) {
+    g.sh = g.dh = 1;
+    g.ph = oph = 0;
+  }
+  if (groups <= 0 || g.cin % groups != 0 || weight.size(0) != g.cin)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: transposed weight must have %lld input channels, divisible by "
+                    "groups=%lld", static_cast<long long>(g.cin), static_cast<long long>(groups));
+  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
+  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 || oph < 0 ||
+      opw < 0 || g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax ||
+      g.pw > kMax || g.kh <= 0 || g.kw <= 0)
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
+  if (oph >= std::max(g.sh, g.dh) || opw >= std::max(g.sw, g.dw))
+    return ctx.fail(Error::InvalidArgument,
+                    "convolution: output_padding must be smaller than stride or dilation");
+  const int64_t coutG = weight.size(1), cinG = g.cin / groups;
+  g.cout = coutG * groups;
+  g.oh = (g.h - 1) * g.sh - 2 * g.ph + g.dh * (g.kh - 1) + oph + 1;
+  g.ow = (g.w - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + opw + 1;
+  if (g.oh <= 0 || g.ow <= 0)
+    return ctx.fail(Error::InvalidArgument, "convolution: transposed output size is not positive");
+  if (bias && bias->numel() != g.cout)
+    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
+                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
+  Shape os;
+  os.push(g.n);
+  os.push(g.cout);
+  if (g.spatial == 2)
+    os.push(g.oh);
+  os.push(g.ow);
+  PTEC_TRY(resizeOut(ctx, out, os));
+  const bool isFloat = isFloatDt(out.dtype());
+  for (int64_t b = 0; b < g.n; ++b)
+    for (int64_t oc = 0; oc < g.cout; ++oc) {
+      int64_t gr = oc / coutG, o = oc % coutG;
+      for (int64_t y = 0; y < g.oh; ++y)
+        for (int64_t x = 0; x < g.ow; ++x) {
+          double accD = bias ? loadAs<double>(bias->data(), bias->dtype(), oc) : 0.0;
+          uint64_t accI = bias ? static_cast<uint64_t>(loadAs<int64_t>(bias->data(), bias->dtype(), oc)) : 0;
+          for (int64_t ky = 0; ky < g.kh; ++ky) {
+            int64_t ty = y + g.ph - ky * g.dh; // = iy * sh
+            if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= g.h)
+              continue;
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              int64_t tx = x + g.pw - kx * g.dw;
+              if (tx < 0 || tx % g.sw != 0 || tx / g.sw >= g.w)
+                continue;
+              for (int64_t ic = 0; ic < cinG; ++ic) {
+                int64_t c = gr * cinG + ic;
+                int64_t ii = ((b * g.cin + c) * g.h + ty / g.sh) * g.w + tx / g.sw;
+                int64_t wi = ((c * coutG + o) * g.kh + ky) * g.kw + kx;
+                if (isFloat)
+                  accD += loadAs<double>(in.data(), in.dtype(), ii) *
+                          loadAs<double>(weight.data(), weight.dtype(), wi);
+                else
+                  accI += static_cast<uint64_t>(loadAs<int64_t>(in.data(), in.dtype(), ii)) *
+                          static_cast<uint64_t>(loadAs<int64_t>(weight.data(), weight.dtype(), wi));
+              }
+            }
+          }
+          int64_t oi = ((b * g.cout + oc) * g.oh + y) * g.ow + x;
+          if (isFloat)
+            storeAs<double>(out.mutableData(), out.dtype(), oi, accD);
+          else
+            storeAs<int64_t>(out.mutableData(), out.dtype(), oi, static_cast<int64_t>(accI));
+        }
+    }
+  return Error::Ok;
+}
+
 } // namespace
 
 /// mm.out and bmm.out share one signature: [self, mat2, out, out].
@@ -431,13 +530,13 @@ Error convolution_out(KernelContext &ctx, Args args) {
   PTEC_TRY(argInt(ctx, args, 8, "groups", groups));
   PTEC_TRY(argOut(ctx, args, 9, "out", out));
   PTEC_TRY(argReturn(ctx, args, 10));
-  if (transposed)
-    return ctx.fail(Error::NotSupported,
-                    "convolution: transposed convolution is not supported by the portable kernels");
   if (in->dtype() == ScalarType::Bool || in->dtype() != weight->dtype() ||
       in->dtype() != out->dtype() || (bias && bias->dtype() != in->dtype()))
     return ctx.fail(Error::InvalidArgument,
                     "convolution: input, weight, bias and out must share one non-bool dtype");
+  if (transposed)
+    return convTransposed(ctx, *in, *weight, bias, stride, padding, dilation, outPad, groups,
+                          *out);
   ConvGeom g;
   PTEC_TRY(parseConvGeom(ctx, *in, *weight, stride, padding, dilation, groups, g));
   if (bias && bias->numel() != g.cout)

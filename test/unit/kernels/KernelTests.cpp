@@ -292,16 +292,25 @@ TEST_CASE("out-of-range indices and dims fail cleanly", "[kernels]") {
   CHECK(contains(c4.message(), "division by zero"));
 }
 
-TEST_CASE("transposed convolution is reported as not supported", "[kernels]") {
+TEST_CASE("transposed convolution checks output_padding", "[kernels]") {
   Boxer b;
   rt::KernelContext ctx;
-  EValue *out = b.t(b.tensor(ScalarType::Float, {1, 1, 3, 3}));
+  EValue *out = b.t(b.tensor(ScalarType::Float, {1, 1, 4, 4}));
   std::vector<float> ones(9, 1.0f);
+  // output_padding must be smaller than stride or dilation (both 1 here).
   CHECK(call(ctx, "aten::convolution.out",
              {b.f32({1, 1, 3, 3}, ones), b.f32({1, 1, 1, 1}, {1}), b.none(), b.intList({1, 1}),
-              b.intList({0, 0}), b.intList({1, 1}), b.b(true), b.intList({0, 0}), b.i(1), out,
-              out}) == Error::NotSupported);
-  CHECK(contains(ctx.message(), "transposed"));
+              b.intList({0, 0}), b.intList({1, 1}), b.b(true), b.intList({1, 1}), b.i(1), out,
+              out}) == Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "output_padding"));
+  // The same call without output_padding computes: a 1x1 kernel of 1 is the identity.
+  rt::KernelContext ok;
+  EValue *out3 = b.t(b.tensor(ScalarType::Float, {1, 1, 3, 3}));
+  REQUIRE(call(ok, "aten::convolution.out",
+               {b.f32({1, 1, 3, 3}, ones), b.f32({1, 1, 1, 1}, {1}), b.none(), b.intList({1, 1}),
+                b.intList({0, 0}), b.intList({1, 1}), b.b(true), b.intList({0, 0}), b.i(1), out3,
+                out3}) == Error::Ok);
+  CHECK(out3->toTensor().dataAs<float>()[4] == 1.0f);
 }
 
 TEST_CASE("convolution falls back to direct loops when scratch is too small", "[kernels]") {

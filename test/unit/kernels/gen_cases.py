@@ -1535,6 +1535,26 @@ def gen_lowp_existing():
                            [0, 0], 1).long())
 
 
+def gen_conv_transposed():
+    k = aten("convolution.out")
+
+    def convt(name, x, w, bias, stride, pad, dil, opad, groups, tol=RED):
+        y = torch.convolution(x, w, bias, stride, pad, dil, True, opad, groups)
+        out1(k, name, [x, w, bias, IL(stride), IL(pad), IL(dil), True, IL(opad), groups], y, tol)
+
+    convt("transposed_2d", rnd(1, 3, 4, 4), rnd(3, 2, 3, 3), rnd(2), [2, 2], [1, 1], [1, 1],
+          [1, 1], 1)
+    convt("transposed_2d_groups_dil", rnd(2, 4, 3, 5), rnd(4, 3, 2, 3), None, [1, 2], [0, 1],
+          [2, 1], [0, 1], 2)
+    convt("transposed_1d", rnd(2, 2, 6), rnd(2, 3, 4), rnd(3), [3], [1], [1], [2], 1)
+    x, w = rnd(1, 2, 3, 3), rnd(2, 1, 2, 2)
+    y = torch.convolution(x, w, None, [2, 2], [0, 0], [1, 1], True, [0, 0], 1)
+    out1(k, "transposed_f16", [x.half(), w.half(), None, IL([2, 2]), IL([0, 0]), IL([1, 1]), True,
+                               IL([0, 0]), 1],
+         torch.convolution(x.half().float(), w.half().float(), None, [2, 2], [0, 0], [1, 1], True,
+                           [0, 0], 1).half(), HALF_RED)
+
+
 def main():
     if not sys.executable.startswith("/usr/bin/"):
         print("warning: run with /usr/bin/python3 (Debian torch)", file=sys.stderr)
@@ -1560,6 +1580,7 @@ def main():
     gen_distance_backward()
     gen_quantized()
     gen_lowp_existing()
+    gen_conv_transposed()
     os.makedirs(OUT_DIR, exist_ok=True)
     for f in os.listdir(OUT_DIR):
         if f.endswith(".case"):
