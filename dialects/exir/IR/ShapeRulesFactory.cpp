@@ -205,6 +205,53 @@ LogicalResult copy(RuleContext &c) {
   return success();
 }
 
+/// quantized_decomposed: scale/zero_point parameters of a per-tensor op are
+/// one element; per-channel ones have one entry per channel of `axis`.
+LogicalResult quantParams(RuleContext &c, RankedTensorType in) {
+  int64_t qmin = c.getInt("quant_min"), qmax = c.getInt("quant_max");
+  if (qmin > qmax)
+    return c.fail("quant_min (" + llvm::Twine(qmin) + ") is larger than quant_max (" +
+                  llvm::Twine(qmax) + ")");
+  if (!c.has("axis")) {
+    for (StringRef n : {"scale", "zero_point"})
+      if (RankedTensorType t = c.type(n); t && numel(t.getShape()) != 1)
+        return c.fail("'" + n + "' must have one element, got " + describe(t));
+    return success();
+  }
+  int64_t axis;
+  if (failed(c.dimArg("axis", in.getRank(), axis)))
+    return failure();
+  int64_t channels = in.getRank() ? in.getDimSize(axis) : 1;
+  for (StringRef n : {"scales", "zero_points"})
+    if (RankedTensorType t = c.type(n);
+        t && (t.getRank() != 1 || t.getDimSize(0) != channels))
+      return c.fail("'" + n + "' " + describe(t) + " must have one entry per channel (" +
+                    llvm::Twine(channels) + ")");
+  return success();
+}
+
+LogicalResult quantize(RuleContext &c) {
+  RankedTensorType in;
+  if (failed(c.require("input", in)) || failed(quantParams(c, in)))
+    return failure();
+  if (!isFloating(in.getElementType()))
+    return c.fail("quantize needs a floating 'input', got " + describe(in));
+  c.produce(in.getShape(), c.dtype("dtype"));
+  return success();
+}
+
+LogicalResult dequantize(RuleContext &c) {
+  RankedTensorType in;
+  if (failed(c.require("input", in)) || failed(quantParams(c, in)))
+    return failure();
+  if (Type d = c.dtype("dtype"); d && d != in.getElementType())
+    return c.fail("'input' " + describe(in) + " must have the quantized dtype " +
+                  dtypeName(d));
+  Type out = c.dtype("out_dtype");
+  c.produce(in.getShape(), out ? out : c.defaultFloat());
+  return success();
+}
+
 /// A dim order must be a permutation of 0..rank-1.
 LogicalResult dimOrder(RuleContext &c, int64_t rank) {
   std::optional<Shape> order = c.optInts("dim_order");
@@ -298,6 +345,21 @@ void addFactoryRules(RuleTable &t) {
                "type_as"},
            convert);
   addRules(t, {"copy"}, copy);
+  addRules(t, {"et_copy::_h2d_copy", "et_copy::_d2h_copy"}, [](RuleContext &c) {
+    RankedTensorType t;
+    if (failed(c.require("self", t)))
+      return failure();
+    c.produce(Spec::like(t)); // one memory space: a plain copy
+    return success();
+  });
+  addRules(t, {"quantized_decomposed::quantize_per_tensor",
+               "quantized_decomposed::quantize_per_tensor.tensor",
+               "quantized_decomposed::quantize_per_channel"},
+           quantize);
+  addRules(t, {"quantized_decomposed::dequantize_per_tensor",
+               "quantized_decomposed::dequantize_per_tensor.tensor",
+               "quantized_decomposed::dequantize_per_channel"},
+           dequantize);
   addRules(t, {"dim_order_ops::_to_dim_order_copy", "dim_order_ops::_clone_dim_order"},
            toDimOrderCopy);
   addRules(t, {"dim_order_ops::_empty_dim_order"}, emptyDimOrder);

@@ -692,6 +692,22 @@ func.func @one_hot_dtype(%a0: tensor<3xi32>) -> tensor<3x4xi64> {
 
 // -----
 
+func.func @dequantize_dtype(%a0: tensor<2x3xi32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'input' int32[2, 3] must have the quantized dtype int8}}
+  %r = exir.aten "quantized_decomposed::dequantize_per_tensor"(%a0) {dtype = i8, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 1.0e-01 : f64, zero_point = 0 : i64, operand_segments = array<i32: 1>} : (tensor<2x3xi32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @quantize_channels(%a0: tensor<4x3xf32>, %a1: tensor<3xf32>, %a2: tensor<3xi64>) -> tensor<4x3xi8> {
+  // expected-error @+1 {{'scales' float32[3] must have one entry per channel (4)}}
+  %r = exir.aten "quantized_decomposed::quantize_per_channel"(%a0, %a1, %a2) {axis = 0 : i64, dtype = i8, quant_max = 127 : i64, quant_min = -128 : i64, operand_segments = array<i32: 1, 1, 1>} : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xi64>) -> tensor<4x3xi8>
+  return %r : tensor<4x3xi8>
+}
+
+// -----
+
 func.func @pixel_shuffle_channels(%a0: tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32> {
   // expected-error @+1 {{channels (6) must be divisible by 4}}
   %r = exir.aten "aten::pixel_shuffle"(%a0) {upscale_factor = 2 : i64, operand_segments = array<i32: 1>} : (tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32>

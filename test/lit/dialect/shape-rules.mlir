@@ -688,6 +688,18 @@ func.func @size_is_a_number(%a0: tensor<2x3xf32>) -> i64 {
   return %r : i64
 }
 
+// CHECK-LABEL: func.func @quantize_per_tensor
+func.func @quantize_per_tensor(%a0: tensor<2x3xf32>) -> tensor<2x3xi8> {
+  %r = exir.aten "quantized_decomposed::quantize_per_tensor"(%a0) {dtype = i8, quant_max = 127 : i64, quant_min = -128 : i64, scale = 1.0e-01 : f64, zero_point = 0 : i64, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<2x3xi8>
+  return %r : tensor<2x3xi8>
+}
+
+// CHECK-LABEL: func.func @dequantize_per_channel
+func.func @dequantize_per_channel(%a0: tensor<4x3xi8>, %a1: tensor<4xf32>, %a2: tensor<4xi64>) -> tensor<4x3xf32> {
+  %r = exir.aten "quantized_decomposed::dequantize_per_channel"(%a0, %a1, %a2) {axis = 0 : i64, dtype = i8, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, operand_segments = array<i32: 1, 1, 1>} : (tensor<4x3xi8>, tensor<4xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}
+
 // CHECK-LABEL: func.func @assert_metadata_holds
 func.func @assert_metadata_holds(%a0: tensor<2x3xf32>) {
   exir.aten "aten::_assert_tensor_metadata"(%a0) {dtype = f32, size = array<i64: 2, 3>, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> ()
