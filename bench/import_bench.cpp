@@ -15,10 +15,15 @@
 //   (b) readPt2 + importPrograms (MLIR) of the graph archive: time and nodes/s;
 //   (c) readPt2 of the weights archive against a plain read of the same
 //       payload bytes from ordinary files (one file per payload, same sizes),
-//       and readPt2 + importPrograms of it; ratios to the plain read.
+//       and readPt2 + importPrograms of it; ratios to the plain read;
+//   (d) the shape rules (verifySemantics) over the imported graph module:
+//       what import spends on them, and what each verification costs when
+//       they run after every pass (--exir-verify-each); ratio to (b).
+// --model FILE.pt2 adds (b) and (d) for that archive (a zoo model).
 // All files were just written, so both sides read from the page cache; both
 // sides' times include freeing what they read.
 #include "compiler/Import.h"
+#include "dialects/exir/IR/ShapeRules.h"
 #include "serde/pt2/Pt2Reader.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -261,6 +266,37 @@ size_t readAndImport(const fs::path &path) {
   return ops;
 }
 
+// An imported program and the context it lives in.
+struct Imported {
+  std::unique_ptr<mlir::MLIRContext> ctx;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  size_t ops = 0;
+};
+
+Imported importOnce(const fs::path &path) {
+  mlir::DialectRegistry registry;
+  ptec::registerImportDialects(registry);
+  Imported im;
+  im.ctx = std::make_unique<mlir::MLIRContext>(registry,
+                                               mlir::MLIRContext::Threading::DISABLED);
+  im.ctx->loadAllAvailableDialects();
+  std::vector<ptec::MethodSource> sources;
+  sources.push_back({read(path), "forward"});
+  im.module = ptec::importPrograms(*im.ctx, sources);
+  if (!im.module)
+    die("import of " + path.string() + " failed");
+  im.module->walk([&](mlir::Operation *op) {
+    im.ops += op->getName().getStringRef() == "exir.aten";
+  });
+  return im;
+}
+
+// The shape rules over every exir.aten of an imported module.
+void shapeRules(const Imported &im) {
+  if (mlir::failed(ptec::exir::verifySemanticsIn(*im.module)))
+    die("the shape rules refused an imported program");
+}
+
 // The baseline: the same bytes read from plain files into memory.
 size_t plainRead(const std::vector<fs::path> &files) {
   size_t total = 0;
@@ -280,6 +316,7 @@ struct Options {
   int weightsMiB = 64;
   int repeats = 5;
   bool keep = false;
+  std::string model;  // --model: also measure this archive
 };
 
 Options parse(int argc, char **argv) {
@@ -302,10 +339,13 @@ Options parse(int argc, char **argv) {
       o.repeats = value();
     else if (a == "--keep")
       o.keep = true;
+    else if (a == "--model" && i + 1 < argc)
+      o.model = argv[++i];
     else if (a == "-h" || a == "--help") {
       std::printf("usage: import_bench [--nodes N=100000] [--weights-mib M=64] "
-                  "[--repeats R=5] [--keep]\n"
-                  "  --keep  leave the generated archives in the temporary folder\n");
+                  "[--repeats R=5] [--keep] [--model FILE.pt2]\n"
+                  "  --keep   leave the generated archives in the temporary folder\n"
+                  "  --model  also time import and the shape rules on FILE.pt2\n");
       std::exit(0);
     } else
       die("unknown argument '" + a + "' (see --help)");
@@ -384,7 +424,22 @@ int main(int argc, char **argv) {
   Series plain{"plain read of the same bytes (baseline)", [&] { plainRead(plainFiles); }, {}, {}};
   Series weights{"(c) readPt2 (weight loading)", [&] { read(weightsPt2); }, {}, {}};
   Series weightsImport{"    readPt2 + import to exir", [&] { readAndImport(weightsPt2); }, {}, {}};
-  Series *all[] = {&graphRead, &graphImport, &plain, &weights, &weightsImport};
+  Imported graphModule = importOnce(graphPt2);
+  Series graphRules{"(d) shape rules over the imported graph", [&] { shapeRules(graphModule); },
+                    {}, {}};
+  std::optional<Imported> model;
+  if (!o.model.empty())
+    model = importOnce(o.model);
+  Series modelImport{"readPt2 + import to exir", [&] {
+                       if (model)
+                         readAndImport(o.model);
+                     }, {}, {}};
+  Series modelRules{"shape rules over the imported model", [&] {
+                      if (model)
+                        shapeRules(*model);
+                    }, {}, {}};
+  Series *all[] = {&graphRead, &graphImport, &graphRules, &plain, &weights, &weightsImport,
+                   &modelImport, &modelRules};
   for (int r = 0; r < o.repeats; ++r)
     for (Series *s : all) {
       Time t = measure(s->run);
@@ -402,6 +457,17 @@ int main(int argc, char **argv) {
   const double importCpu = graphImport.medCpu() - graphRead.medCpu();
   std::printf("%-40s %9.3f %9.3f %13.0f %13.0f\n", "    import alone (b - a)", importWall,
               importCpu, n / importWall, n / importCpu);
+  std::printf("%-40s %9.3f %9.3f %13.0f %13.0f   %.1f%% of (b) cpu\n", graphRules.label,
+              graphRules.medWall(), graphRules.medCpu(), n / graphRules.medWall(),
+              n / graphRules.medCpu(), 100 * graphRules.medCpu() / graphImport.medCpu());
+  if (model) {
+    std::printf("\n%s: %zu exir.aten ops\n", o.model.c_str(), model->ops);
+    std::printf("%-40s %9.5f %9.5f\n", modelImport.label, modelImport.medWall(),
+                modelImport.medCpu());
+    std::printf("%-40s %9.5f %9.5f   %.1f%% of import cpu\n", modelRules.label,
+                modelRules.medWall(), modelRules.medCpu(),
+                100 * modelRules.medCpu() / modelImport.medCpu());
+  }
 
   std::printf("\n%-40s %9s %9s %9s %11s %11s\n", "weights archive", "wall (s)", "cpu (s)",
               "MiB/s", "x plain", "x plain");
