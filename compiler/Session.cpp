@@ -257,6 +257,24 @@ static Location fileLocation(MLIRContext &ctx, llvm::StringRef path) {
   return FileLineColLoc::get(&ctx, path, 0, 0);
 }
 
+/// What a file that is not what its name says seems to be, from its first
+/// bytes ("" when it may well be what it claims).
+static std::string guessKind(llvm::StringRef bytes) {
+  if (bytes.size() >= 8 && bytes.substr(4, 4) == "ET12")
+    return "an ExecuTorch program (.pte), which is compiled output, not input";
+  if (bytes.starts_with("PK\x03\x04"))
+    return "a zip archive (a .pt2? give it a .pt2 name)";
+  if (bytes.starts_with("ML\xefR"))
+    return "";
+  llvm::StringRef head = bytes.take_front(512);
+  size_t odd = llvm::count_if(head, [](char c) {
+    unsigned char u = static_cast<unsigned char>(c);
+    return u == 0 || (u < 32 && c != '\n' && c != '\r' && c != '\t');
+  });
+  return odd * 20 > head.size() ? "binary data, neither exir text IR nor MLIR bytecode"
+                                : "";
+}
+
 LogicalResult CompileSession::load() {
   MLIRContext &ctx = *context_;
   Location cli = NameLoc::get(StringAttr::get(&ctx, "aot-compile"));
@@ -280,7 +298,12 @@ LogicalResult CompileSession::load() {
       // The reader's messages start with the path; print it once.
       llvm::StringRef message(error.message);
       message.consume_front(in.path + ": ");
-      return emitError(fileLocation(ctx, in.path)) << message;
+      InFlightDiagnostic d = emitError(fileLocation(ctx, in.path)) << message;
+      if (auto head = llvm::MemoryBuffer::getFileSlice(in.path, 512, 0))
+        if (std::string kind = guessKind((*head)->getBuffer());
+            !kind.empty() && !llvm::StringRef(kind).starts_with("a zip"))
+          d << " (this file is " << kind << ")";
+      return d;
     }
     sources.push_back(MethodSource{std::move(*program), in.method});
   }
@@ -308,6 +331,9 @@ LogicalResult CompileSession::loadSavedIr(const std::string &path) {
 LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   MLIRContext &ctx = *context_;
   std::string path = buffer->getBufferIdentifier().str();
+  // One clear line instead of parser errors quoting binary bytes.
+  if (std::string kind = guessKind(buffer->getBuffer()); !kind.empty())
+    return emitError(fileLocation(ctx, path)) << "this file is " << kind;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   module_ = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
@@ -374,8 +400,11 @@ LogicalResult CompileSession::runPhases() {
     pm.addInstrumentation(std::make_unique<RecordExirPasses>());
     addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); });
     if (failed(pm.run(*module_))) {
-      if (errorCount() == 0) // a pass that failed without saying why
-        emitError(module_->getLoc()) << "phase '" << phaseName(phase) << "' failed";
+      if (errorCount() == 0) { // a pass that failed without saying why
+        internalError_ = true;
+        emitError(module_->getLoc()) << "internal error: phase '" << phaseName(phase)
+                                     << "' failed without a diagnostic";
+      }
       return failure();
     }
     reached_ = phase;

@@ -137,6 +137,9 @@ public:
   const CompileOptions &options() const { return options_; }
   /// Errors reported so far.
   unsigned errorCount() const;
+  /// True when a step failed without saying why (a bug, not the input's
+  /// fault: aot-compile exits 3).
+  bool hadInternalError() const { return internalError_; }
 
 private:
   class DiagnosticPrinter;
@@ -156,6 +159,7 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module_;
   /// The last phase the loaded IR went through.
   Phase reached_ = Phase::Import;
+  bool internalError_ = false;
 };
 
 } // namespace ptec

@@ -1,12 +1,17 @@
 //===- aot-compile.cpp - .pt2 to .pte ---------------------------------------===//
 //
 // A thin main over ptec::CompileSession: parse the command line, run, map the
-// result to an exit code (0 success, 1 compile error, 2 usage error).
+// result to an exit code (0 success, 1 compile error on the input, 2 usage
+// error, 3 internal error; docs/tools/README.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "backends/AotBackend.h"
 #include "compiler/Session.h"
+#include "tools/Version.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <CLI/CLI.hpp>
 
@@ -40,11 +45,42 @@ Examples:
       backend options after ':'; one delegate entry per call site
 )";
 
+/// Why the output name cannot be what was asked for ("" when it is fine):
+/// the file written is decided by the flags, and a name that says
+/// otherwise is a mistake, not a cue (issue 16).
+std::string checkOutputName(const ptec::CompileOptions &o, const std::string &emitFlag) {
+  if (o.outputPath.empty())
+    return "";
+  llvm::StringRef out = o.outputPath;
+  for (const ptec::CompileInput &in : o.inputs)
+    if (llvm::sys::fs::equivalent(in.path, o.outputPath) || in.path == o.outputPath)
+      return "-o " + o.outputPath + " names an input file; it would be overwritten";
+  bool writesPte =
+      o.compileTo == ptec::Phase::Emit && o.emitFormat == ptec::EmitFormat::Pte;
+  llvm::StringRef ext = llvm::sys::path::extension(out);
+  if (!writesPte && ext == ".pte")
+    return "this command writes IR (--compile-to=" +
+           ptec::phaseName(o.compileTo).str() + (emitFlag == "pte" ? "" : ", --emit=" + emitFlag) +
+           "), but -o " + o.outputPath +
+           " names a .pte program; use a .mlir (text) or .mlirbc (bytecode) name";
+  if (writesPte && (ext == ".mlir" || ext == ".mlirbc"))
+    return "this command writes a .pte program, but -o " + o.outputPath +
+           " names IR; use --emit=mlir/mlirbc or --compile-to=<phase> for IR";
+  if (o.emitFormat == ptec::EmitFormat::Mlir && ext == ".mlirbc")
+    return "--emit=mlir writes text IR, but -o " + o.outputPath +
+           " names bytecode; use --emit=mlirbc or a .mlir name";
+  if (o.emitFormat == ptec::EmitFormat::MlirBytecode && ext == ".mlir")
+    return "--emit=mlirbc writes bytecode, but -o " + o.outputPath +
+           " names text IR; use --emit=mlir or a .mlirbc name";
+  return "";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"aot-compile: compile torch.export programs (.pt2) to ExecuTorch "
                "programs (.pte)"};
+  app.set_version_flag("--version", PTEC_VERSION_LINE("aot-compile"));
   app.footer(kExamples);
   app.get_formatter()->column_width(34);
 
@@ -112,11 +148,9 @@ int main(int argc, char **argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
   } catch (const CLI::ParseError &e) {
-    app.exit(e);
-    return 2;
+    // --help and --version exit 0; everything else is a usage error.
+    return app.exit(e) == 0 ? 0 : 2;
   }
 
   ptec::CompileOptions options;
@@ -143,6 +177,13 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  if (std::string why = checkOutputName(options, emit); !why.empty()) {
+    llvm::errs() << "aot-compile: error: " << why << "\n";
+    return 2;
+  }
+
   ptec::CompileSession session(std::move(options));
-  return mlir::succeeded(session.run()) ? 0 : 1;
+  if (mlir::succeeded(session.run()))
+    return 0;
+  return session.hadInternalError() ? 3 : 1;
 }

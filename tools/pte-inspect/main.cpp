@@ -2,6 +2,7 @@
 // thin main over serde/pte/PteInspect and serde/pte/PteCheck.
 #include "serde/pte/PteCheck.h"
 #include "serde/pte/PteInspect.h"
+#include "tools/Version.h"
 
 #include <CLI/CLI.hpp>
 
@@ -18,8 +19,9 @@ int main(int argc, char **argv) {
              "  pte-inspect --json --elide-bytes model.pte > model.json\n"
              "  pte-inspect --check model.pte          list every format rule violation\n"
              "\n"
-             "Exit codes: 0 ok, 1 usage error, 2 the file is not a valid .pte (or\n"
-             "cannot be read), 3 --check found errors (warnings alone exit 0).");
+             "Exit codes: 0 ok; 1 the file is not a valid .pte (or cannot be\n"
+             "read), or --check found errors (warnings alone exit 0); 2 usage error.");
+  app.set_version_flag("--version", PTEC_VERSION_LINE("pte-inspect"));
   std::string path;
   bool json = false, check = false;
   ptec::pte::JsonOptions opts;
@@ -36,25 +38,25 @@ int main(int argc, char **argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 1;
+    // --help and --version exit 0; everything else is a usage error.
+    return app.exit(e) == 0 ? 0 : 2;
   }
   std::string out, err;
   if (check) {
     std::vector<uint8_t> bytes;
     if (!ptec::pte::readFileBytes(path, &bytes, &err)) {
       std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
-      return 2;
+      return 1;
     }
     size_t errors =
         ptec::pte::formatViolations(path, ptec::pte::checkPte(bytes.data(), bytes.size()), &out);
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return errors > 0 ? 3 : 0;
+    return errors > 0 ? 1 : 0;
   }
   int rc = ptec::pte::inspectPteFile(path, json, opts, &out, &err);
   if (rc != 0) {
     std::fprintf(stderr, "%s\n", err.c_str());
-    return rc;
+    return 1; // the file is not a valid .pte or cannot be read
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;

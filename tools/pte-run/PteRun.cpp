@@ -4,6 +4,7 @@
 #include "runtime/executor/MethodState.h"
 #include "runtime/executor/Module.h"
 #include "runtime/executor/Npy.h"
+#include "tools/Version.h"
 #include "serde/pte/program_generated.h"
 
 #if PTEC_HAVE_PORTABLE_KERNELS
@@ -40,8 +41,9 @@ namespace fb = executorch_flatbuffer;
 
 namespace {
 
-constexpr int kExitMismatch = 1;
-constexpr int kExitError = 2;
+// docs/tools/README.md: one table for every tool.
+constexpr int kExitFailed = 1; // outputs differ, or the program or data is bad
+constexpr int kExitUsage = 2;  // the command line asks for something impossible
 
 struct Options {
   std::string model;
@@ -69,9 +71,9 @@ std::string forCall(std::string pattern, int call) {
 }
 
 /// One error line, "pte-run: model.pte: error: ...", and the exit code.
-int error(const Options &o, const std::string &msg) {
+int error(const Options &o, const std::string &msg, int code = kExitFailed) {
   std::fprintf(stderr, "pte-run: %s: error: %s\n", o.model.c_str(), msg.c_str());
-  return kExitError;
+  return code;
 }
 
 double msSince(std::chrono::steady_clock::time_point t0) {
@@ -311,7 +313,8 @@ bool writeTensor(const std::string &path, const EValue &v, std::string &why) {
 /// raw files of the declared dtype and shape, or "random". Paths may say
 /// "{call}". False with `problem` set on error.
 bool readInputs(const Options &o, const Method &method, int call, std::mt19937 &rng,
-                std::vector<InputData> &data, std::string &problem) {
+                std::vector<InputData> &data, std::string &problem, int &code) {
+  code = kExitFailed;
   for (size_t i = 0; i < data.size(); ++i) {
     const EValue &decl = *method.input(i);
     std::string src = o.inputs.empty() ? "random" : forCall(o.inputs[i], call);
@@ -320,6 +323,7 @@ bool readInputs(const Options &o, const Method &method, int call, std::mt19937 &
       if (src != "random") {
         problem = what + " is a " + describeValue(decl) +
                   ", fixed by the program; pass 'random' for it";
+        code = kExitUsage;
         return false;
       }
       continue;
@@ -400,6 +404,12 @@ int run(const Options &o) {
     return 0;
   }
 
+  if (!m.program().plan(o.method.c_str()).ok()) {
+    std::string names;
+    for (const std::string &n : m.methodNames())
+      names += (names.empty() ? "" : ", ") + n;
+    return error(o, "no method named '" + o.method + "' (methods: " + names + ")", kExitUsage);
+  }
   t0 = std::chrono::steady_clock::now();
   Error e = m.loadMethod(o.method.c_str());
   double initMs = msSince(t0);
@@ -425,16 +435,16 @@ int run(const Options &o) {
   if (!o.inputs.empty() && o.inputs.size() != nIn)
     return error(o, "method '" + o.method + "' has " + std::to_string(nIn) + " inputs, " +
                         std::to_string(o.inputs.size()) +
-                        " --input given (use 'random' for generated ones)");
+                        " --input given (use 'random' for generated ones)", kExitUsage);
   if (!o.expected.empty() && o.expected.size() != method.outputsSize())
     return error(o, "method '" + o.method + "' has " + std::to_string(method.outputsSize()) +
-                        " outputs, " + std::to_string(o.expected.size()) + " --expected given");
+                        " outputs, " + std::to_string(o.expected.size()) + " --expected given", kExitUsage);
   std::vector<std::pair<NamedState, std::string>> stateChecks; // state, file pattern
   std::vector<NamedState> states = listNamedState(m.program(), o.method.c_str());
   for (const std::string &spec : o.expectedState) {
     size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
-      return error(o, "--expected-state '" + spec + "': expected NAME=FILE.npy");
+      return error(o, "--expected-state '" + spec + "': expected NAME=FILE.npy", kExitUsage);
     std::string name = spec.substr(0, eq);
     auto it = std::find_if(states.begin(), states.end(),
                            [&](const NamedState &st) { return st.name == name; });
@@ -446,7 +456,8 @@ int run(const Options &o) {
                           "' (" + (known.empty() ? "it names none; compile with "
                                                    "aot-compile --emit-state-names"
                                                  : "named: " + known) +
-                          ")");
+                          ")",
+                   kExitUsage);
     }
     stateChecks.push_back({*it, spec.substr(eq + 1)});
   }
@@ -457,8 +468,9 @@ int run(const Options &o) {
   bool allClose = true;
   for (int call = 0; call < o.calls; ++call) {
     std::string problem;
-    if (!readInputs(o, method, call, rng, data, problem))
-      return error(o, problem);
+    int code;
+    if (!readInputs(o, method, call, rng, data, problem, code))
+      return error(o, problem, code);
     for (int r = 0; r < std::max(1, o.repeat); ++r) {
       for (size_t i = 0; i < nIn && e == Error::Ok; ++i)
         e = method.input(i)->isTensor() ? method.setInput(i, data[i].tensor)
@@ -521,7 +533,7 @@ int run(const Options &o) {
   std::printf("load %.3f ms, method init %.3f ms, run (%zu) p50 %.3f ms p90 %.3f ms p99 %.3f ms, "
               "peak RSS %.1f MiB\n",
               loadMs, initMs, runMs.size(), s.p50, s.p90, s.p99, peakRssKiB() / 1024.0);
-  return allClose ? 0 : kExitMismatch;
+  return allClose ? 0 : kExitFailed;
 }
 
 } // namespace
@@ -530,6 +542,7 @@ int main(int argc, char **argv) {
   Options o;
   CLI::App app{"pte-run: run a method of an ExecuTorch .pte program with the ptec reference "
                "runtime"};
+  app.set_version_flag("--version", PTEC_VERSION_LINE("pte-run"));
   app.add_option("model", o.model, "The .pte program")->required();
   app.add_option("--method", o.method, "Method to run")->capture_default_str();
   app.add_option("--input", o.inputs,
@@ -570,14 +583,17 @@ int main(int argc, char **argv) {
   pte-run model.pte --calls 3 --input x_{call}.npy --expected y_{call}.npy \
           --expected-state cache=cache_{call}.npy      # state over three calls
 
-Exit status: 0 ok, 1 outputs differ from --expected, 2 error (message on stderr).)");
+Exit status: 0 ok; 1 outputs differ, or the program or an input file is bad (message on
+stderr); 2 usage error.)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp &e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
+    return app.exit(e);
   } catch (const CLI::ParseError &e) {
     std::fprintf(stderr, "pte-run: error: %s\nRun with --help for examples.\n", e.what());
-    return kExitError;
+    return kExitUsage;
   }
   return run(o);
 }

@@ -3,31 +3,52 @@
 // The mlir-opt convention: `ptec-opt file.mlir --exir-place-write-back`.
 // --exir-verify-each adds the exir shape rules to every verification.
 // All the standard MLIR options (--pass-pipeline, --split-input-file,
-// --verify-diagnostics, --mlir-print-ir-after-all, ...) are available.
+// --verify-diagnostics, --mlir-print-ir-after-all, ...) are available; the
+// LLVM code-generation flags the shared libraries bring are hidden from
+// --help (--help-hidden lists them). Passes that run here are recorded on a
+// program module, so that aot-compile does not run them again.
+// Exit codes: 0 ok, 1 a pass or the input failed, 2 usage (docs/tools).
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/exir/IR/ExirDialect.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
+#include "tools/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
-static llvm::cl::opt<bool> exirVerifyEach(
+namespace cl = llvm::cl;
+
+static cl::opt<bool> exirVerifyEach(
     "exir-verify-each",
-    llvm::cl::desc("Check every exir.aten op against its shape rule whenever "
-                   "the IR is verified: after parsing and after every pass "
-                   "(default: on in debug builds)"),
-    llvm::cl::init(ptec::exir::kSemanticChecksByDefault));
+    cl::desc("Check every exir.aten op against its shape rule whenever "
+             "the IR is verified: after parsing and after every pass "
+             "(default: on in debug builds)"),
+    cl::init(ptec::exir::kSemanticChecksByDefault));
 
 int main(int argc, char **argv) {
+  // Everything registered so far comes from the LLVM libraries (code
+  // generation flags for every target): keep it out of --help.
+  for (auto &entry : cl::getRegisteredOptions())
+    if (entry.second != &exirVerifyEach && entry.first() != "help" &&
+        entry.first() != "version")
+      entry.second->setHiddenFlag(cl::Hidden);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << PTEC_VERSION_LINE("ptec-opt") << "\n";
+  });
+
   mlir::DialectRegistry registry;
   registry.insert<ptec::exir::ExirDialect, mlir::func::FuncDialect>();
   // Read when the dialect loads, after the command line is parsed.
@@ -39,11 +60,25 @@ int main(int argc, char **argv) {
   mlir::registerSymbolDCEPass();
   ptec::registerPasses();
 
-  auto [inputFile, outputFile] =
-      mlir::registerAndParseCLIOptions(argc, argv, "ptec optimizer driver\n", registry);
+  static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input file>"),
+                                        cl::init("-"));
+  static cl::opt<std::string> outputFile("o", cl::desc("Output filename"),
+                                         cl::value_desc("filename"), cl::init("-"));
+  mlir::MlirOptMainConfig::registerCLOptions(registry);
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  if (!cl::ParseCommandLineOptions(argc, argv,
+                                   "ptec-opt: run ptec (and MLIR) passes on exir IR\n\n"
+                                   "  ptec-opt model.mlir --exir-place-write-back -o out.mlir\n"
+                                   "  ptec-opt model.mlir --exir-plan-memory=algorithm=first-fit\n",
+                                   &llvm::errs()))
+    return 2;
+
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
-  // Passes run here stick: aot-compile will not run them again on this IR.
   const mlir::MlirOptMainConfig fromCommandLine = config; // builds the pipeline
+  // Passes run here stick: aot-compile will not run them again on this IR.
   config.setPassPipelineSetupFn([fromCommandLine](mlir::PassManager &pm) {
     if (failed(fromCommandLine.setupPassPipeline(pm)))
       return mlir::failure();
@@ -54,12 +89,12 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(inputFile, &error);
   if (!input) {
     llvm::errs() << "ptec-opt: error: " << error << "\n";
-    return 2;
+    return 1;
   }
   std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFile, &error);
   if (!output) {
     llvm::errs() << "ptec-opt: error: " << error << "\n";
-    return 2;
+    return 1;
   }
   if (failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
     return 1;

@@ -97,18 +97,18 @@ TEST_CASE("pte-run runs, writes and compares outputs", "[pte-run]") {
   REQUIRE(runTool("ptr_add.pte --input ptr_x.bin --input ptr_y.npy", out) == 0);
   REQUIRE_THAT(out, Contains("[11, 21, 31, 41, 51, 61]"));
   writeFile("ptr_short.bin", std::vector<uint8_t>(8, 0));
-  REQUIRE(runTool("ptr_add.pte --input ptr_short.bin --input ptr_y.npy", out) == 2);
+  REQUIRE(runTool("ptr_add.pte --input ptr_short.bin --input ptr_y.npy", out) == 1);
   REQUIRE_THAT(out, Contains("has 8 bytes, float32 [2, 3] needs 24"));
 }
 
-TEST_CASE("pte-run reports errors with exit status 2", "[pte-run]") {
+TEST_CASE("pte-run exit status: 1 for bad programs and data, 2 for usage", "[pte-run]") {
   writeAddProgram("ptr_add.pte");
   std::string out;
-  REQUIRE(runTool("ptr_missing.pte", out) == 2);
+  REQUIRE(runTool("ptr_missing.pte", out) == 1);
   REQUIRE_THAT(out, Contains("pte-run: ptr_missing.pte: error: cannot open file"));
 
   writeFile("ptr_garbage.pte", std::vector<uint8_t>(100, 0x41));
-  REQUIRE(runTool("ptr_garbage.pte", out) == 2);
+  REQUIRE(runTool("ptr_garbage.pte", out) == 1);
   REQUIRE_THAT(out, Contains("pte-run: ptr_garbage.pte: error:"));
   REQUIRE_THAT(out, Contains("ET12"));
 
@@ -122,12 +122,14 @@ TEST_CASE("pte-run reports errors with exit status 2", "[pte-run]") {
   REQUIRE_THAT(out, Contains("model is required"));
   REQUIRE(runTool("--help", out) == 0);
   REQUIRE_THAT(out, Contains("Examples:"));
+  REQUIRE(runTool("--version", out) == 0);
+  REQUIRE_THAT(out, Contains("pte-run (ptec) "));
 
   // A static input of another shape (same number of elements) is refused
   // before anything runs, naming both shapes.
   writeNpyFloats("ptr_x32.npy", {3, 2}, {1, 2, 3, 4, 5, 6});
   writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
-  REQUIRE(runTool("ptr_add.pte --input ptr_x32.npy --input ptr_y.npy", out) == 2);
+  REQUIRE(runTool("ptr_add.pte --input ptr_x32.npy --input ptr_y.npy", out) == 1);
   REQUIRE_THAT(out, Contains("input 0: shape [3, 2], the method expects [2, 3]"));
 }
 
