@@ -494,13 +494,22 @@ TEST_CASE("xnnpack runtime: concurrent inits and executes", "[xnnpack][runtime][
   CHECK(hs.backend.stats().packs.load() == 1 + hs.backend.stats().lostRaces.load());
   // Every handle runs from its own thread at once; the shared operator is
   // set up and run under its mutex, each handle's workspace under its own.
+  // Buffers are made here: Catch's assertions are not thread-safe.
   threads.clear();
   std::vector<int> failures(handles.size(), 0);
+  std::vector<std::unique_ptr<Buf>> xs, ys;
+  std::vector<std::vector<float>> wants;
+  for (size_t t = 0; t < handles.size(); ++t) {
+    const uint64_t m = t % 2 ? 1 : 4;
+    xs.push_back(std::make_unique<Buf>(std::vector<int64_t>{int64_t(m), int64_t(k)},
+                                       randoms(m * k, unsigned(40 + t))));
+    ys.push_back(std::make_unique<Buf>(std::vector<int64_t>{int64_t(m), int64_t(n)}));
+    wants.push_back(linearRef(xs.back()->data, k, n, w, b));
+  }
   for (size_t t = 0; t < handles.size(); ++t)
     threads.emplace_back([&, t] {
-      const uint64_t m = t % 2 ? 1 : 4;
-      Buf x({int64_t(m), int64_t(k)}, randoms(m * k, unsigned(40 + t))), y({int64_t(m), int64_t(n)});
-      const std::vector<float> want = linearRef(x.data, k, n, w, b);
+      Buf &x = *xs[t], &y = *ys[t];
+      const std::vector<float> &want = wants[t];
       for (int i = 0; i < 50; ++i) {
         std::fill(y.data.begin(), y.data.end(), 0.0f);
         std::vector<rt::EValue *> args{&x.ev, &y.ev};
