@@ -116,7 +116,8 @@ private:
 };
 
 /// Registers one process-wide instance under kXnnpackBackendId. Idempotent.
-/// PTEC_XNNPACK_THREADS, when set to a positive number, sizes its pool.
+/// PTEC_XNNPACK_THREADS, when set to a positive number, sizes its pool;
+/// PTEC_XNNPACK_WEIGHT_CACHE=0 turns packed-weight sharing off.
 void registerXnnpackBackend();
 /// The registered instance (registers it first when needed).
 XnnpackBackend &xnnpackBackend();

@@ -8,6 +8,7 @@
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
 
 #include <cstdlib>
+#include <string>
 
 namespace ptec::xnnpack {
 
@@ -20,6 +21,10 @@ XnnpackBackend &xnnpackBackend() {
       if (n > 0)
         (void)b->setThreads(static_cast<size_t>(n));
     }
+    // The baseline benchmarks compare against: every handle packs its own.
+    if (const char *env = std::getenv("PTEC_XNNPACK_WEIGHT_CACHE"))
+      if (std::string(env) == "0")
+        (void)b->setWeightCache(false);
     return b;
   }();
   return *backend;
