@@ -94,14 +94,19 @@ LogicalResult arange(RuleContext &c) {
   int64_t n;
   if (dtype ? dtype.isInteger(64) : !anyFloat) {
     // int64 results count with the bounds truncated to integers.
-    int64_t is = static_cast<int64_t>(s), ie = static_cast<int64_t>(e),
-            ist = static_cast<int64_t>(st);
-    if (ist == 0)
+    std::optional<int64_t> is = toInt64(s), ie = toInt64(e), ist = toInt64(st);
+    if (!is || !ie || !ist)
+      return c.fail("arange bounds do not fit an int64 result");
+    if (*ist == 0)
       return c.fail("arange step truncates to zero for an int64 result");
-    int64_t sgn = (ist > 0) - (ist < 0);
-    n = (ie - is + ist - sgn) / ist;
+    int64_t sgn = (*ist > 0) - (*ist < 0);
+    n = addSat(subSat(*ie, *is), *ist - sgn) / *ist;
   } else {
-    n = static_cast<int64_t>(std::ceil((e - s) / st));
+    std::optional<int64_t> count = toInt64(std::ceil((e - s) / st));
+    if (!count)
+      return c.fail("arange of [" + num(s) + ", " + num(e) + ") by " + num(st) +
+                    " has no finite length");
+    n = *count;
   }
   c.produce({std::max<int64_t>(n, 0)}, dtype);
   return success();

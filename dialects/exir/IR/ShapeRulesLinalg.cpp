@@ -324,7 +324,7 @@ LogicalResult pdist(RuleContext &c) {
   if (c.getFloat("p") < 0)
     return c.fail("p must be non-negative");
   int64_t n = t.getDimSize(0);
-  c.produce({n <= 1 ? 0 : n * (n - 1) / 2}, t.getElementType());
+  c.produce({n <= 1 ? 0 : mulSat(n, n - 1) / 2}, t.getElementType());
   return success();
 }
 

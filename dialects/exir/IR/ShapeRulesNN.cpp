@@ -42,9 +42,12 @@ LogicalResult allAtLeast(RuleContext &c, StringRef name, ArrayRef<int64_t> v,
 /// ceil_mode).
 int64_t windowCount(int64_t in, int64_t kernel, int64_t pad, int64_t stride,
                     int64_t dilation, bool ceil) {
-  int64_t num = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil ? stride - 1 : 0);
-  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-  if (ceil && (out - 1) * stride >= in + pad)
+  int64_t window = addSat(mulSat(dilation, kernel - 1), 1);
+  int64_t num = subSat(addSat(in, mulSat(2, pad)), window);
+  if (ceil)
+    num = addSat(num, stride - 1);
+  int64_t out = addSat(floorDiv(num, stride), 1);
+  if (ceil && mulSat(out - 1, stride) >= addSat(in, pad))
     --out;
   return out;
 }
@@ -100,9 +103,9 @@ LogicalResult convolution(RuleContext &c) {
 
   int64_t channels = in.getDimSize(batched ? 1 : 0), outChannels;
   if (!transposed) {
-    if (channels != w.getDimSize(1) * groups)
+    if (channels != mulSat(w.getDimSize(1), groups))
       return c.fail("'weight' " + describe(w) + " with groups=" + llvm::Twine(groups) +
-                    " expects " + llvm::Twine(w.getDimSize(1) * groups) +
+                    " expects " + llvm::Twine(mulSat(w.getDimSize(1), groups)) +
                     " input channels, but 'input' " + describe(in) + " has " +
                     llvm::Twine(channels));
     if (w.getDimSize(0) % groups != 0)
@@ -118,7 +121,7 @@ LogicalResult convolution(RuleContext &c) {
     if (w.getDimSize(0) % groups != 0)
       return c.fail("'weight' dim 0 (" + llvm::Twine(w.getDimSize(0)) +
                     ") is not divisible by groups=" + llvm::Twine(groups));
-    outChannels = w.getDimSize(1) * groups;
+    outChannels = mulSat(w.getDimSize(1), groups);
   }
   if (bias && (bias.getRank() != 1 || bias.getDimSize(0) != outChannels))
     return c.fail("'bias' " + describe(bias) + " must be 1-dim with " +
@@ -130,19 +133,21 @@ LogicalResult convolution(RuleContext &c) {
   shape.push_back(outChannels);
   for (size_t i = 0; i < n; ++i) {
     int64_t k = w.getDimSize(2 + i), size = spatial[i];
-    int64_t window = dilation[i] * (k - 1) + 1;
+    int64_t window = addSat(mulSat(dilation[i], k - 1), 1);
+    int64_t padded = addSat(size, mulSat(2, padding[i]));
     int64_t out;
     if (transposed) {
       if (outPad[i] >= stride[i] && outPad[i] >= dilation[i])
         return c.fail("output_padding " + describeShape(outPad) +
                       " must be smaller than the stride or the dilation");
-      out = (size - 1) * stride[i] - 2 * padding[i] + window + outPad[i];
+      out = addSat(subSat(mulSat(size - 1, stride[i]), mulSat(2, padding[i])),
+                   addSat(window, outPad[i]));
     } else if (mode && *mode == "same") {
       out = size;
     } else {
-      if (size + 2 * padding[i] < window)
+      if (padded < window)
         return c.fail("the kernel (" + llvm::Twine(window) + " with dilation) is larger "
-                      "than the padded input (" + llvm::Twine(size + 2 * padding[i]) +
+                      "than the padded input (" + llvm::Twine(padded) +
                       ") in spatial dim " + llvm::Twine(i));
       out = windowCount(size, k, padding[i], stride[i], dilation[i], false);
     }
@@ -213,7 +218,7 @@ LogicalResult pool(RuleContext &c) {
   bool ceil = c.getBool("ceil_mode");
   Shape shape(t.getShape().drop_back(n));
   for (size_t i = 0; i < n; ++i) {
-    int64_t window = isMax ? dilation[i] * (kernel[i] - 1) + 1 : kernel[i];
+    int64_t window = isMax ? addSat(mulSat(dilation[i], kernel[i] - 1), 1) : kernel[i];
     if (padding[i] > window / 2)
       return c.fail("padding " + describeShape(padding) +
                     " must be at most half of the kernel " + describeShape(kernel));
@@ -273,7 +278,7 @@ LogicalResult padShape(RuleContext &c, RankedTensorType t, ArrayRef<int64_t> pad
       return c.fail("reflection padding (" + llvm::Twine(l) + ", " + llvm::Twine(r) +
                     ") must be smaller than dim " + llvm::Twine(d) + " of " +
                     describe(t));
-    shape[d] += l + r;
+    shape[d] = addSat(shape[d], addSat(l, r));
     if (shape[d] < 0)
       return c.fail("padding (" + llvm::Twine(l) + ", " + llvm::Twine(r) +
                     ") makes dim " + llvm::Twine(d) + " of " + describe(t) + " negative");
@@ -334,8 +339,12 @@ LogicalResult upsample(RuleContext &c) {
   } else {
     if (scales->size() != 2)
       return c.fail("scale_factors must have 2 entries");
-    for (int i = 0; i < 2; ++i)
-      out.push_back(static_cast<int64_t>(t.getDimSize(2 + i) * (*scales)[i]));
+    for (int i = 0; i < 2; ++i) {
+      std::optional<int64_t> d = toInt64(t.getDimSize(2 + i) * (*scales)[i]);
+      if (!d)
+        return c.fail("scale_factors give an output size that is not a number");
+      out.push_back(*d);
+    }
   }
   if (out.size() != 2)
     return c.fail("output_size " + describeShape(out) + " must have 2 entries");
@@ -391,8 +400,8 @@ LogicalResult im2col(RuleContext &c) {
       failed(blocks(c, t.getShape().take_back(2), kernel, n)))
     return failure();
   Shape shape(t.getShape().drop_back(3));
-  shape.push_back(t.getDimSize(t.getRank() - 3) * kernel[0] * kernel[1]);
-  shape.push_back(n[0] * n[1]);
+  shape.push_back(mulSat(t.getDimSize(t.getRank() - 3), mulSat(kernel[0], kernel[1])));
+  shape.push_back(mulSat(n[0], n[1]));
   c.produce(shape, t.getElementType());
   return success();
 }
@@ -405,14 +414,15 @@ LogicalResult col2im(RuleContext &c) {
       failed(blocks(c, size, kernel, n)))
     return failure();
   int64_t planes = t.getDimSize(t.getRank() - 2), length = t.getShape().back();
-  if (planes % (kernel[0] * kernel[1]) != 0)
+  int64_t window = mulSat(kernel[0], kernel[1]);
+  if (planes % window != 0)
     return c.fail("dim " + llvm::Twine(t.getRank() - 2) + " of " + describe(t) +
                   " must be divisible by the kernel size " + describeShape(kernel));
-  if (length != n[0] * n[1])
+  if (length != mulSat(n[0], n[1]))
     return c.fail("the last dim of " + describe(t) + " must be the number of sliding "
-                  "blocks, " + llvm::Twine(n[0] * n[1]));
+                  "blocks, " + llvm::Twine(mulSat(n[0], n[1])));
   Shape shape(t.getShape().drop_back(2));
-  shape.push_back(planes / (kernel[0] * kernel[1]));
+  shape.push_back(planes / window);
   shape.append(size.begin(), size.end());
   c.produce(shape, t.getElementType());
   return success();
@@ -429,18 +439,19 @@ LogicalResult pixelShuffle(RuleContext &c) {
   Shape shape(t.getShape());
   int64_t &ch = shape[shape.size() - 3], &h = shape[shape.size() - 2],
           &w = shape.back();
+  int64_t rr = mulSat(r, r);
   if (up) {
-    if (ch % (r * r) != 0)
+    if (ch % rr != 0)
       return c.fail("channels (" + llvm::Twine(ch) + ") must be divisible by " +
-                    llvm::Twine(r * r));
-    ch /= r * r;
-    h *= r;
-    w *= r;
+                    llvm::Twine(rr));
+    ch /= rr;
+    h = mulSat(h, r);
+    w = mulSat(w, r);
   } else {
     if (h % r != 0 || w % r != 0)
       return c.fail("height and width of " + describe(t) + " must be divisible by " +
                     llvm::Twine(r));
-    ch *= r * r;
+    ch = mulSat(ch, rr);
     h /= r;
     w /= r;
   }

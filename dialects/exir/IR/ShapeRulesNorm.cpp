@@ -131,8 +131,9 @@ LogicalResult nativeGroupNorm(RuleContext &c) {
     return failure();
   int64_t n = c.getInt("N"), ch = c.getInt("C"), hw = c.getInt("HxW"),
           group = c.getInt("group");
-  if (n * ch * hw != numel(in.getShape()))
-    return c.fail("N*C*HxW = " + llvm::Twine(n * ch * hw) +
+  int64_t count = mulSat(mulSat(n, ch), hw);
+  if (count != numel(in.getShape()))
+    return c.fail("N*C*HxW = " + llvm::Twine(count) +
                   " must be the element count of 'input' " + describe(in));
   if (group <= 0 || ch % group != 0)
     return c.fail("C=" + llvm::Twine(ch) + " must be divisible by group=" +

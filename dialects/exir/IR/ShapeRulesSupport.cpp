@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
+#include <limits>
 
 using namespace mlir;
 
@@ -180,8 +181,38 @@ std::string describe(Type t) {
 int64_t numel(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    n = mulSat(n, d);
   return n;
+}
+
+static constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+static constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+
+int64_t addSat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? (b > 0 ? kMax : kMin) : r;
+}
+
+int64_t subSat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_sub_overflow(a, b, &r) ? (b < 0 ? kMax : kMin) : r;
+}
+
+int64_t mulSat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? ((a < 0) != (b < 0) ? kMin : kMax) : r;
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+std::optional<int64_t> toInt64(double v) {
+  // 2^63 is exactly representable; every double below it fits.
+  if (!(v > -9223372036854775808.0 && v < 9223372036854775808.0))
+    return std::nullopt;
+  return static_cast<int64_t>(v);
 }
 
 std::string num(double v) {
@@ -587,6 +618,14 @@ LogicalResult RuleContext::requireRank(StringRef name, RankedTensorType t,
   else
     d << lo << " to " << hi << " dims";
   return d << ", got " << describe(t);
+}
+
+LogicalResult RuleContext::checkPieces(int64_t n) const {
+  int64_t most = op->getNumResults() + op->getNumOperands();
+  if (n <= most)
+    return mlir::success();
+  return error() << "the operator produces " << n
+                 << " tensors here, more than the op declares";
 }
 
 LogicalResult RuleContext::sameDtype(StringRef a, RankedTensorType at, StringRef b,

@@ -119,7 +119,17 @@ private:
   bool undefined = false;
 };
 
+/// The element count (saturating at INT64_MAX).
 int64_t numel(ArrayRef<int64_t> shape);
+/// Saturating int64 arithmetic: sizes computed from hostile arguments must
+/// not overflow (undefined behaviour); a saturated size matches no real one.
+int64_t addSat(int64_t a, int64_t b);
+int64_t subSat(int64_t a, int64_t b);
+int64_t mulSat(int64_t a, int64_t b);
+/// Division rounding toward negative infinity (b > 0).
+int64_t floorDiv(int64_t a, int64_t b);
+/// `v` as an int64 (truncated) when it is finite and fits.
+std::optional<int64_t> toInt64(double v);
 /// A double for messages ("0.5", "1e-05").
 std::string num(double v);
 
@@ -187,6 +197,9 @@ public:
   /// Tensor argument `name` must have rank in [lo, hi].
   LogicalResult requireRank(StringRef name, RankedTensorType t, int64_t lo,
                             int64_t hi) const;
+  /// An op that would produce `n` results (splits, unbind) must not be
+  /// asked for more than it declares: fails before building them.
+  LogicalResult checkPieces(int64_t n) const;
   /// Two tensor arguments must share a dtype.
   LogicalResult sameDtype(StringRef a, RankedTensorType at, StringRef b,
                           RankedTensorType bt) const;

@@ -10,6 +10,8 @@
 
 #include "dialects/exir/IR/ShapeRulesSupport.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 namespace ptec::exir::rules {
@@ -32,7 +34,7 @@ LogicalResult inferSize(RuleContext &c, ArrayRef<int64_t> size, int64_t count,
       return c.fail("invalid size " + llvm::Twine(d) + " in " + what + " " +
                     describeShape(size));
     } else {
-      known *= d;
+      known = mulSat(known, d);
     }
   }
   if (infer) {
@@ -95,7 +97,7 @@ LogicalResult viewDtype(RuleContext &c) {
     if (shape.empty())
       return c.fail("a 0-dim tensor cannot be viewed as a dtype of another size");
     if (from > size) {
-      shape.back() *= from / size;
+      shape.back() = mulSat(shape.back(), from / size);
     } else {
       if (shape.back() % (size / from) != 0)
         return c.fail("the last dim (" + llvm::Twine(shape.back()) +
@@ -232,7 +234,7 @@ int64_t sliceLength(int64_t size, std::optional<int64_t> start,
     e += size;
   s = std::clamp<int64_t>(s, 0, size);
   e = std::clamp<int64_t>(e, s, size);
-  return (e - s + step - 1) / step;
+  return e == s ? 0 : (e - s - 1) / step + 1;
 }
 
 LogicalResult slice(RuleContext &c) {
@@ -265,7 +267,7 @@ LogicalResult narrow(RuleContext &c) {
                   llvm::Twine(dim) + " of size " + llvm::Twine(size));
   if (start < 0)
     start += size;
-  if (start + length > size)
+  if (length > size - start)
     return c.fail("start (" + llvm::Twine(start) + ") + length (" +
                   llvm::Twine(length) + ") exceeds dim " + llvm::Twine(dim) +
                   " of size " + llvm::Twine(size));
@@ -331,7 +333,8 @@ LogicalResult diagonal(RuleContext &c) {
   if (a == b)
     return c.fail("diagonal dims cannot be the same (" + llvm::Twine(a) + ")");
   int64_t offset = c.getInt("offset"), sa = t.getDimSize(a), sb = t.getDimSize(b);
-  int64_t len = offset >= 0 ? std::min(sa, sb - offset) : std::min(sa + offset, sb);
+  int64_t len = offset >= 0 ? std::min(sa, subSat(sb, offset))
+                            : std::min(addSat(sa, offset), sb);
   Shape shape;
   for (int64_t i = 0; i < t.getRank(); ++i)
     if (i != a && i != b)
@@ -460,7 +463,9 @@ LogicalResult split(RuleContext &c) {
     if (*each < 0 || (*each == 0 && size != 0))
       return c.fail("split_size " + llvm::Twine(*each) + " cannot split dim " +
                     llvm::Twine(dim) + " of size " + llvm::Twine(size));
-    int64_t n = *each == 0 ? 1 : std::max<int64_t>((size + *each - 1) / *each, 1);
+    int64_t n = *each == 0 ? 1 : std::max<int64_t>(addSat(size, *each - 1) / *each, 1);
+    if (failed(c.checkPieces(n)))
+      return failure();
     Shape sizes(n, *each);
     sizes.back() = size - *each * (n - 1);
     producePieces(c, t, dim, sizes);
@@ -489,12 +494,16 @@ LogicalResult chunk(RuleContext &c) {
   int64_t chunks = c.getInt("chunks"), size = t.getDimSize(dim);
   if (chunks <= 0)
     return c.fail("chunks must be positive, got " + llvm::Twine(chunks));
-  int64_t each = (size + chunks - 1) / chunks;
+  int64_t each = addSat(size, chunks - 1) / chunks;
   if (each == 0) { // an empty dim still gives `chunks` pieces
+    if (failed(c.checkPieces(chunks)))
+      return failure();
     producePieces(c, t, dim, Shape(chunks, 0));
     return success();
   }
-  int64_t n = std::max<int64_t>((size + each - 1) / each, 1);
+  int64_t n = std::max<int64_t>(addSat(size, each - 1) / each, 1);
+  if (failed(c.checkPieces(n)))
+    return failure();
   Shape sizes(n, each);
   sizes.back() = size - each * (n - 1);
   producePieces(c, t, dim, sizes);
@@ -511,6 +520,8 @@ LogicalResult tensorSplit(RuleContext &c) {
   if (std::optional<int64_t> sections = c.optInt("sections")) {
     if (*sections <= 0)
       return c.fail("sections must be positive, got " + llvm::Twine(*sections));
+    if (failed(c.checkPieces(*sections)))
+      return failure();
     for (int64_t i = 0; i < *sections; ++i)
       sizes.push_back(size / *sections + (i < size % *sections ? 1 : 0));
   } else {
@@ -532,6 +543,8 @@ LogicalResult unbind(RuleContext &c) {
     return failure();
   Shape shape(t.getShape());
   shape.erase(shape.begin() + dim);
+  if (failed(c.checkPieces(t.getDimSize(dim))))
+    return failure();
   for (int64_t i = 0; i < t.getDimSize(dim); ++i)
     c.produce(shape, t.getElementType());
   return success();
@@ -583,7 +596,7 @@ LogicalResult catOf(RuleContext &c, ArrayRef<RankedTensorType> ts, int64_t dimAr
         return c.fail("sizes must match except in dim " + llvm::Twine(dim) + ": " +
                       describe(first) + " and " + describe(t) + " (entry " +
                       llvm::Twine(i) + ")");
-    shape[dim] += t.getDimSize(dim);
+    shape[dim] = addSat(shape[dim], t.getDimSize(dim));
   }
   c.produce(shape, rt.get());
   return success();
@@ -649,7 +662,7 @@ LogicalResult repeat(RuleContext &c) {
     if (reps[i] < 0)
       return c.fail("repeats must not be negative, got " + describeShape(reps));
     int64_t in = i - (reps.size() - t.getRank());
-    shape[i] = reps[i] * (in >= 0 ? t.getDimSize(in) : 1);
+    shape[i] = mulSat(reps[i], in >= 0 ? t.getDimSize(in) : 1);
   }
   c.produce(shape, t.getElementType());
   return success();
@@ -681,9 +694,9 @@ LogicalResult repeatInterleave(RuleContext &c) {
     if (shape.empty())
       shape.push_back(1);
     repeated = dim;
-    shape[dim] *= reps;
+    shape[dim] = mulSat(shape[dim], reps);
   } else {
-    shape.push_back(numel(t.getShape()) * reps);
+    shape.push_back(mulSat(numel(t.getShape()), reps));
   }
   if (outputSize && *outputSize != shape[repeated])
     return c.fail("output_size " + llvm::Twine(*outputSize) + " does not match the "

@@ -708,6 +708,30 @@ func.func @quantize_channels(%a0: tensor<4x3xf32>, %a1: tensor<3xf32>, %a2: tens
 
 // -----
 
+func.func @huge_sizes_saturate(%a0: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{size [4611686018427387904, 8] has 9223372036854775807 elements, but the input has 4}}
+  %r = exir.aten "aten::view"(%a0) {size = array<i64: 4611686018427387904, 8>, operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+
+// -----
+
+func.func @huge_split_bounded(%a0: tensor<4611686018427387904xf32>) -> tensor<1xf32> {
+  // expected-error @+1 {{the operator produces 4611686018427387904 tensors here, more than the op declares}}
+  %r = exir.aten "aten::split_copy.Tensor"(%a0) {dim = 0 : i64, split_size = 1 : i64, operand_segments = array<i32: 1>} : (tensor<4611686018427387904xf32>) -> tensor<1xf32>
+  return %r : tensor<1xf32>
+}
+
+// -----
+
+func.func @huge_slice_step(%a0: tensor<4xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{declared float32[2], but the operator produces float32[1]}}
+  %r = exir.aten "aten::slice.Tensor"(%a0) {dim = 0 : i64, end = #exir.none, start = #exir.none, step = 9223372036854775807 : i64, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// -----
+
 func.func @pixel_shuffle_channels(%a0: tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32> {
   // expected-error @+1 {{channels (6) must be divisible by 4}}
   %r = exir.aten "aten::pixel_shuffle"(%a0) {upscale_factor = 2 : i64, operand_segments = array<i32: 1>} : (tensor<1x6x2x2xf32>) -> tensor<1x1x4x4xf32>
