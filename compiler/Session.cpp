@@ -461,7 +461,13 @@ LogicalResult CompileSession::writeIr(bool bytecode) {
     if (failed(writeBytecodeToFile(*module_, os)))
       return emitError(module_->getLoc()) << "cannot write bytecode";
   } else {
-    module_->print(os);
+    // IR printed for reading (no -o) shows weights as a short hex prefix,
+    // MLIR's elide-if-larger convention, unless asked; saved IR keeps them
+    // whole so that it can be resumed.
+    OpPrintingFlags flags;
+    if (options_.outputPath.empty() && !options_.printWeights)
+      flags.elideLargeResourceString(kElideWeightsLargerThan);
+    module_->print(os, flags);
     os << '\n';
   }
   os.flush();

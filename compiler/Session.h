@@ -80,6 +80,10 @@ struct CompileOptions {
   EmitFormat emitFormat = EmitFormat::Pte;
   /// Dump the IR after each phase to the error stream.
   bool printIrAfterAll = false;
+  /// Print weights in full when IR goes to the output stream (no output
+  /// path); otherwise blobs larger than kElideWeightsLargerThan bytes are
+  /// elided there. Saved IR (-o) always keeps them.
+  bool printWeights = false;
   /// Report each phase and its time on the error stream.
   bool verbose = false;
   /// Check every exir.aten op against its shape rule (ShapeRules.h) each
@@ -104,6 +108,9 @@ void addPhasePasses(mlir::OpPassManager &pm, Phase phase,
 /// Splits "model.pt2:prefill" into path and method ("forward" when absent).
 /// A path that exists as written is never split.
 CompileInput parseInputSpec(llvm::StringRef spec);
+
+/// Resource blobs longer than this are elided when IR is printed for reading.
+constexpr int64_t kElideWeightsLargerThan = 64;
 
 class CompileSession {
 public:

@@ -137,6 +137,10 @@ int main(int argc, char **argv) {
                "Name mutable buffers in the .pte (their fully qualified names), so "
                "pte-run --expected-state and other tools can find them");
   app.add_flag("--print-ir-after-all", printIr, "Print the IR after every phase to stderr");
+  bool printWeights = false;
+  app.add_flag("--print-weights", printWeights,
+               "Print weight blobs in full when IR goes to stdout (by default larger ones "
+               "are elided there; IR saved with -o always keeps them)");
   app.add_flag("-v,--verbose", verbose, "Report each phase and its time on stderr");
   std::optional<bool> verifyEach;
   app.add_flag("--exir-verify-each,!--no-exir-verify-each", verifyEach,
@@ -166,6 +170,7 @@ int main(int argc, char **argv) {
   options.reinplace = !noReinplace;
   options.emitStateNames = stateNames;
   options.printIrAfterAll = printIr;
+  options.printWeights = printWeights;
   options.verbose = verbose;
   options.verifyEach = verifyEach;
   options.threading = threads;

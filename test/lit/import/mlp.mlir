@@ -1,4 +1,4 @@
-// RUN: aot-compile %models/mlp/model.pt2 --compile-to=import | FileCheck %s
+// RUN: aot-compile %models/mlp/model.pt2 --compile-to=import --print-weights | FileCheck %s
 
 // Two linear layers with relu: parameters become exir.weight blobs and
 // arguments with their kind and fqn; omitted defaults (alpha, beta) are filled.
