@@ -5,7 +5,8 @@ set -euo pipefail
 pkgs=(cmake ninja-build ccache g++ pkg-config
       llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
       libflatbuffers-dev flatbuffers-compiler libcli11-dev libfmt-dev catch2
-      nlohmann-json3-dev libzip-dev zlib1g-dev libeigen3-dev python3)
+      nlohmann-json3-dev libzip-dev zlib1g-dev libeigen3-dev python3
+      libxnnpack-dev libpthreadpool-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
