@@ -290,6 +290,28 @@ bool checkReferences(const PteView &v, std::string *err) {
   return true;
 }
 
+std::string specValue(const fb::CompileSpec *s) {
+  auto *v = s->value();
+  if (!v)
+    return "(no value)";
+  const uint8_t *d = v->data();
+  size_t n = v->size();
+  bool text = n > 1;
+  for (size_t i = 0; i < n && text; ++i)
+    text = d[i] >= 32 && d[i] < 127;
+  if (text)
+    return "\"" + std::string(d, d + n) + "\"";
+  std::string s2 = "0x" + hexBytes(d, std::min<size_t>(n, 16)) +
+                   (n > 16 ? "..." : "");
+  return s2 + " (" + num(n) + (n == 1 ? " byte)" : " bytes)");
+}
+
+std::string plural(uint64_t n, const std::string &word) {
+  return num(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+} // namespace
+
 std::string dtypeName(fb::ScalarType t) {
   using S = fb::ScalarType;
   switch (t) {
@@ -357,27 +379,6 @@ std::string describeValue(const fb::ExecutionPlan *plan, int64_t idx) {
   return os.str();
 }
 
-std::string specValue(const fb::CompileSpec *s) {
-  auto *v = s->value();
-  if (!v)
-    return "(no value)";
-  const uint8_t *d = v->data();
-  size_t n = v->size();
-  bool text = n > 1;
-  for (size_t i = 0; i < n && text; ++i)
-    text = d[i] >= 32 && d[i] < 127;
-  if (text)
-    return "\"" + std::string(d, d + n) + "\"";
-  std::string s2 = "0x" + hexBytes(d, std::min<size_t>(n, 16)) +
-                   (n > 16 ? "..." : "");
-  return s2 + " (" + num(n) + (n == 1 ? " byte)" : " bytes)");
-}
-
-std::string plural(uint64_t n, const std::string &word) {
-  return num(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-} // namespace
 
 const std::string &embeddedProgramSchema() {
   static const std::string text(kSchemaBytes, sizeof kSchemaBytes);

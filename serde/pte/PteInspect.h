@@ -49,6 +49,12 @@ struct JsonOptions {
 bool dumpPteJson(const PteView &view, const JsonOptions &opts, std::string *out,
                  std::string *err);
 
+// "float32", "int64", ... for a scalar type (its enum name otherwise).
+std::string dtypeName(executorch_flatbuffer::ScalarType t);
+// One value of a plan as text: "%12 Tensor float32[4, 16] planned mem 1 @ 64",
+// "%3 Int 2", ...; out-of-range indices say so.
+std::string describeValue(const executorch_flatbuffer::ExecutionPlan *plan, int64_t idx);
+
 // The schema text embedded at build time (serde/pte/program.fbs).
 const std::string &embeddedProgramSchema();
 

@@ -2,6 +2,8 @@
 // thin main over serde/pte/PteInspect and serde/pte/PteCheck.
 #include "serde/pte/PteCheck.h"
 #include "serde/pte/PteInspect.h"
+#include "serde/pte/PteListing.h"
+#include "serde/pte/PteWriter.h"
 #include "tools/Version.h"
 
 #include <CLI/CLI.hpp>
@@ -18,6 +20,8 @@ int main(int argc, char **argv) {
              "  pte-inspect --json model.pte           full JSON dump (flatc --json style)\n"
              "  pte-inspect --json --elide-bytes model.pte > model.json\n"
              "  pte-inspect --check model.pte          list every format rule violation\n"
+             "  pte-inspect --instructions model.pte   every instruction and its arguments\n"
+             "  pte-inspect --plan --plan-svg plan.svg model.pte   the memory plan\n"
              "\n"
              "Exit codes: 0 ok; 1 the file is not a valid .pte (or cannot be\n"
              "read), or --check found errors (warnings alone exit 0); 2 usage error.");
@@ -35,6 +39,18 @@ int main(int argc, char **argv) {
   app.add_flag("--check", check,
                "run every rule of the .pte format spec and list each violation "
                "(errors and warnings) instead of the summary");
+  bool instructions = false, plan = false;
+  std::string planSvgPath, svgMethod;
+  app.add_flag("--instructions", instructions,
+               "list every instruction with its operator (or delegate) and each "
+               "argument value");
+  app.add_flag("--plan", plan,
+               "list every planned tensor with its lifetime, arena, offset and size, "
+               "and each arena against its lower bound");
+  app.add_option("--plan-svg", planSvgPath,
+                 "write the memory plan as an SVG picture (tensors as boxes over time x "
+                 "offset; inputs, outputs, state and delegate scratch marked)");
+  app.add_option("--method", svgMethod, "the method --plan-svg draws (default: the first)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -52,6 +68,33 @@ int main(int argc, char **argv) {
         ptec::pte::formatViolations(path, ptec::pte::checkPte(bytes.data(), bytes.size()), &out);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return errors > 0 ? 1 : 0;
+  }
+  if (instructions || plan || !planSvgPath.empty()) {
+    std::vector<uint8_t> bytes;
+    ptec::pte::PteView view;
+    if (!ptec::pte::readFileBytes(path, &bytes, &err) ||
+        !ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err)) {
+      std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
+      return 1;
+    }
+    if (instructions)
+      out += ptec::pte::listInstructions(view);
+    if (plan)
+      out += ptec::pte::listPlan(view);
+    if (!planSvgPath.empty()) {
+      std::string svg;
+      if (!ptec::pte::planSvg(view, svgMethod, &svg, &err)) {
+        std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
+        return 2;
+      }
+      if (!ptec::pte::writeFileAtomic(planSvgPath, std::vector<uint8_t>(svg.begin(), svg.end()),
+                                      &err)) {
+        std::fprintf(stderr, "%s: error: %s\n", planSvgPath.c_str(), err.c_str());
+        return 1;
+      }
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
   }
   int rc = ptec::pte::inspectPteFile(path, json, opts, &out, &err);
   if (rc != 0) {
