@@ -570,10 +570,12 @@ int main(int argc, char **argv) {
                  "Write every named mutable buffer after each call here "
                  "(state_<name>.npy, call<k>_state_<name>.npy with --calls)");
   app.add_flag("--list", o.list, "List the methods with their inputs and outputs, then exit");
+#if PTEC_HAVE_XNNPACK_BACKEND
   app.add_option("--xnnpack-threads", o.xnnpackThreads,
                  "Threads XnnpackBackend runs on (default: one per core; also "
                  "PTEC_XNNPACK_THREADS)")
       ->check(CLI::Range(0, 1024));
+#endif
   app.footer(R"(Examples:
   pte-run model.pte --list
   pte-run model.pte                                  # random inputs, print outputs
