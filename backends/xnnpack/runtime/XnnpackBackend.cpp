@@ -102,11 +102,14 @@ Result<void *> XnnpackBackend::init(rt::BackendInitContext &ctx, rt::ProcessedBl
                     std::to_string(static_cast<int>(st)) + ")");
     return Error::NotSupported;
   }
-  PTEC_TRY(ensurePool());
-  std::string why;
-  // Counted before the build so setThreads/setWeightCache refuse to change
-  // the pool while this handle may be using it.
+  // Counted before the pool is taken so that setThreads / setWeightCache
+  // refuse to change them while this handle may use them.
   stats_.handlesLive.fetch_add(1);
+  if (Error e = ensurePool(); e != Error::Ok) {
+    stats_.handlesLive.fetch_sub(1);
+    return e;
+  }
+  std::string why;
   Result<XnnDelegate *> d = XnnDelegate::build(*this, ctx, processed, &why);
   if (!d.ok()) {
     stats_.handlesLive.fetch_sub(1);
