@@ -88,6 +88,12 @@ private:
   }
   FailureOr<Value> transposeLast2(Value v) {
     RankedTensorType t = tensorType(v);
+    // A 1-D weight (F.linear(x, w) with w of shape [K]) is valid PyTorch;
+    // refuse it by name instead of indexing past the shape (fuzz finding).
+    if (!t || t.getRank() < 2)
+      return emitError(loc) << op.getOpName() << ": operand of rank "
+                            << (t ? t.getRank() : 0)
+                            << " where a matrix (rank >= 2) is needed is not supported";
     SmallVector<int64_t> perm, shape(t.getShape());
     for (int64_t i = 0; i < t.getRank(); ++i)
       perm.push_back(i);
