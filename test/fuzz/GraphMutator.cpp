@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -89,13 +90,15 @@ int64_t interestingInt(Rng &rng, int64_t v) {
                                     std::numeric_limits<int64_t>::max(),
                                     std::numeric_limits<int64_t>::min(),
                                     int64_t(1) << 32, int64_t(1) << 40};
+  // Wrapping arithmetic: INT64_MAX + 1 is a fine test value, not UB here.
+  uint64_t u = static_cast<uint64_t>(v);
   switch (pick(rng, 6)) {
   case 0:
-    return v + 1;
+    return static_cast<int64_t>(u + 1);
   case 1:
-    return v - 1;
+    return static_cast<int64_t>(u - 1);
   case 2:
-    return v == std::numeric_limits<int64_t>::min() ? v : -v;
+    return static_cast<int64_t>(0 - u);
   case 3:
     return static_cast<int64_t>(pick(rng, 9)) - 2; // dims, ranks, small sizes
   default:
@@ -122,7 +125,8 @@ json interestingFloat(Rng &rng, double v) {
   case 7:
     return 1e-45;
   case 8:
-    return static_cast<int64_t>(v); // an integer where a float goes
+    // An integer where a float goes (NaN and huge values do not convert).
+    return std::fabs(v) < 1e18 ? static_cast<int64_t>(v) : int64_t(0);
   default:
     return v * 2 + 1;
   }

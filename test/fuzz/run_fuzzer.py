@@ -64,7 +64,7 @@ def compile_seeds(bin_dir, src, dest, kind):
     if not os.path.exists(aot):
         return
     os.makedirs(dest, exist_ok=True)
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:allow_user_poisoning=0")
     for m in SEED_MODELS:
         model = os.path.join(src, "test", "models", m, "model.pt2")
         if not os.path.exists(model):
@@ -94,7 +94,7 @@ def make_seeds(target, bin_dir, src, seeds):
         driver = os.path.join(bin_dir, "pt2_fuzz_corpus_driver")
         if os.path.exists(driver):
             subprocess.run([driver, "--write-corpus", os.path.join(seeds, "builtin")],
-                           stdout=subprocess.DEVNULL, env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+                           stdout=subprocess.DEVNULL, env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0:allow_user_poisoning=0"))
     elif target == "pipeline":
         copy_files(models + [p for p in pt2data if p.endswith(".pt2")], seeds, "fixture")
     elif target == "unpickler":
@@ -161,11 +161,17 @@ def main():
     cmd = [fuzzer, corpus] + seed_dirs + [
         "-seed=%d" % a.seed, "-max_total_time=%d" % a.seconds, "-timeout=20",
         "-rss_limit_mb=4096", "-max_len=%d" % MAX_LEN[a.target], "-print_final_stats=1",
+        # libFuzzer's default error exit code is 77, which ctest reads as SKIPPED.
+        "-error_exitcode=1", "-timeout_exitcode=1",
         "-artifact_prefix=" + artifacts + "/"] + a.extra
     if a.jobs > 1:
         cmd += ["-jobs=%d" % a.jobs, "-workers=%d" % a.jobs]
     env = dict(os.environ)
-    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1:halt_on_error=1")
+    # allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs when
+    # inlined into our instrumented code but not inside the prebuilt libMLIR,
+    # so MLIR objects would read as poisoned (false use-after-poison).
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1:halt_on_error=1:"
+                                   "allow_user_poisoning=0")
     env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
     print("$ " + " ".join(cmd), flush=True)
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
