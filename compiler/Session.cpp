@@ -3,6 +3,7 @@
 #include "compiler/Session.h"
 
 #include "compiler/Import.h"
+#include "compiler/PartitionDot.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/ShapeRules.h"
 #include "passes/PassRecord.h"
@@ -113,6 +114,7 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
       if (b != "none")
         backends.push_back(b);
     PartitionOptions partition;
+    partition.reportRefusals = options.collectReport;
     partition.backends = backends; // copied by the pass option
     add(createExtractCalls()); // lower once, call many
     add(createPartition(partition));
@@ -158,9 +160,37 @@ class CompileSession::DiagnosticPrinter {
 public:
   DiagnosticPrinter(MLIRContext &ctx, llvm::raw_ostream &os) : ctx(ctx), os(os) {
     id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
+      if (report && capture(d))
+        return success();
       print(d);
       return success();
     });
+  }
+  /// With a report: partitioning's "not delegated" remarks go into it
+  /// instead of the stream, and warnings are also listed there.
+  CompileReport *report = nullptr;
+
+  bool capture(Diagnostic &d) {
+    std::string where;
+    if (std::optional<FileLineColLoc> f = fileLoc(d.getLocation()))
+      where = f->getFilename().str() + ":" + std::to_string(f->getLine());
+    if (d.getSeverity() == DiagnosticSeverity::Warning)
+      report->warnings.push_back((where.empty() ? "" : where + ": ") + d.str());
+    // exir-partition: "'aten::mm' in @forward not delegated (demo: why; ...)".
+    std::string message = d.str();
+    llvm::StringRef text = message;
+    size_t at = text.find(" not delegated (");
+    if (d.getSeverity() != DiagnosticSeverity::Remark || at == llvm::StringRef::npos)
+      return false;
+    CompileReport::Refusal r;
+    r.location = where.empty() ? "unknown location" : where;
+    auto [op, method] = text.take_front(at).split(" in @");
+    r.op = op.trim("'").str();
+    r.method = method.str();
+    llvm::StringRef reasons = text.drop_front(at + strlen(" not delegated ("));
+    r.reasons = reasons.drop_back(reasons.ends_with(")") ? 1 : 0).str();
+    report->refusals.push_back(r);
+    return true;
   }
   ~DiagnosticPrinter() { ctx.getDiagEngine().eraseHandler(id); }
 
@@ -238,7 +268,10 @@ CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
     context_->getOrLoadDialect<exir::ExirDialect>()->setSemanticChecks(
         *options_.verifyEach);
   context_->printOpOnDiagnostic(options_.verbose);
+  report_ = CompileReport();
   diagnostics_ = std::make_unique<DiagnosticPrinter>(*context_, errs_);
+  if (options_.collectReport)
+    diagnostics_->report = &report_;
 }
 
 CompileSession::~CompileSession() {
@@ -396,6 +429,8 @@ LogicalResult CompileSession::runPhases() {
     if (phase <= reached_ || phase > options_.compileTo || phase == Phase::Emit)
       continue;
     auto start = std::chrono::steady_clock::now();
+    if (options_.collectReport && phase == Phase::Partition)
+      report_.recordOpsBeforePartition(*module_);
     PassManager pm(&ctx, ModuleOp::getOperationName());
     pm.addInstrumentation(std::make_unique<RecordExirPasses>());
     addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); });
@@ -409,6 +444,20 @@ LogicalResult CompileSession::runPhases() {
     }
     reached_ = phase;
     (*module_)->setAttr(kPhaseAttrName, StringAttr::get(&ctx, phaseName(phase)));
+    if (options_.collectReport) {
+      report_.recordPhase(*module_, phaseName(phase).str(),
+                          std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - start)
+                              .count());
+      if (phase == Phase::WriteBack)
+        report_.recordWriteBack(*module_);
+      else if (phase == Phase::Partition)
+        report_.recordPartition(*module_);
+      else if (phase == Phase::Plan)
+        report_.recordPlan(*module_);
+    }
+    if (options_.collectPartitionDot && phase == Phase::Partition)
+      partitionDot_ = partitionGraphDot(*module_);
     if (options_.verbose) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                     std::chrono::steady_clock::now() - start)
@@ -498,6 +547,9 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
+  pteBytes_ = bytes;
+  if (options_.collectReport)
+    report_.recordProgram(bytes);
   return success();
 #else
   (void)bytes;
@@ -524,6 +576,11 @@ LogicalResult CompileSession::run() {
   auto start = std::chrono::steady_clock::now();
   if (failed(load()))
     return failure();
+  if (options_.collectReport)
+    report_.recordPhase(*module_, std::string(phaseName(reached_)) + " (load)",
+                        std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
   if (options_.verbose) {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::steady_clock::now() - start)

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "compiler/Report.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -86,6 +88,13 @@ struct CompileOptions {
   bool printWeights = false;
   /// Report each phase and its time on the error stream.
   bool verbose = false;
+  /// Fill CompileSession::report() while compiling (aot-compile --report):
+  /// partitioning then also says why each op stayed portable, into the
+  /// report instead of the error stream.
+  bool collectReport = false;
+  /// Keep the Graphviz DOT text of the partitioned graph
+  /// (CompileSession::partitionDot(); aot-compile --partition-dot).
+  bool collectPartitionDot = false;
   /// Check every exir.aten op against its shape rule (ShapeRules.h) each
   /// time the IR is verified: after loading and after every pass. Import
   /// and saved-IR loading check them either way. Unset: the build's
@@ -147,6 +156,13 @@ public:
   /// True when a step failed without saying why (a bug, not the input's
   /// fault: aot-compile exits 3).
   bool hadInternalError() const { return internalError_; }
+  /// What the compile did (with CompileOptions::collectReport).
+  const CompileReport &report() const { return report_; }
+  /// The partitioned graph as Graphviz DOT (with collectPartitionDot; empty
+  /// when the partition phase did not run).
+  const std::string &partitionDot() const { return partitionDot_; }
+  /// The .pte bytes written last (empty before).
+  const std::vector<uint8_t> &pteBytes() const { return pteBytes_; }
 
 private:
   class DiagnosticPrinter;
@@ -167,6 +183,9 @@ private:
   /// The last phase the loaded IR went through.
   Phase reached_ = Phase::Import;
   bool internalError_ = false;
+  CompileReport report_;
+  std::string partitionDot_;
+  std::vector<uint8_t> pteBytes_;
 };
 
 } // namespace ptec

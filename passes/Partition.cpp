@@ -154,7 +154,10 @@ private:
       reasons.push_back(b.impl->name().str() + ": " + *why);
     }
     if (report && llvm::isa<exir::AtenOp>(op)) {
-      InFlightDiagnostic d = op->emitRemark("not delegated (");
+      auto fn = op->getParentOfType<func::FuncOp>();
+      InFlightDiagnostic d = op->emitRemark("'")
+                             << llvm::cast<exir::AtenOp>(op).getOpName() << "' in @"
+                             << (fn ? fn.getSymName() : "?") << " not delegated (";
       llvm::interleave(reasons, [&](const std::string &r) { d << r; },
                        [&] { d << "; "; });
       d << ")";

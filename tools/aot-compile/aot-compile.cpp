@@ -10,8 +10,12 @@
 #include "compiler/Session.h"
 #include "tools/Version.h"
 
+#include "serde/pte/PteListing.h"
+#include "serde/pte/PteWriter.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <CLI/CLI.hpp>
 
@@ -73,6 +77,27 @@ std::string checkOutputName(const ptec::CompileOptions &o, const std::string &em
     return "--emit=mlirbc writes bytecode, but -o " + o.outputPath +
            " names text IR; use --emit=mlir or a .mlirbc name";
   return "";
+}
+
+/// Writes `text` to `path` atomically; reports and returns false on error.
+bool writeText(const std::string &path, const std::string &text) {
+  std::string error;
+  if (ptec::pte::writeFileAtomic(path, std::vector<uint8_t>(text.begin(), text.end()), &error))
+    return true;
+  llvm::errs() << "aot-compile: error: cannot write " << path << ": " << error << "\n";
+  return false;
+}
+
+/// FILE.svg next to a DOT file when Graphviz is installed (quietly nothing
+/// otherwise: the DOT file is the output that was asked for).
+void renderDotToSvg(const std::string &dotPath) {
+  llvm::ErrorOr<std::string> dot = llvm::sys::findProgramByName("dot");
+  if (!dot)
+    return;
+  std::string svg = dotPath + ".svg";
+  llvm::StringRef args[] = {*dot, "-Tsvg", dotPath, "-o", svg};
+  if (llvm::sys::ExecuteAndWait(*dot, args) != 0)
+    llvm::errs() << "aot-compile: warning: 'dot' could not render " << dotPath << "\n";
 }
 
 } // namespace
@@ -137,6 +162,21 @@ int main(int argc, char **argv) {
                "Name mutable buffers in the .pte (their fully qualified names), so "
                "pte-run --expected-state and other tools can find them");
   app.add_flag("--print-ir-after-all", printIr, "Print the IR after every phase to stderr");
+  std::string reportFormat, reportFile, planSvgFile, partitionDotFile;
+  app.add_flag("--report{text}", reportFormat,
+               "Report what the compile did (phases, delegation and every refusal, "
+               "delegate sharing and scratch, write-back copies, the memory plan, output "
+               "segments, warnings): --report or --report=text, --report=json "
+               "(docs/report.md)")
+      ->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--report-file", reportFile,
+                 "Write the report here (default: stderr)");
+  app.add_option("--plan-svg", planSvgFile,
+                 "Write the memory plan of the written .pte as an SVG picture "
+                 "(pte-inspect --plan-svg)");
+  app.add_option("--partition-dot", partitionDotFile,
+                 "Write the partitioned graph as Graphviz DOT (delegate regions coloured "
+                 "per backend); also FILE.svg when 'dot' is installed");
   bool printWeights = false;
   app.add_flag("--print-weights", printWeights,
                "Print weight blobs in full when IR goes to stdout (by default larger ones "
@@ -171,6 +211,8 @@ int main(int argc, char **argv) {
   options.emitStateNames = stateNames;
   options.printIrAfterAll = printIr;
   options.printWeights = printWeights;
+  options.collectReport = !reportFormat.empty();
+  options.collectPartitionDot = !partitionDotFile.empty();
   options.verbose = verbose;
   options.verifyEach = verifyEach;
   options.threading = threads;
@@ -188,7 +230,40 @@ int main(int argc, char **argv) {
   }
 
   ptec::CompileSession session(std::move(options));
-  if (mlir::succeeded(session.run()))
+  bool ok = mlir::succeeded(session.run());
+  // The report also tells what happened when the compile failed.
+  if (!reportFormat.empty()) {
+    const ptec::CompileReport &r = session.report();
+    std::string text = reportFormat == "json" ? r.toJson() : r.toText();
+    if (reportFile.empty())
+      llvm::errs() << text;
+    else if (!writeText(reportFile, text))
+      return 1;
+  }
+  if (ok && !partitionDotFile.empty()) {
+    if (session.partitionDot().empty()) {
+      llvm::errs() << "aot-compile: error: --partition-dot: the partition phase did not run\n";
+      return 2;
+    }
+    if (!writeText(partitionDotFile, session.partitionDot()))
+      return 1;
+    renderDotToSvg(partitionDotFile);
+  }
+  if (ok && !planSvgFile.empty()) {
+    std::string svg, err;
+    ptec::pte::PteView view;
+    const std::vector<uint8_t> &bytes = session.pteBytes();
+    if (bytes.empty()) {
+      llvm::errs() << "aot-compile: error: --plan-svg needs a .pte output\n";
+      return 2;
+    }
+    if (!ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err) ||
+        !ptec::pte::planSvg(view, "", &svg, &err) || !writeText(planSvgFile, svg)) {
+      llvm::errs() << "aot-compile: error: --plan-svg: " << err << "\n";
+      return 1;
+    }
+  }
+  if (ok)
     return 0;
   return session.hadInternalError() ? 3 : 1;
 }
