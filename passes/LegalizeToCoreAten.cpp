@@ -131,6 +131,7 @@ private:
   LogicalResult maxPool2d();
   LogicalResult hardActivation(StringRef kind);
   LogicalResult reduceAll(StringRef target);
+  LogicalResult overload(StringRef name);
 
   exir::AtenOp op;
   OpBuilder b;
@@ -420,6 +421,58 @@ static bool isFullSlice(exir::AtenOp op, Value whole, Value part) {
          llvm::cast<IntegerAttr>(start).getInt() == 0;
 }
 
+/// Overloads torch emits that have no portable kernel but an equivalent
+/// that has one (upstream's portable set): the same computation under
+/// another name or argument order. Fails (leaving the op) for anything else.
+LogicalResult Legalizer::overload(StringRef name) {
+  // Every non-tensor argument, to carry over under the same names.
+  SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
+  Type rt = op->getResult(0).getType();
+  Value self = operandOf(op, "self");
+  auto isNone = [&](StringRef arg) {
+    Attribute a = op->getAttr(arg);
+    return !a || llvm::isa<exir::NoneAttr>(a);
+  };
+  if (name == "aten::max.other" || name == "aten::min.other")
+    return replaceWith(make(name == "aten::max.other" ? "aten::maximum" : "aten::minimum", rt,
+                            {{self}, {operandOf(op, "other")}}));
+  if (name == "aten::rsub.Tensor") // other - alpha * self
+    return replaceWith(make("aten::sub.Tensor", rt, {{operandOf(op, "other")}, {self}}, attrs));
+  if (name == "aten::clamp_min" || name == "aten::clamp_max")
+    return replaceWith(make("aten::clamp", rt, {{self}}, attrs));
+  if (name == "aten::clamp_min.Tensor")
+    return replaceWith(make("aten::clamp.Tensor", rt, {{self}, {operandOf(op, "min")}, {}}));
+  if (name == "aten::clamp_max.Tensor")
+    return replaceWith(make("aten::clamp.Tensor", rt, {{self}, {}, {operandOf(op, "max")}}));
+  if (name == "aten::squeeze") { // every size-1 dim, known from the static shape
+    RankedTensorType t = tensorType(self);
+    if (!t || !t.hasStaticShape())
+      return failure();
+    SmallVector<int64_t> dims;
+    for (int64_t i = 0; i < t.getRank(); ++i)
+      if (t.getDimSize(i) == 1)
+        dims.push_back(i);
+    return replaceWith(make("aten::squeeze_copy.dims", rt, {{self}}, {ints("dim", dims)}));
+  }
+  if (name == "aten::zeros_like" || name == "aten::ones_like") {
+    attrs.push_back(i64("fill_value", name == "aten::zeros_like" ? 0 : 1));
+    return replaceWith(make("aten::full_like", rt, {{self}}, attrs));
+  }
+  if (name == "aten::arange.start") // step defaults to 1
+    return replaceWith(make("aten::arange.start_step", rt, {}, attrs));
+  // upsample by output size: the .vec forms, when no scales override the
+  // coordinate mapping (.vec cannot carry both).
+  if ((name == "aten::upsample_nearest2d" || name == "aten::upsample_bilinear2d") &&
+      isNone("scales_h") && isNone("scales_w")) {
+    SmallVector<NamedAttribute> vec = {attr("output_size", op->getAttr("output_size")),
+                                       attr("scale_factors", exir::NoneAttr::get(b.getContext()))};
+    if (Attribute a = op->getAttr("align_corners"))
+      vec.push_back(attr("align_corners", a));
+    return replaceWith(make(name.str() + ".vec", rt, {{self}}, vec));
+  }
+  return failure();
+}
+
 LogicalResult Legalizer::run(bool &error) {
   StringRef name = op.getOpName();
   // Identity slices (torch.export writes `x[:, a:b] = y` as slice/slice_scatter
@@ -451,6 +504,7 @@ LogicalResult Legalizer::run(bool &error) {
                            .Case("aten::split.Tensor", "aten::split_copy.Tensor")
                            .Case("aten::unbind.int", "aten::unbind_copy.int")
                            .Case("aten::diagonal", "aten::diagonal_copy")
+                           .Case("aten::unfold", "aten::unfold_copy")
                            .Default("");
   LogicalResult r = failure();
   if (!copyForm.empty()) {
@@ -508,6 +562,8 @@ LogicalResult Legalizer::run(bool &error) {
     r = reduceAll("aten::mean.dim");
   } else if (name == "aten::sum") {
     r = reduceAll("aten::sum.dim_IntList");
+  } else if (succeeded(overload(name))) {
+    return success();
   } else {
     return failure(); // Already core (or left for later passes to report).
   }

@@ -41,9 +41,9 @@ func.func @inplace(%cache: tensor<4x2xf32>, %x: tensor<2x2xf32>) -> tensor<4x2xf
 
 // Every op without a kernel is reported, each at its own location.
 func.func @missing(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{no portable kernel for 'aten::atan2.out' (needed by 'aten::atan2')}}
-  %a = exir.aten "aten::atan2"(%x, %x) {operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  // expected-error @+1 {{no portable kernel for 'aten::trunc.out' (needed by 'aten::trunc')}}
-  %b = exir.aten "aten::trunc"(%a) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{no portable kernel for 'aten::lerp.Scalar_out' (needed by 'aten::lerp.Scalar')}}
+  %a = exir.aten "aten::lerp.Scalar"(%x, %x) {weight = 5.000000e-01 : f64, operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{no portable kernel for 'aten::square.out' (needed by 'aten::square')}}
+  %b = exir.aten "aten::square"(%a) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
   return %b : tensor<4xf32>
 }
