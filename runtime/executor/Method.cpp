@@ -5,6 +5,7 @@
 #include "serde/pte/program_generated.h"
 
 #include <cmath>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -1046,6 +1047,9 @@ Error Method::execute() {
     const Instr &in = instrs_[pc];
     size_t next = pc + 1;
     Error e = Error::Ok;
+    std::chrono::steady_clock::time_point started;
+    if (profiler_)
+      started = std::chrono::steady_clock::now();
     switch (in.kind) {
     case Kind::Kernel: e = runKernel(pc, in); break;
     case Kind::Delegate: e = runDelegate(pc, in); break;
@@ -1066,6 +1070,11 @@ Error Method::execute() {
                  pc, in.a);
       break;
     }
+    if (profiler_)
+      profiler_->instructionDone(
+          pc, static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now() - started)
+                                        .count()));
     if (temp)
       temp->reset();
     if (e != Error::Ok) {

@@ -86,6 +86,15 @@ public:
   /// Instructions the last execute() ran (jumps included).
   size_t lastInstructionCount() const { return lastSteps_; }
 
+  /// Called after each instruction execute() runs, with its index and how
+  /// long it took (pte-run --profile). Null (the default) costs one branch.
+  class Profiler {
+  public:
+    virtual ~Profiler() = default;
+    virtual void instructionDone(size_t pc, uint64_t nanoseconds) = 0;
+  };
+  void setProfiler(Profiler *p) { profiler_ = p; }
+
   /// Why the last setInput()/execute() failed, naming the instruction index
   /// and operator plus the kernel's or backend's message.
   const char *errorDetail() const { return errorDetail_; }
@@ -142,6 +151,7 @@ private:
   Delegate *delegates_ = nullptr;
   size_t numDelegates_ = 0;
   size_t lastSteps_ = 0;
+  Profiler *profiler_ = nullptr;
   char errorDetail_[512] = {};
 };
 

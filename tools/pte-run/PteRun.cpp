@@ -4,6 +4,7 @@
 #include "runtime/executor/MethodState.h"
 #include "runtime/executor/Module.h"
 #include "runtime/executor/Npy.h"
+#include "tools/pte-run/RunOutput.h"
 #include "tools/Version.h"
 #include "serde/pte/program_generated.h"
 
@@ -30,6 +31,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -37,6 +39,7 @@
 #include <vector>
 
 using namespace ptec::rt;
+using namespace ptec::pterun;
 namespace fb = executorch_flatbuffer;
 
 namespace {
@@ -59,6 +62,8 @@ struct Options {
   int calls = 1;
   unsigned seed = 0;
   bool list = false;
+  bool json = false;    ///< one JSON document on stdout instead of text lines
+  bool profile = false; ///< time per instruction and per operator
   int xnnpackThreads = 0; ///< 0: one per core
 };
 
@@ -78,46 +83,6 @@ int error(const Options &o, const std::string &msg, int code = kExitFailed) {
 
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string shapeString(Span<const int64_t> sizes) {
-  std::string s = "[";
-  for (size_t i = 0; i < sizes.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(sizes[i]);
-  return s + "]";
-}
-
-/// Element i (row-major) of a tensor as double (every dtype pte-run reads or
-/// writes), whatever the tensor's dim order.
-bool elementAsDouble(const Tensor &t, int64_t i, double &out) {
-  const void *p = t.data();
-  i = t.offsetOf(i);
-  switch (t.dtype()) {
-  case ScalarType::Float: out = static_cast<const float *>(p)[i]; return true;
-  case ScalarType::Double: out = static_cast<const double *>(p)[i]; return true;
-  case ScalarType::Long: out = double(static_cast<const int64_t *>(p)[i]); return true;
-  case ScalarType::Int: out = static_cast<const int32_t *>(p)[i]; return true;
-  case ScalarType::Short: out = static_cast<const int16_t *>(p)[i]; return true;
-  case ScalarType::Char: out = static_cast<const int8_t *>(p)[i]; return true;
-  case ScalarType::Byte: out = static_cast<const uint8_t *>(p)[i]; return true;
-  case ScalarType::Bool: out = static_cast<const uint8_t *>(p)[i] ? 1 : 0; return true;
-  default: return false;
-  }
-}
-
-std::string describeValue(const EValue &v) {
-  char buf[128];
-  switch (v.tag()) {
-  case EValue::Tag::Tensor: {
-    const Tensor &t = v.toTensor();
-    return std::string(toString(t.dtype())) + " " + shapeString(t.sizes());
-  }
-  case EValue::Tag::Int: std::snprintf(buf, sizeof buf, "int %lld", (long long)v.toInt()); return buf;
-  case EValue::Tag::Double: std::snprintf(buf, sizeof buf, "double %g", v.toDouble()); return buf;
-  case EValue::Tag::Bool: return v.toBool() ? "bool true" : "bool false";
-  case EValue::Tag::None: return "None";
-  default: return "list";
-  }
 }
 
 /// Print methods with their input/output signatures, read from the plan.
@@ -179,101 +144,6 @@ void fillRandom(ScalarType dtype, size_t numel, std::vector<uint8_t> &bytes, std
     default: bytes[i * elementSize(dtype)] = uint8_t(small(rng)); break;
     }
   }
-}
-
-struct Stats {
-  double p50 = 0, p90 = 0, p99 = 0;
-};
-Stats percentiles(std::vector<double> v) {
-  Stats s;
-  if (v.empty())
-    return s;
-  std::sort(v.begin(), v.end());
-  auto at = [&](double q) {
-    size_t i = static_cast<size_t>(std::ceil(q * v.size())) - 1;
-    return v[std::min(i, v.size() - 1)];
-  };
-  s.p50 = at(0.50);
-  s.p90 = at(0.90);
-  s.p99 = at(0.99);
-  return s;
-}
-
-void printValue(const std::string &label, const EValue &v) {
-  std::printf("%s: %s", label.c_str(), describeValue(v).c_str());
-  if (v.isTensor() && v.toTensor().data() != nullptr && v.toTensor().numel() > 0) {
-    const Tensor &t = v.toTensor();
-    double mn = INFINITY, mx = -INFINITY, sum = 0, x = 0;
-    int64_t n = t.numel();
-    bool numeric = true;
-    for (int64_t k = 0; k < n && numeric; ++k) {
-      numeric = elementAsDouble(t, k, x);
-      mn = std::min(mn, x);
-      mx = std::max(mx, x);
-      sum += x;
-    }
-    if (numeric) {
-      std::printf("  min %.6g max %.6g mean %.6g  [", mn, mx, sum / double(n));
-      for (int64_t k = 0; k < std::min<int64_t>(n, 6); ++k) {
-        elementAsDouble(t, k, x);
-        std::printf("%s%.6g", k ? ", " : "", x);
-      }
-      std::printf("%s]", n > 6 ? ", ..." : "");
-    }
-  }
-  std::printf("\n");
-}
-
-/// Compare a value (`label`: "output 0", "state cache") with an expected
-/// array; prints one line. True if close.
-bool compareValue(const std::string &label, const EValue &v, const NpyArray &want,
-                  const Options &o, std::string &problem) {
-  if (!v.isTensor()) {
-    problem = label + " is not a tensor";
-    return false;
-  }
-  const Tensor &t = v.toTensor();
-  if (t.numel() != want.numel() ||
-      !std::equal(want.shape.begin(), want.shape.end(), t.sizes().begin(), t.sizes().end())) {
-    problem = label + " has shape " + shapeString(t.sizes()) +
-              ", expected " +
-              shapeString(Span<const int64_t>(want.shape.data(), want.shape.size()));
-    return false;
-  }
-  Tensor w;
-  w.init(want.dtype, Span<const int64_t>(want.shape.data(), want.shape.size()));
-  w.setData(const_cast<uint8_t *>(want.data.data()), want.data.size());
-  double maxAbs = 0, maxRel = 0;
-  int64_t bad = 0, firstBad = -1;
-  for (int64_t k = 0; k < t.numel(); ++k) {
-    double a = 0, e = 0;
-    if (!elementAsDouble(t, k, a) || !elementAsDouble(w, k, e)) {
-      problem = label + " has a dtype pte-run cannot compare";
-      return false;
-    }
-    double diff = std::fabs(a - e);
-    bool bothNan = std::isnan(a) && std::isnan(e);
-    bool bothInf = std::isinf(a) && a == e;
-    if (bothNan || bothInf)
-      diff = 0;
-    else if (std::isnan(diff))
-      diff = INFINITY;
-    maxAbs = std::max(maxAbs, diff);
-    if (e != 0)
-      maxRel = std::max(maxRel, diff / std::fabs(e));
-    if (diff > o.atol + o.rtol * std::fabs(e)) {
-      if (firstBad < 0)
-        firstBad = k;
-      ++bad;
-    }
-  }
-  std::printf("%s vs expected: max abs err %.3g, max rel err %.3g: %s", label.c_str(), maxAbs,
-              maxRel, bad ? "MISMATCH" : "ok");
-  if (bad)
-    std::printf(" (%lld of %lld elements outside atol %.3g + rtol %.3g, first at %lld)",
-                (long long)bad, (long long)t.numel(), o.atol, o.rtol, (long long)firstBad);
-  std::printf("\n");
-  return bad == 0;
 }
 
 /// Creates `dir` and its parents when missing (--output-dir, --state-dir).
@@ -376,6 +246,77 @@ long peakRssKiB() {
   return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
 }
 
+/// Per-instruction times over every run (pte-run --profile).
+class InstructionProfile final : public Method::Profiler {
+public:
+  InstructionProfile(const Program &program, const std::string &method) {
+    auto plan = program.plan(method.c_str());
+    if (!plan.ok() || !plan.get()->chains() || plan.get()->chains()->size() == 0 ||
+        !plan.get()->chains()->Get(0)->instructions())
+      return;
+    const fb::ExecutionPlan *p = plan.get();
+    for (const fb::Instruction *in : *p->chains()->Get(0)->instructions()) {
+      std::string what = "other";
+      if (auto *k = in->instr_args_as_KernelCall()) {
+        const fb::Operator *op =
+            p->operators() && k->op_index() >= 0 &&
+                    static_cast<uint32_t>(k->op_index()) < p->operators()->size()
+                ? p->operators()->Get(static_cast<uint32_t>(k->op_index()))
+                : nullptr;
+        what = op && op->name() ? op->name()->str() : "?";
+        if (op && op->overload() && op->overload()->size())
+          what += "." + op->overload()->str();
+      } else if (auto *d = in->instr_args_as_DelegateCall()) {
+        const fb::BackendDelegate *bd =
+            p->delegates() && d->delegate_index() >= 0 &&
+                    static_cast<uint32_t>(d->delegate_index()) < p->delegates()->size()
+                ? p->delegates()->Get(static_cast<uint32_t>(d->delegate_index()))
+                : nullptr;
+        what = "delegate " + std::string(bd && bd->id() ? bd->id()->c_str() : "?");
+      } else if (in->instr_args_as_MoveCall()) {
+        what = "MoveCall";
+      } else if (in->instr_args_as_JumpFalseCall()) {
+        what = "JumpFalseCall";
+      } else if (in->instr_args_as_FreeCall()) {
+        what = "FreeCall";
+      }
+      names_.push_back(what);
+    }
+    ns_.assign(names_.size(), 0);
+    calls_.assign(names_.size(), 0);
+  }
+  void instructionDone(size_t pc, uint64_t ns) override {
+    if (pc < ns_.size()) {
+      ns_[pc] += ns;
+      ++calls_[pc];
+    }
+  }
+  void report(RunOutput &out) const {
+    std::vector<ProfileRow> byInstr, byOp;
+    std::map<std::string, ProfileRow> ops;
+    double total = 0;
+    for (size_t i = 0; i < ns_.size(); ++i) {
+      double ms = static_cast<double>(ns_[i]) / 1e6;
+      total += ms;
+      byInstr.push_back({"[" + std::to_string(i) + "] " + names_[i], calls_[i], ms});
+      ProfileRow &r = ops[names_[i]];
+      r.what = names_[i];
+      r.calls += calls_[i];
+      r.totalMs += ms;
+    }
+    for (auto &[name, r] : ops)
+      byOp.push_back(r);
+    auto slowest = [](const ProfileRow &a, const ProfileRow &b) { return a.totalMs > b.totalMs; };
+    std::stable_sort(byInstr.begin(), byInstr.end(), slowest);
+    std::stable_sort(byOp.begin(), byOp.end(), slowest);
+    out.profile(byInstr, byOp, total);
+  }
+
+private:
+  std::vector<std::string> names_;
+  std::vector<uint64_t> ns_, calls_;
+};
+
 int run(const Options &o) {
 #if PTEC_HAVE_DEMO_BACKEND
   ptec::demo::registerDemoBackend();
@@ -392,6 +333,7 @@ int run(const Options &o) {
 #if PTEC_HAVE_PORTABLE_KERNELS
   mo.kernels = KernelResolver(&findKernel);
 #endif
+  RunOutput out(o.json);
   std::string detail;
   auto t0 = std::chrono::steady_clock::now();
   auto loaded = Module::load(o.model.c_str(), mo, &detail);
@@ -424,11 +366,14 @@ int run(const Options &o) {
     for (const auto *d : *plan.get()->delegates())
       if (d->id())
         ids.insert(d->id()->str());
-    std::printf("delegates: %zu entries, init calls:", method.delegatesSize());
+    std::vector<std::pair<std::string, size_t>> inits;
     for (const std::string &id : ids)
-      std::printf(" %s=%zu", id.c_str(), backendInitCount(id.c_str()));
-    std::printf("\n");
+      inits.push_back({id, backendInitCount(id.c_str())});
+    out.delegates(method.delegatesSize(), inits);
   }
+  InstructionProfile profile(m.program(), o.method);
+  if (o.profile)
+    method.setProfiler(&profile);
 
   // Inputs: one --input per method input ("random" generates), or none at all.
   const size_t nIn = method.inputsSize();
@@ -486,7 +431,7 @@ int run(const Options &o) {
     // One call: the plain output format; several: each line says its call.
     std::string prefix = o.calls > 1 ? "call " + std::to_string(call) + " " : "";
     for (size_t i = 0; i < method.outputsSize(); ++i)
-      printValue(prefix + "output " + std::to_string(i), *method.output(i));
+      out.value(prefix + "output " + std::to_string(i), *method.output(i));
 
     std::string why;
     for (const std::string &dir : {o.outputDir, o.stateDir})
@@ -509,9 +454,9 @@ int run(const Options &o) {
       if (!want.ok())
         return error(o, "expected " + std::to_string(i) + ": " + why);
       std::string label = prefix + "output " + std::to_string(i);
-      if (!compareValue(label, *method.output(i), want.get(), o, why)) {
+      if (!out.compare(label, *method.output(i), want.get(), {o.rtol, o.atol}, why)) {
         if (!why.empty())
-          std::printf("%s vs expected: MISMATCH: %s\n", label.c_str(), why.c_str());
+          out.mismatch(label, why);
         allClose = false;
       }
     }
@@ -521,18 +466,20 @@ int run(const Options &o) {
       if (!want.ok())
         return error(o, "expected state '" + st.name + "': " + why);
       std::string label = prefix + "state " + st.name;
-      if (!compareValue(label, *method.value(st.valueIndex), want.get(), o, why)) {
+      if (!out.compare(label, *method.value(st.valueIndex), want.get(), {o.rtol, o.atol},
+                       why)) {
         if (!why.empty())
-          std::printf("%s vs expected: MISMATCH: %s\n", label.c_str(), why.c_str());
+          out.mismatch(label, why);
         allClose = false;
       }
     }
   }
 
-  Stats s = percentiles(runMs);
-  std::printf("load %.3f ms, method init %.3f ms, run (%zu) p50 %.3f ms p90 %.3f ms p99 %.3f ms, "
-              "peak RSS %.1f MiB\n",
-              loadMs, initMs, runMs.size(), s.p50, s.p90, s.p99, peakRssKiB() / 1024.0);
+  out.timings(loadMs, initMs, runMs, peakRssKiB() / 1024.0);
+  if (o.profile)
+    profile.report(out);
+  std::string doc = out.finish(allClose);
+  std::fwrite(doc.data(), 1, doc.size(), stdout);
   return allClose ? 0 : kExitFailed;
 }
 
@@ -570,6 +517,12 @@ int main(int argc, char **argv) {
                  "Write every named mutable buffer after each call here "
                  "(state_<name>.npy, call<k>_state_<name>.npy with --calls)");
   app.add_flag("--list", o.list, "List the methods with their inputs and outputs, then exit");
+  app.add_flag("--json", o.json,
+               "Print one JSON document instead of text: outputs' summaries, comparisons, "
+               "delegate init counts, timings (and the profile)");
+  app.add_flag("--profile", o.profile,
+               "Time every instruction over all runs and print the totals per operator and "
+               "the slowest instructions");
 #if PTEC_HAVE_XNNPACK_BACKEND
   app.add_option("--xnnpack-threads", o.xnnpackThreads,
                  "Threads XnnpackBackend runs on (default: one per core; also "
@@ -582,6 +535,8 @@ int main(int argc, char **argv) {
   pte-run model.pte --input x.npy --input random --output-dir out/
   pte-run model.pte --input x.npy --expected y.npy --rtol 1e-4 --atol 1e-5
   pte-run model.pte --method decode --repeat 100     # timing p50/p90/p99
+  pte-run model.pte --repeat 20 --profile            # where the time goes
+  pte-run model.pte --input x.npy --expected y.npy --json > run.json
   pte-run model.pte --calls 3 --input x_{call}.npy --expected y_{call}.npy \
           --expected-state cache=cache_{call}.npy      # state over three calls
 

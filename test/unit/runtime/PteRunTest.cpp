@@ -133,6 +133,35 @@ TEST_CASE("pte-run exit status: 1 for bad programs and data, 2 for usage", "[pte
   REQUIRE_THAT(out, Contains("input 0: shape [3, 2], the method expects [2, 3]"));
 }
 
+TEST_CASE("pte-run --json and --profile", "[pte-run]") {
+  writeAddProgram("ptr_add.pte");
+  writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
+  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
+  writeNpyFloats("ptr_good.npy", {2, 3}, {11, 22, 33, 44, 55, 66});
+  writeNpyFloats("ptr_bad.npy", {2, 3}, {11, 22, 33, 44, 55, 70});
+  std::string out;
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --expected ptr_good.npy "
+                  "--json --profile --repeat 3",
+                  out) == 0);
+  // One JSON document and nothing else on stdout.
+  REQUIRE(out.front() == '{');
+  REQUIRE_THAT(out, Contains("\"label\": \"output 0\""));
+  REQUIRE_THAT(out, Contains("\"max_abs_err\": 0.0"));
+  REQUIRE_THAT(out, Contains("\"runs\": 3"));
+  REQUIRE_THAT(out, Contains("\"what\": \"aten::add.out\""));
+  REQUIRE_THAT(out, Contains("\"calls\": 3"));
+  REQUIRE_THAT(out, Contains("\"ok\": true"));
+  REQUIRE(out.find("vs expected") == std::string::npos);
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --expected ptr_bad.npy --json",
+                  out) == 1);
+  REQUIRE_THAT(out, Contains("\"bad_elements\": 1"));
+  REQUIRE_THAT(out, Contains("\"ok\": false"));
+  // Text profile: per operator, then the slowest instructions.
+  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --profile", out) == 0);
+  REQUIRE_THAT(out, Contains("by operator:"));
+  REQUIRE_THAT(out, Contains("[0] aten::add.out"));
+}
+
 TEST_CASE("pte-run creates --output-dir and --state-dir", "[pte-run]") {
   writeAddProgram("ptr_add.pte");
   writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
