@@ -14,6 +14,17 @@ namespace fb = executorch_flatbuffer;
 
 namespace {
 
+/// Element `i` of a vector of 8-byte scalars. The FlatBuffers verifier
+/// checks only the 4-byte alignment of a vector's length, so a crafted file
+/// can put 8-byte elements on a 4-byte boundary, where Get() would be a
+/// misaligned load (pte_fuzz finding): copy the bytes instead.
+template <typename T> T get8(const flatbuffers::Vector<T> *v, flatbuffers::uoffset_t i) {
+  static_assert(sizeof(T) == 8, "for 8-byte elements");
+  T x;
+  std::memcpy(&x, v->Data() + static_cast<size_t>(i) * sizeof(T), sizeof(T));
+  return flatbuffers::EndianScalar(x);
+}
+
 constexpr size_t kMinFileSize = 64;
 constexpr uint8_t kNull = 1, kInt = 2, kBool = 3, kTensor = 5, kString = 6, kIntList = 7,
                   kDoubleList = 8, kBoolList = 9, kTensorList = 10, kOptTensorList = 11;
@@ -209,7 +220,7 @@ void Checker::checkProgram(const fb::Program *p) {
     } else {
       constSize_ = segs->Get(cs->segment_index())->size();
       for (uint32_t i = 0; i < constOffsets_->size(); ++i) {
-        uint64_t o = constOffsets_->Get(i);
+        uint64_t o = get8(constOffsets_, i);
         std::string w = at("constant_segment.offsets", i);
         if (o > constSize_)
           error("constant.offsets", w,
@@ -339,7 +350,7 @@ void Checker::checkTensor(const std::string &V, const fb::Tensor *t,
     if (mid == 0 || mid >= narenas) {
       error("tensor.allocation", V, "memory_id " + num(mid) + " out of range");
     } else {
-      int64_t arena = arenas->Get(mid);
+      int64_t arena = get8(arenas, mid);
       if (arena < 0 || off > uint64_t(arena) || nbytes > uint64_t(arena) - off)
         error("tensor.allocation", V,
               "[" + num(off) + ", +" + num(nbytes) + ") runs past arena " + num(mid) + " (" +
@@ -349,7 +360,7 @@ void Checker::checkTensor(const std::string &V, const fb::Tensor *t,
     }
     if (idx > 0 && !external) {
       bool fits = hasMut_ && idx < mutOffsets_->size() &&
-                  mutOffsets_->Get(idx) <= mutSize_ && nbytes <= mutSize_ - mutOffsets_->Get(idx);
+                  get8(mutOffsets_, idx) <= mutSize_ && nbytes <= mutSize_ - get8(mutOffsets_, idx);
       if (!fits)
         error("mutable.bounds", V,
               "initial data " + num(idx) + " not in the mutable segment");
@@ -361,8 +372,8 @@ void Checker::checkTensor(const std::string &V, const fb::Tensor *t,
       if (!b || !b->storage() || b->storage()->size() < nbytes)
         error("constant.bounds", V,
               "constant_buffer[" + num(idx) + "] lacks " + num(nbytes) + " bytes");
-    } else if (idx >= constOffsets_->size() || constOffsets_->Get(idx) > constSize_ ||
-               nbytes > constSize_ - constOffsets_->Get(idx)) {
+    } else if (idx >= constOffsets_->size() || get8(constOffsets_, idx) > constSize_ ||
+               nbytes > constSize_ - get8(constOffsets_, idx)) {
       error("constant.bounds", V,
             "constant " + num(idx) + ": " + num(nbytes) + " bytes not in the segment");
     }
@@ -386,11 +397,11 @@ void Checker::checkPlan(const std::string &P, const fb::ExecutionPlan *plan) {
   const auto *arenas = plan->non_const_buffer_sizes();
   if (arenas) {
     bool negative = false;
-    for (int64_t a : *arenas)
-      negative = negative || a < 0;
+    for (flatbuffers::uoffset_t k = 0; k < arenas->size(); ++k)
+      negative = negative || get8(arenas, k) < 0;
     if (arenas->size() == 0 || negative)
       error("plan.buffer-sizes", P + ".non_const_buffer_sizes", "empty or negative");
-    else if (arenas->Get(0) != 0)
+    else if (get8(arenas, 0) != 0)
       warning("plan.buffer-sizes", P + ".non_const_buffer_sizes",
               "entry 0 is reserved and should be 0");
   }
@@ -417,9 +428,11 @@ void Checker::checkPlan(const std::string &P, const fb::ExecutionPlan *plan) {
         error("required.field", V + ".items", "missing");
         continue;
       }
-      for (int64_t i : *items)
+      for (flatbuffers::uoffset_t k = 0; k < items->size(); ++k) {
+        int64_t i = get8(items, k);
         if (i < 0 || uint64_t(i) >= n || tags_[i] != kInt)
           error("value.list-index", V, "IntList items must index Int values");
+      }
     } else if (tag == kTensorList || tag == kOptTensorList) {
       const auto *items = tag == kTensorList ? ev->val_as_TensorList()->items()
                                              : ev->val_as_OptionalTensorList()->items();
