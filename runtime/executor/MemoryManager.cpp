@@ -1,6 +1,7 @@
 #include "runtime/executor/MemoryManager.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -50,12 +51,19 @@ Result<std::unique_ptr<OwnedMemory>> OwnedMemory::create(Span<const int64_t> are
       return Error::InvalidProgram;
     size_t bytes = static_cast<size_t>(n);
     // calloc: planned memory starts as zeros, and a large arena costs nothing
-    // until it is touched.
+    // until it is touched. calloc only promises 16-byte alignment, so take
+    // kArenaAlignment - 1 bytes more and start the arena at the first aligned
+    // address (planned offsets, and the alignment backends ask for their
+    // scratch, are relative to an aligned base).
+    if (bytes > SIZE_MAX - kArenaAlignment)
+      return Error::MemoryAllocationFailed;
     std::unique_ptr<uint8_t, FreeDeleter> a(
-        static_cast<uint8_t *>(std::calloc(bytes == 0 ? 1 : bytes, 1)));
+        static_cast<uint8_t *>(std::calloc(bytes + kArenaAlignment - 1, 1)));
     if (!a)
       return Error::MemoryAllocationFailed;
-    m->spans_.emplace_back(a.get(), bytes);
+    uintptr_t raw = reinterpret_cast<uintptr_t>(a.get());
+    uintptr_t aligned = (raw + kArenaAlignment - 1) & ~uintptr_t(kArenaAlignment - 1);
+    m->spans_.emplace_back(a.get() + (aligned - raw), bytes);
     m->arenas_.push_back(std::move(a));
   }
   m->temp_.reset(new (std::nothrow) uint8_t[tempBytes == 0 ? 1 : tempBytes]);

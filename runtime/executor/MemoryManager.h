@@ -71,6 +71,9 @@ private:
 /// Module creates one per loaded method.
 class OwnedMemory {
 public:
+  /// Every arena starts at a multiple of this many bytes (a cache line, and
+  /// the largest alignment a backend may ask for its scratch).
+  static constexpr size_t kArenaAlignment = 64;
   /// `arenaSizes` is non_const_buffer_sizes without entry 0.
   static Result<std::unique_ptr<OwnedMemory>> create(Span<const int64_t> arenaSizes,
                                                      size_t tempBytes);

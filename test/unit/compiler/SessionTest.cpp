@@ -26,9 +26,22 @@ TEST_CASE("a session imports a model and prints the IR", "[session]") {
   CHECK(err.empty());
   CHECK(out.find("func.func @predict(") != std::string::npos);
   CHECK(out.find("exir.weight @fc1.weight \"parameter\"") != std::string::npos);
-  CHECK(out.find("dialect_resources") != std::string::npos);
+  // Weight blobs are elided unless asked for (--print-weights).
+  CHECK(out.find("dialect_resources") == std::string::npos);
   REQUIRE(session.module());
   CHECK(session.module()->getAttr("exir.version"));
+}
+
+TEST_CASE("a session prints weight blobs when asked", "[session]") {
+  ptec::CompileOptions options;
+  options.inputs.push_back({model("mlp"), "predict"});
+  options.compileTo = ptec::Phase::Import;
+  options.printWeights = true;
+  std::string out, err;
+  llvm::raw_string_ostream outs(out), errs(err);
+  ptec::CompileSession session(options, errs, outs);
+  REQUIRE(mlir::succeeded(session.run()));
+  CHECK(out.find("dialect_resources") != std::string::npos);
 }
 
 TEST_CASE("errors are printed as file: error: message and counted", "[session]") {
