@@ -126,7 +126,9 @@ Error padKernel(KernelContext &ctx, Args args, int k, PadMode mode, const char *
                           : "%s: padding (%lld, %lld) of dim %d must be >= 0 on a non-empty dim",
                       op, static_cast<long long>(before[d]), static_cast<long long>(after[d]), d,
                       static_cast<long long>(n));
-    os.d[d] = n + before[d] + after[d];
+    if (__builtin_add_overflow(n, before[d], &os.d[d]) ||
+        __builtin_add_overflow(os.d[d], after[d], &os.d[d]))
+      return ctx.fail(Error::InvalidArgument, "%s: padded size overflows", op);
   }
   PTEC_TRY(resizeOut(ctx, *out, os));
   forEachCoord(os, [&](int64_t o, const int64_t *c) {
@@ -206,7 +208,7 @@ Error diagonal_copy_out(KernelContext &ctx, Args args) {
   if (offset >= 0 && offset < n2) {
     len = std::min(n1, n2 - offset);
     base = offset * in->stride(static_cast<int>(d2));
-  } else if (offset < 0 && -offset < n1) {
+  } else if (offset < 0 && offset > -n1) { // (-offset could overflow for INT64_MIN)
     len = std::min(n1 + offset, n2);
     base = -offset * in->stride(static_cast<int>(d1));
   }

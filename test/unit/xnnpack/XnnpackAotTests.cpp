@@ -237,3 +237,50 @@ func.func private @r(%b: tensor<2xf32> {exir.weight_value = dense<[1.0, -1.0]> :
   const auto &filter = plan.values[plan.indexOf.at(fc->filter_id())];
   CHECK(filter.dims == std::vector<uint64_t>{2, 4}); // [N, K], transposed from wT
 }
+
+TEST_CASE("xnnpack capability: weights inside lower-once-call-many functions",
+          "[xnnpack][aot]") {
+  // @step is called twice with the same weight @w (baked) and with two
+  // different weights @w / @v (not a constant: each call differs).
+  mlir::MLIRContext ctx;
+  auto m = parse(ctx, R"mlir(
+module {
+  exir.weight @w "parameter" = dense<0.5> : tensor<4x4xf32>
+  exir.weight @v "parameter" = dense<0.25> : tensor<4x4xf32>
+  func.func @forward(%x: tensor<2x4xf32> {exir.input = #exir.input<user_input, "x">},
+                     %w: tensor<4x4xf32> {exir.input = #exir.input<parameter, "w">},
+                     %v: tensor<4x4xf32> {exir.input = #exir.input<parameter, "v">}) -> tensor<2x4xf32> {
+    %0 = call @same(%x, %w) : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+    %1 = call @same(%0, %w) : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+    %2 = call @differ(%1, %w) : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+    %3 = call @differ(%2, %v) : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+    return %3 : tensor<2x4xf32>
+  }
+  func.func private @same(%x: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> tensor<2x4xf32> {
+    %0 = exir.aten "aten::mm"(%x, %w) {test.tag = "same", operand_segments = array<i32: 1, 1>} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+    return %0 : tensor<2x4xf32>
+  }
+  func.func private @differ(%x: tensor<2x4xf32>, %w: tensor<4x4xf32>) -> tensor<2x4xf32> {
+    %0 = exir.aten "aten::mm"(%x, %w) {test.tag = "differ", operand_segments = array<i32: 1, 1>} : (tensor<2x4xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+    return %0 : tensor<2x4xf32>
+  }
+}
+)mlir");
+  REQUIRE(m);
+  auto v = verdicts(*m);
+  CHECK(v["same"].empty());
+  CHECK(v["differ"].find("not a constant") != std::string::npos);
+  std::string why;
+  for (auto f : m->getOps<mlir::func::FuncOp>()) {
+    if (f.getSymName() == "differ") {
+      CHECK_FALSE(aot::constantWeightOf(f.getArgument(1), &why));
+      CHECK(why.find("pass different weights ('w', 'v')") != std::string::npos);
+    }
+    if (f.getSymName() == "same") {
+      aot::ConstantWeight w = aot::constantWeightOf(f.getArgument(1), &why);
+      CHECK(w);
+      CHECK(w.fqn == "w");
+      CHECK_FALSE(aot::constantWeightOf(f.getArgument(0), &why)); // activations are not
+    }
+  }
+}
