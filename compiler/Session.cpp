@@ -542,6 +542,7 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
   pte::ProgramBuilder builder;
   EmitOptions emitOptions;
   emitOptions.emitStateNames = options_.emitStateNames;
+  emitOptions.emitStackTraces = options_.emitStackTraces;
   if (failed(emitProgram(*module_, builder, emitOptions)))
     return failure();
   std::string error;

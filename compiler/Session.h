@@ -79,6 +79,9 @@ struct CompileOptions {
   /// Name mutable buffers in the program (ExtraTensorInfo.fully_qualified_name,
   /// upstream's emit_mutable_buffer_names) so runtimes can find state by name.
   bool emitStateNames = false;
+  /// Write each instruction's source frames into the program (Chain.stacktrace)
+  /// so runtime failures name the user's line.
+  bool emitStackTraces = false;
   EmitFormat emitFormat = EmitFormat::Pte;
   /// Dump the IR after each phase to the error stream.
   bool printIrAfterAll = false;

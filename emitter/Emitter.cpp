@@ -10,6 +10,8 @@
 
 #include "emitter/Emitter.h"
 
+#include <functional>
+
 #include "dialects/exir/IR/ExirDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -93,6 +95,44 @@ private:
     auto instr = std::make_unique<fb::InstructionT>();
     instr->instr_args = std::move(args);
     chain_->instructions.push_back(std::move(instr));
+    if (options_.emitStackTraces)
+      chain_->stacktrace.push_back(framesOf(currentLoc_));
+  }
+  /// The user's source frames of `loc` (the exported node's stack trace,
+  /// innermost last as upstream writes them); empty when it has none.
+  static std::unique_ptr<fb::FrameListT> framesOf(Location loc) {
+    auto frames = std::make_unique<fb::FrameListT>();
+    std::string name;
+    std::function<void(Location)> walk = [&](Location l) {
+      if (auto n = llvm::dyn_cast<NameLoc>(l)) {
+        name = n.getName().str();
+        walk(n.getChildLoc());
+      } else if (auto f = llvm::dyn_cast<FileLineColLoc>(l)) {
+        // Line 0 is the importer's stand-in (the input file itself, for a
+        // node without a stack trace): keep only the node's name then, so
+        // the program does not depend on where its input was.
+        if (f.getLine() == 0)
+          return;
+        auto frame = std::make_unique<fb::FrameT>();
+        frame->filename = f.getFilename().str();
+        frame->lineno = static_cast<int32_t>(f.getLine());
+        frame->name = name;
+        frames->items.push_back(std::move(frame));
+      } else if (auto c = llvm::dyn_cast<CallSiteLoc>(l)) {
+        walk(c.getCaller());
+        walk(c.getCallee());
+      } else if (auto fused = llvm::dyn_cast<FusedLoc>(l)) {
+        for (Location inner : fused.getLocations())
+          walk(inner);
+      }
+    };
+    walk(loc);
+    if (frames->items.empty() && !name.empty()) {
+      auto frame = std::make_unique<fb::FrameT>();
+      frame->name = name;
+      frames->items.push_back(std::move(frame));
+    }
+    return frames;
   }
   int32_t operatorIndex(const std::string &name, const std::string &overload);
   LogicalResult emitAten(exir::AtenOp op);
@@ -110,6 +150,7 @@ private:
   llvm::DenseMap<Value, int32_t> values_;
   std::map<std::pair<std::string, std::string>, int32_t> operators_;
   llvm::DenseMap<Operation *, int32_t> sharedDelegates_;
+  Location currentLoc_ = UnknownLoc::get(module_.getContext());
 
 public:
   size_t numDelegateCalls = 0;
@@ -561,6 +602,7 @@ MethodEmitter::emit(func::FuncOp func) {
     return failure();
 
   for (Operation &op : func.getBody().front()) {
+    currentLoc_ = op.getLoc();
     LogicalResult r = success();
     if (auto alloc = llvm::dyn_cast<exir::AllocOp>(op)) {
       auto mem = alloc->getAttrOfType<exir::MemAttr>("exir.mem");

@@ -19,6 +19,9 @@ struct EmitOptions {
   /// state), as upstream does on request (emit_mutable_buffer_names): tools
   /// and tests then find a method's state by name.
   bool emitStateNames = false;
+  /// Write Chain.stacktrace: per instruction the user's source frames (the
+  /// exported node's stack trace), so a runtime failure can name the line.
+  bool emitStackTraces = false;
 };
 
 /// Per-method facts gathered while emitting, for reports and benchmarks.

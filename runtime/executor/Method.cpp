@@ -1027,6 +1027,28 @@ Error Method::evalCondition(size_t pc, const EValue &c, bool &out) {
               "instruction %zu (JumpFalseCall): condition is not a Bool or bool tensor", pc);
 }
 
+void Method::appendSourceOf(size_t pc) {
+  // The program's Chain.stacktrace (aot-compile --emit-stacktraces, or
+  // upstream's stacktraces): the innermost frame is the user's line.
+  auto plan = program_->plan(name_);
+  if (!plan.ok() || !plan.get()->chains() || plan.get()->chains()->size() == 0)
+    return;
+  const auto *frames = plan.get()->chains()->Get(0)->stacktrace();
+  if (!frames || pc >= frames->size())
+    return;
+  const fb::FrameList *list = frames->Get(static_cast<uint32_t>(pc));
+  if (!list || !list->items() || list->items()->size() == 0)
+    return;
+  const fb::Frame *f = list->items()->Get(list->items()->size() - 1);
+  size_t used = std::strlen(errorDetail_);
+  const char *node = f->name() ? f->name()->c_str() : "";
+  if (f->filename() && f->filename()->size())
+    std::snprintf(errorDetail_ + used, sizeof errorDetail_ - used, " (from %s:%d%s%s)",
+                  f->filename()->c_str(), f->lineno(), *node ? ", node " : "", node);
+  else if (*node)
+    std::snprintf(errorDetail_ + used, sizeof errorDetail_ - used, " (from node %s)", node);
+}
+
 Error Method::execute() {
   errorDetail_[0] = '\0';
   for (size_t i = 0; i < numInputs_; ++i)
@@ -1079,6 +1101,7 @@ Error Method::execute() {
       temp->reset();
     if (e != Error::Ok) {
       lastSteps_ = steps;
+      appendSourceOf(pc);
       return e;
     }
     pc = next;

@@ -131,6 +131,9 @@ private:
   Error runKernel(size_t pc, const Instr &in);
   Error runDelegate(size_t pc, const Instr &in);
   Error evalCondition(size_t pc, const EValue &cond, bool &out);
+  /// Adds " (from file:line, node name)" to errorDetail_ when the program
+  /// has source frames for instruction `pc`.
+  void appendSourceOf(size_t pc);
 
   const Program *program_ = nullptr;
   MemoryManager *memory_ = nullptr;

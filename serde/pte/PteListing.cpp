@@ -206,6 +206,25 @@ std::vector<PlannedRange> plannedRanges(const PteView &view, uint32_t m) {
   return out;
 }
 
+/// "file:line (node name)" of instruction `i`'s innermost source frame
+/// (Chain.stacktrace), or "" when the program carries none.
+static std::string sourceOf(const fb::ExecutionPlan *plan, uint32_t i) {
+  if (!plan->chains() || plan->chains()->size() == 0)
+    return "";
+  const auto *traces = plan->chains()->Get(0)->stacktrace();
+  if (!traces || i >= traces->size())
+    return "";
+  const fb::FrameList *list = traces->Get(i);
+  if (!list || !list->items() || list->items()->size() == 0)
+    return "";
+  const fb::Frame *f = list->items()->Get(list->items()->size() - 1);
+  std::string node = f->name() ? f->name()->str() : "";
+  if (!f->filename() || f->filename()->size() == 0)
+    return node.empty() ? "" : "node " + node;
+  std::string s = f->filename()->str() + ":" + std::to_string(f->lineno());
+  return node.empty() ? s : s + " (node " + node + ")";
+}
+
 std::string listInstructions(const PteView &view) {
   std::ostringstream os;
   auto *plans = view.program->execution_plan();
@@ -285,6 +304,9 @@ std::string listInstructions(const PteView &view) {
       } else {
         os << "unknown instruction kind\n";
       }
+      std::string from = sourceOf(plan, i);
+      if (!from.empty())
+        os << "        from " << from << "\n";
     }
   }
   return os.str();

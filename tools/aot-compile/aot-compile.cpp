@@ -154,7 +154,10 @@ int main(int argc, char **argv) {
                  "Where mutated state is copied back: at the earliest safe "
                  "point, or at the end of the method")
       ->check(CLI::IsMember({"earliest", "end"}));
-  bool noReinplace = false, stateNames = false;
+  bool noReinplace = false, stateNames = false, stackTraces = false;
+  app.add_flag("--emit-stacktraces", stackTraces,
+               "Write each instruction's source frames (from the exported nodes' stack "
+               "traces) into the .pte, so a runtime failure names the user's line");
   app.add_flag("--no-reinplace", noReinplace,
                "Keep functional updates of mutated state (KV caches) as they are: "
                "write-back copies each new value (for comparison)");
@@ -209,6 +212,7 @@ int main(int argc, char **argv) {
   options.writeBackAtEnd = writeBack == "end";
   options.reinplace = !noReinplace;
   options.emitStateNames = stateNames;
+  options.emitStackTraces = stackTraces;
   options.printIrAfterAll = printIr;
   options.printWeights = printWeights;
   options.collectReport = !reportFormat.empty();
