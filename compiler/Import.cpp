@@ -51,7 +51,29 @@ constexpr size_t kBlobAlignment = 16;
 struct Scope {
   const pt2::Graph &graph;
   llvm::StringMap<Value> values;
+  /// Outputs of nodes that failed to import (and of nodes using them):
+  /// their users are skipped silently, so one bad node gives one error.
+  llvm::StringSet<> poisoned;
 };
+
+/// Every value name `a` refers to (tensors, optional tensors, symbolic ints).
+template <typename F>
+void forEachName(const pt2::Argument &a, F &&f) {
+  if (!a.name.empty())
+    f(a.name);
+  for (const std::string &n : a.names)
+    if (!n.empty())
+      f(n);
+  for (const pt2::OptionalTensor &o : a.optTensors)
+    if (!o.isNone)
+      f(o.name);
+  for (const auto &list : a.nestedNames)
+    for (const std::string &n : list)
+      f(n);
+}
+
+/// Import errors reported before the importer stops listing more.
+constexpr unsigned kMaxImportErrors = 20;
 
 /// A weight some method uses, before its exir.weight op exists.
 struct WeightUse {
@@ -147,18 +169,24 @@ public:
   void createWeights();
 
 private:
+  /// The .pt2 file (line 0: the whole file), tagged with the input it is
+  /// (exir::inputOfLoc), so every diagnostic can say which .pt2 and method
+  /// it comes from even when it points at the user's source line.
   Location fileLoc() const {
-    return FileLineColLoc::get(&ctx, program->path, 0, 0);
+    return tagged(FileLineColLoc::get(&ctx, program->path, 0, 0));
+  }
+  Location tagged(Location loc) const {
+    return exir::tagInputLoc(loc, program->path, methodName);
   }
   Location namedLoc(StringRef name) const {
     return NameLoc::get(StringAttr::get(&ctx, name), fileLoc());
   }
   Location nodeLoc(const pt2::Node &node) const {
-    Location file = fileLoc();
     auto [userFile, userLine] = userFrame(node);
-    if (!userFile.empty() && userLine > 0)
-      file = FileLineColLoc::get(&ctx, userFile, userLine, 0);
-    return NameLoc::get(StringAttr::get(&ctx, node.name), file);
+    if (userFile.empty() || userLine <= 0)
+      return NameLoc::get(StringAttr::get(&ctx, node.name), fileLoc());
+    return NameLoc::get(StringAttr::get(&ctx, node.name),
+                        tagged(FileLineColLoc::get(&ctx, userFile, userLine, 0)));
   }
   /// The frame of the node's stack trace a user wants an error at: the
   /// innermost one outside the torch package (a node made by nn.Linear has
@@ -201,6 +229,8 @@ private:
   OpBuilder b;
   const schema::OperatorRegistry &registry;
   const pt2::ExportedProgram *program = nullptr;
+  std::string methodName;
+  unsigned errors = 0; // nodes that failed, over all methods
   llvm::MapVector<StringRef, WeightUse> weights; // keys live in the programs
   llvm::StringSet<> methodNames;
   /// Submodules of this method called more than once (nn_module_stack paths
@@ -372,6 +402,7 @@ void Importer::createWeights() {
 
 LogicalResult Importer::importMethod(const MethodSource &src) {
   program = &src.program;
+  methodName = src.methodName;
   const pt2::Graph &graph = program->graph;
   Location funcLoc = fileLoc();
   if (!methodNames.insert(src.methodName).second)
@@ -535,10 +566,34 @@ std::string Importer::repeatedScope(const pt2::Node &node) const {
 }
 
 LogicalResult Importer::importNodes(Scope &scope) {
-  for (const pt2::Node &node : scope.graph.nodes)
-    if (failed(importNode(node, scope)))
+  // Every problem, not only the first: a node that fails poisons its
+  // outputs, nodes that use a poisoned value are skipped (their error would
+  // only repeat the first), and the rest go on being checked.
+  bool ok = true;
+  auto poison = [&](const pt2::Node &node) {
+    for (const pt2::Argument &out : node.outputs)
+      forEachName(out, [&](const std::string &n) { scope.poisoned.insert(n); });
+  };
+  for (const pt2::Node &node : scope.graph.nodes) {
+    bool usesPoison = false;
+    for (const pt2::NamedArgument &in : node.inputs)
+      forEachName(in.arg, [&](const std::string &n) {
+        usesPoison |= scope.poisoned.contains(n);
+      });
+    if (usesPoison) {
+      poison(node);
+      continue;
+    }
+    if (succeeded(importNode(node, scope)))
+      continue;
+    ok = false;
+    poison(node);
+    if (++errors >= kMaxImportErrors) {
+      emitError(fileLoc()) << "stopping after " << kMaxImportErrors << " errors";
       return failure();
-  return success();
+    }
+  }
+  return success(ok);
 }
 
 LogicalResult Importer::nodeResults(const pt2::Node &node,
@@ -678,10 +733,20 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
   StringRef target = node.target;
   if (target.starts_with(kHopPrefix))
     return importHop(node, target.drop_front(kHopPrefix.size()), scope, loc);
-  if (!target.starts_with(kOpsPrefix))
-    return emitError(loc) << "node '" << node.name << "' calls the Python operator '"
-                          << target << "'; symbolic (dynamic-shape) arithmetic is "
-                                       "not supported yet";
+  if (!target.starts_with(kOpsPrefix)) {
+    // What torch.export writes outside torch.ops: symbolic arithmetic on
+    // sizes (_operator.*, math.*, torch.sym_*) under dynamic shapes, and
+    // nothing else; anything other is an unknown call target, not "dynamic".
+    bool symbolic = target.starts_with("_operator.") || target.starts_with("operator.") ||
+                    target.starts_with("math.") || target.starts_with("torch.sym_") ||
+                    target.starts_with("torch._sym_");
+    if (symbolic)
+      return emitError(loc) << "node '" << node.name << "' is symbolic size arithmetic ('"
+                            << target << "'); dynamic shapes are not supported yet";
+    return emitError(loc) << "node '" << node.name << "' calls '" << target
+                          << "', which is not an operator (torch.ops.<namespace>.<op>"
+                             ".<overload>), a higher-order op or size arithmetic";
+  }
   const schema::FunctionSchema *s = registry.lookupTarget(target.str());
   if (!s)
     return emitError(loc) << "unknown operator '" << target << "' (node '"
@@ -870,9 +935,12 @@ OwningOpRef<ModuleOp> importPrograms(MLIRContext &context,
       StringAttr::get(&context, std::to_string(exir::kIrVersionMajor) + "." +
                                     std::to_string(exir::kIrVersionMinor)));
   Importer importer(context, *module);
+  // Each method is checked even when an earlier one failed.
+  bool ok = true;
   for (const MethodSource &src : sources)
-    if (failed(importer.importMethod(src)))
-      return nullptr;
+    ok &= succeeded(importer.importMethod(src));
+  if (!ok)
+    return nullptr;
   importer.createWeights();
   if (failed(verify(*module)))
     return nullptr;

@@ -227,6 +227,14 @@ private:
       severity = "remark";
       break;
     }
+    // GCC's "In function" convention: a line naming the input (.pt2 and
+    // method) before the first diagnostic from it, so errors that point at
+    // the user's Python line still say which exported program they are in.
+    if (auto input = exir::inputOfLoc(d.getLocation())) {
+      if (*input != lastInput)
+        os << "In " << input->first << ", method " << input->second << ":\n";
+      lastInput = *input;
+    }
     printOne(d.getLocation(), severity, d.str());
     for (Diagnostic &note : d.getNotes())
       printOne(note.getLocation(), "note", note.str());
@@ -249,6 +257,7 @@ private:
   MLIRContext &ctx;
   llvm::raw_ostream &os;
   DiagnosticEngine::HandlerID id;
+  std::pair<std::string, std::string> lastInput;
 };
 
 //===----------------------------------------------------------------------===//

@@ -94,6 +94,9 @@ bool tensorMeta(const json &j, const Where &w, const SchemaForm &form, TensorMet
     for (size_t d = 0; d < arr->size(); ++d) {
       std::string expr;
       std::optional<int64_t> v = symInt((*arr)[d], wk[d], form, expr);
+      if (v && *v < 0 && std::string(key) == "sizes")
+        failAt(wk[d], "dimension " + std::to_string(d) + " has size " + std::to_string(*v) +
+                          "; sizes are never negative");
       if (!v && isStatic) {
         isStatic = false;
         use.what = std::string(word) + " " + std::to_string(d);

@@ -121,3 +121,30 @@ ElementsAttr ptec::exir::makeResourceElements(ShapedType type, StringRef key,
   return DenseResourceElementsAttr::get(
       type, safe, HeapAsmResourceBlob::allocateAndCopyWithAlign(data, 16));
 }
+
+Location ptec::exir::tagInputLoc(Location loc, StringRef file, StringRef method) {
+  MLIRContext *ctx = loc.getContext();
+  Attribute tag =
+      ArrayAttr::get(ctx, {StringAttr::get(ctx, file), StringAttr::get(ctx, method)});
+  return FusedLoc::get({loc}, tag, ctx);
+}
+
+std::optional<std::pair<std::string, std::string>>
+ptec::exir::inputOfLoc(Location loc) {
+  if (auto fused = llvm::dyn_cast<FusedLoc>(loc)) {
+    if (auto tag = llvm::dyn_cast_or_null<ArrayAttr>(fused.getMetadata()))
+      if (tag.size() == 2 && llvm::isa<StringAttr>(tag[0]) && llvm::isa<StringAttr>(tag[1]))
+        return std::make_pair(llvm::cast<StringAttr>(tag[0]).str(),
+                              llvm::cast<StringAttr>(tag[1]).str());
+    for (Location inner : fused.getLocations())
+      if (auto found = inputOfLoc(inner))
+        return found;
+  } else if (auto name = llvm::dyn_cast<NameLoc>(loc)) {
+    return inputOfLoc(name.getChildLoc());
+  } else if (auto site = llvm::dyn_cast<CallSiteLoc>(loc)) {
+    if (auto found = inputOfLoc(site.getCallee()))
+      return found;
+    return inputOfLoc(site.getCaller());
+  }
+  return std::nullopt;
+}

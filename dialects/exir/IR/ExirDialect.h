@@ -1,6 +1,10 @@
 //===- ExirDialect.h - the exir dialect -------------------------*- C++ -*-===//
 #pragma once
 
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -72,6 +76,16 @@ constexpr llvm::StringLiteral kInplaceOfAttrName = "exir.inplace_of";
 /// The operand index named by a well-formed `exir.inplace_of` on `op`
 /// (one result, index in range), or -1.
 int getInplaceOperand(mlir::Operation *op);
+
+/// Source-location tagging of imported IR: `loc` wrapped in a FusedLoc whose
+/// metadata is ["file.pt2", "method"], the input an op was imported from.
+/// Diagnostics name the input with it; location walks that look through
+/// FusedLoc (file:line, stack traces) are unaffected.
+mlir::Location tagInputLoc(mlir::Location loc, llvm::StringRef file,
+                           llvm::StringRef method);
+/// The (file, method) a tagInputLoc tag inside `loc` names (searched through
+/// name, call-site and fused locations), or nullopt.
+std::optional<std::pair<std::string, std::string>> inputOfLoc(mlir::Location loc);
 
 /// The #exir.input of argument `i` of `func`, or null.
 InputAttr getInputAttr(mlir::Operation *func, unsigned i);

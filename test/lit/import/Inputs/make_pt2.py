@@ -94,6 +94,23 @@ def case(name):
     if name == "python_op":
         return program([node("_operator.add", [("", tensor("x")), ("", tensor("w"))],
                              [tensor("y")], 12)]), w
+    if name == "unknown_target":  # neither torch.ops nor size arithmetic
+        return program([node("mylib.frobnicate", [("", tensor("x"))],
+                             [tensor("y")], 12)]), w
+    if name == "negative_size":
+        return program([add()], values={"x": meta([-3, 2])}), w
+    if name == "two_errors":  # two independent bad nodes and one that uses
+        # the first's output: the two are reported, the user of 'p' is not
+        return program([node("torch.ops.aten.permute.default",
+                              [("self", tensor("x")), ("dims", {"as_ints": [0, 0]})],
+                              [tensor("p")], 12),
+                        node("torch.ops.aten.mm.default",
+                              [("self", tensor("p")), ("mat2", tensor("p"))],
+                              [tensor("q")], 13),
+                        node("torch.ops.aten.permute.default",
+                              [("self", tensor("x")), ("dims", {"as_ints": [1, 1]})],
+                              [tensor("y")], 14)],
+                       values={"p": meta([2, 2]), "q": meta([2, 3])}), w
     if name == "cond":
         return program([node("torch.ops.higher_order.cond",
                              [("", {"as_bool": True}), ("", tensor("x"))],
