@@ -231,6 +231,10 @@ private:
   const pt2::ExportedProgram *program = nullptr;
   std::string methodName;
   unsigned errors = 0; // nodes that failed, over all methods
+public:
+  std::function<void(size_t, size_t)> progress;
+  size_t nodesDone = 0, nodesTotal = 0;
+private:
   llvm::MapVector<StringRef, WeightUse> weights; // keys live in the programs
   llvm::StringSet<> methodNames;
   /// Submodules of this method called more than once (nn_module_stack paths
@@ -575,6 +579,8 @@ LogicalResult Importer::importNodes(Scope &scope) {
       forEachName(out, [&](const std::string &n) { scope.poisoned.insert(n); });
   };
   for (const pt2::Node &node : scope.graph.nodes) {
+    if (progress && ++nodesDone % 1024 == 0)
+      progress(nodesDone, nodesTotal);
     bool usesPoison = false;
     for (const pt2::NamedArgument &in : node.inputs)
       forEachName(in.arg, [&](const std::string &n) {
@@ -923,7 +929,8 @@ LogicalResult Importer::importHop(const pt2::Node &node, StringRef hop,
 } // namespace
 
 OwningOpRef<ModuleOp> importPrograms(MLIRContext &context,
-                                     ArrayRef<MethodSource> sources) {
+                                     ArrayRef<MethodSource> sources,
+                                     std::function<void(size_t, size_t)> progress) {
   context.loadDialect<exir::ExirDialect, func::FuncDialect>();
   Location loc = sources.empty()
                      ? UnknownLoc::get(&context)
@@ -935,6 +942,9 @@ OwningOpRef<ModuleOp> importPrograms(MLIRContext &context,
       StringAttr::get(&context, std::to_string(exir::kIrVersionMajor) + "." +
                                     std::to_string(exir::kIrVersionMinor)));
   Importer importer(context, *module);
+  importer.progress = std::move(progress);
+  for (const MethodSource &src : sources)
+    importer.nodesTotal += src.program.graph.nodes.size();
   // Each method is checked even when an earlier one failed.
   bool ok = true;
   for (const MethodSource &src : sources)

@@ -14,6 +14,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+
+#include <functional>
 #include "llvm/ADT/ArrayRef.h"
 
 #include <string>
@@ -35,7 +37,11 @@ void registerImportDialects(mlir::DialectRegistry &registry);
 /// `context` when any source cannot be imported. Weight bytes are referenced,
 /// not copied, when a weight covers its whole shared storage; the blobs keep
 /// that storage alive.
+///
+/// `progress`, when set, is called with (nodes imported, nodes in all
+/// sources) every 1024 nodes, for a status line.
 mlir::OwningOpRef<mlir::ModuleOp>
-importPrograms(mlir::MLIRContext &context, llvm::ArrayRef<MethodSource> sources);
+importPrograms(mlir::MLIRContext &context, llvm::ArrayRef<MethodSource> sources,
+               std::function<void(size_t, size_t)> progress = nullptr);
 
 } // namespace ptec

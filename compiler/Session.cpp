@@ -19,6 +19,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/Format.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -195,6 +197,8 @@ public:
   ~DiagnosticPrinter() { ctx.getDiagEngine().eraseHandler(id); }
 
   unsigned errors = 0;
+  /// A progress line (no newline) is on the terminal.
+  bool statusShown = false;
 
 private:
   static std::optional<FileLineColLoc> fileLoc(Location loc) {
@@ -226,6 +230,10 @@ private:
     case DiagnosticSeverity::Remark:
       severity = "remark";
       break;
+    }
+    if (statusShown) { // the progress line goes away before any message
+      os << "\r\033[K";
+      statusShown = false;
     }
     // GCC's "In function" convention: a line naming the input (.pt2 and
     // method) before the first diagnostic from it, so errors that point at
@@ -353,7 +361,13 @@ LogicalResult CompileSession::load() {
 }
 
 LogicalResult CompileSession::loadPrograms(llvm::ArrayRef<MethodSource> sources) {
-  module_ = importPrograms(*context_, sources);
+  std::function<void(size_t, size_t)> progress;
+  if (options_.progress)
+    progress = [this](size_t done, size_t total) {
+      showProgress("import: " + std::to_string(done) + " of " + std::to_string(total) +
+                   " nodes");
+    };
+  module_ = importPrograms(*context_, sources, progress);
   reached_ = Phase::Import;
   return success(static_cast<bool>(module_));
 }
@@ -437,6 +451,7 @@ LogicalResult CompileSession::runPhases() {
   for (Phase phase : allPhases()) {
     if (phase <= reached_ || phase > options_.compileTo || phase == Phase::Emit)
       continue;
+    showProgress(phaseName(phase));
     auto start = std::chrono::steady_clock::now();
     if (options_.collectReport && phase == Phase::Partition)
       report_.recordOpsBeforePartition(*module_);
@@ -578,7 +593,36 @@ LogicalResult CompileSession::writeOutput() {
   return writeIr(bytecode);
 }
 
+void CompileSession::showProgress(llvm::StringRef step) {
+  if (!options_.progress)
+    return;
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                 progressStart_)
+                       .count();
+  size_t ops = 0;
+  if (module_)
+    module_->walk([&](Operation *) { ++ops; });
+  errs_ << "\r\033[Kaot-compile: " << step;
+  if (ops)
+    errs_ << " (" << ops << " ops)";
+  errs_ << llvm::format(", %.1f s", seconds);
+  errs_.flush();
+  diagnostics_->statusShown = true;
+}
+
+void CompileSession::clearProgress() {
+  if (!diagnostics_->statusShown)
+    return;
+  errs_ << "\r\033[K";
+  errs_.flush();
+  diagnostics_->statusShown = false;
+}
+
 LogicalResult CompileSession::run() {
+  progressStart_ = std::chrono::steady_clock::now();
+  // The status line never outlives the run, whichever way it ends.
+  auto clear = llvm::make_scope_exit([&] { clearProgress(); });
+  showProgress("import");
   if (options_.compileTo == Phase::Emit &&
       options_.emitFormat == EmitFormat::Pte && options_.outputPath.empty())
     return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
@@ -601,6 +645,7 @@ LogicalResult CompileSession::run() {
   if (failed(runPhases()))
     return failure();
   start = std::chrono::steady_clock::now();
+  showProgress(options_.compileTo == Phase::Emit ? "emit" : "write");
   if (failed(writeOutput()))
     return failure();
   if (options_.verbose) {

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -91,6 +92,10 @@ struct CompileOptions {
   bool printWeights = false;
   /// Report each phase and its time on the error stream.
   bool verbose = false;
+  /// Keep one status line on the error stream (a terminal): the phase being
+  /// run, ops in the module, elapsed time; cleared before any diagnostic and
+  /// at the end. aot-compile turns it on when stderr is a terminal.
+  bool progress = false;
   /// Fill CompileSession::report() while compiling (aot-compile --report):
   /// partitioning then also says why each op stayed portable, into the
   /// report instead of the error stream.
@@ -176,8 +181,12 @@ private:
   /// False for a pass already recorded on the IR (warns when its options
   /// differ from ours).
   bool shouldRun(mlir::Pass &pass);
+  /// The progress line (CompileOptions::progress): `step`, ops, elapsed.
+  void showProgress(llvm::StringRef step);
+  void clearProgress();
 
   CompileOptions options_;
+  std::chrono::steady_clock::time_point progressStart_;
   llvm::raw_ostream &errs_;
   llvm::raw_ostream &out_;
   std::unique_ptr<mlir::MLIRContext> context_;

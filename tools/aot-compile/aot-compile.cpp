@@ -15,6 +15,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 
 #include <CLI/CLI.hpp>
@@ -185,6 +186,10 @@ int main(int argc, char **argv) {
                "Print weight blobs in full when IR goes to stdout (by default larger ones "
                "are elided there; IR saved with -o always keeps them)");
   app.add_flag("-v,--verbose", verbose, "Report each phase and its time on stderr");
+  std::optional<bool> progress;
+  app.add_flag("--progress,!--no-progress", progress,
+               "A status line on stderr while compiling: phase, ops, elapsed time "
+               "(default: on when stderr is a terminal and --verbose is off)");
   std::optional<bool> verifyEach;
   app.add_flag("--exir-verify-each,!--no-exir-verify-each", verifyEach,
                "Check every ATen op against its shape rule after every pass, not "
@@ -218,6 +223,8 @@ int main(int argc, char **argv) {
   options.collectReport = !reportFormat.empty();
   options.collectPartitionDot = !partitionDotFile.empty();
   options.verbose = verbose;
+  options.progress =
+      progress.value_or(!verbose && llvm::sys::Process::StandardErrIsDisplayed());
   options.verifyEach = verifyEach;
   options.threading = threads;
 
