@@ -175,18 +175,20 @@ private:
   Location fileLoc() const {
     return tagged(FileLineColLoc::get(&ctx, program->path, 0, 0));
   }
-  Location tagged(Location loc) const {
-    return exir::tagInputLoc(loc, program->path, methodName);
+  Location tagged(Location loc, int64_t handle = 0) const {
+    return exir::tagInputLoc(loc, program->path, methodName, handle);
   }
   Location namedLoc(StringRef name) const {
     return NameLoc::get(StringAttr::get(&ctx, name), fileLoc());
   }
-  Location nodeLoc(const pt2::Node &node) const {
+  /// The node's Python line (else the .pt2), named after the node and
+  /// tagged with its debug handle: the next one of this method.
+  Location nodeLoc(const pt2::Node &node) {
     auto [userFile, userLine] = userFrame(node);
-    if (userFile.empty() || userLine <= 0)
-      return NameLoc::get(StringAttr::get(&ctx, node.name), fileLoc());
-    return NameLoc::get(StringAttr::get(&ctx, node.name),
-                        tagged(FileLineColLoc::get(&ctx, userFile, userLine, 0)));
+    Location where = FileLineColLoc::get(&ctx, program->path, 0, 0);
+    if (!userFile.empty() && userLine > 0)
+      where = FileLineColLoc::get(&ctx, userFile, userLine, 0);
+    return NameLoc::get(StringAttr::get(&ctx, node.name), tagged(where, ++lastHandle));
   }
   /// The frame of the node's stack trace a user wants an error at: the
   /// innermost one outside the torch package (a node made by nn.Linear has
@@ -230,6 +232,7 @@ private:
   const schema::OperatorRegistry &registry;
   const pt2::ExportedProgram *program = nullptr;
   std::string methodName;
+  int64_t lastHandle = 0; // debug handles given in this method
   unsigned errors = 0; // nodes that failed, over all methods
 public:
   std::function<void(size_t, size_t)> progress;
@@ -407,6 +410,7 @@ void Importer::createWeights() {
 LogicalResult Importer::importMethod(const MethodSource &src) {
   program = &src.program;
   methodName = src.methodName;
+  lastHandle = 0;
   const pt2::Graph &graph = program->graph;
   Location funcLoc = fileLoc();
   if (!methodNames.insert(src.methodName).second)

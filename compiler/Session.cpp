@@ -11,6 +11,7 @@
 #include "serde/pt2/Pt2Reader.h"
 #include "serde/pte/PteWriter.h"
 #ifdef PTEC_HAVE_EMITTER
+#include "compiler/DebugMap.h"
 #include "emitter/Emitter.h"
 #endif
 
@@ -567,8 +568,11 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
   EmitOptions emitOptions;
   emitOptions.emitStateNames = options_.emitStateNames;
   emitOptions.emitStackTraces = options_.emitStackTraces;
-  if (failed(emitProgram(*module_, builder, emitOptions)))
+  EmitStats stats;
+  if (failed(emitProgram(*module_, builder, emitOptions, &stats)))
     return failure();
+  if (options_.collectDebugMap)
+    debugMap_ = debugMapJson(stats);
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;

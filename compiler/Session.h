@@ -96,6 +96,8 @@ struct CompileOptions {
   /// run, ops in the module, elapsed time; cleared before any diagnostic and
   /// at the end. aot-compile turns it on when stderr is a terminal.
   bool progress = false;
+  /// Build debugMap() when emitting a .pte (aot-compile --debug-map).
+  bool collectDebugMap = false;
   /// Fill CompileSession::report() while compiling (aot-compile --report):
   /// partitioning then also says why each op stayed portable, into the
   /// report instead of the error stream.
@@ -169,6 +171,9 @@ public:
   /// The partitioned graph as Graphviz DOT (with collectPartitionDot; empty
   /// when the partition phase did not run).
   const std::string &partitionDot() const { return partitionDot_; }
+  /// The debug map JSON (CompileOptions::collectDebugMap; compiler/DebugMap.h),
+  /// empty when no .pte was emitted.
+  const std::string &debugMap() const { return debugMap_; }
   /// The .pte bytes written last (empty before).
   const std::vector<uint8_t> &pteBytes() const { return pteBytes_; }
 
@@ -197,6 +202,7 @@ private:
   bool internalError_ = false;
   CompileReport report_;
   std::string partitionDot_;
+  std::string debugMap_;
   std::vector<uint8_t> pteBytes_;
 };
 

@@ -95,6 +95,7 @@ private:
     auto instr = std::make_unique<fb::InstructionT>();
     instr->instr_args = std::move(args);
     chain_->instructions.push_back(std::move(instr));
+    instructionLocs.push_back(currentLoc_);
     if (options_.emitStackTraces)
       chain_->stacktrace.push_back(framesOf(currentLoc_));
   }
@@ -154,6 +155,7 @@ private:
 
 public:
   size_t numDelegateCalls = 0;
+  std::vector<Location> instructionLocs;
 };
 
 FailureOr<int32_t> MethodEmitter::addTensor(Location loc, Type type,
@@ -668,6 +670,7 @@ LogicalResult emitProgram(ModuleOp module, pte::ProgramBuilder &out,
       s.numDelegates = (*plan)->delegates.size();
       s.numDelegateCalls = m.numDelegateCalls;
       s.arenaSizes = (*plan)->non_const_buffer_sizes;
+      s.instructionLocs = std::move(m.instructionLocs);
       stats->methods.push_back(std::move(s));
     }
     out.program.execution_plan.push_back(std::move(*plan));

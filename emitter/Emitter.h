@@ -31,6 +31,10 @@ struct EmitStats {
     size_t numValues = 0, numInstructions = 0, numDelegates = 0,
            numDelegateCalls = 0;
     std::vector<int64_t> arenaSizes;
+    /// The location of the op each instruction was emitted for (a delegate
+    /// call's fuses its ops'), in instruction order: debug handles and
+    /// nodes per instruction (compiler/DebugMap).
+    std::vector<mlir::Location> instructionLocs;
   };
   std::vector<Method> methods;
 };

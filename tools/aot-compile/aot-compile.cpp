@@ -166,7 +166,7 @@ int main(int argc, char **argv) {
                "Name mutable buffers in the .pte (their fully qualified names), so "
                "pte-run --expected-state and other tools can find them");
   app.add_flag("--print-ir-after-all", printIr, "Print the IR after every phase to stderr");
-  std::string reportFormat, reportFile, planSvgFile, partitionDotFile;
+  std::string reportFormat, reportFile, planSvgFile, partitionDotFile, debugMapFile;
   app.add_flag("--report{text}", reportFormat,
                "Report what the compile did (phases, delegation and every refusal, "
                "delegate sharing and scratch, write-back copies, the memory plan, output "
@@ -178,6 +178,9 @@ int main(int argc, char **argv) {
   app.add_option("--plan-svg", planSvgFile,
                  "Write the memory plan of the written .pte as an SVG picture "
                  "(pte-inspect --plan-svg)");
+  app.add_option("--debug-map", debugMapFile,
+                 "Write which exported nodes (debug handles, names, Python lines) each "
+                 "instruction of the .pte came from, as JSON (docs/report.md#debug-map)");
   app.add_option("--partition-dot", partitionDotFile,
                  "Write the partitioned graph as Graphviz DOT (delegate regions coloured "
                  "per backend); also FILE.svg when 'dot' is installed");
@@ -222,6 +225,7 @@ int main(int argc, char **argv) {
   options.printWeights = printWeights;
   options.collectReport = !reportFormat.empty();
   options.collectPartitionDot = !partitionDotFile.empty();
+  options.collectDebugMap = !debugMapFile.empty();
   options.verbose = verbose;
   options.progress =
       progress.value_or(!verbose && llvm::sys::Process::StandardErrIsDisplayed());
@@ -259,6 +263,14 @@ int main(int argc, char **argv) {
     if (!writeText(partitionDotFile, session.partitionDot()))
       return 1;
     renderDotToSvg(partitionDotFile);
+  }
+  if (ok && !debugMapFile.empty()) {
+    if (session.debugMap().empty()) {
+      llvm::errs() << "aot-compile: error: --debug-map needs a .pte output\n";
+      return 2;
+    }
+    if (!writeText(debugMapFile, session.debugMap()))
+      return 1;
   }
   if (ok && !planSvgFile.empty()) {
     std::string svg, err;

@@ -154,6 +154,8 @@ public:
       int64_t handle = -1;
       if (auto h = op->getAttrOfType<IntegerAttr>("exir.debug_handle"))
         handle = h.getInt();
+      else if (auto handles = exir::debugHandlesOf(op->getLoc()); !handles.empty())
+        handle = handles.front();
       records += "op:demo::" + dottedOpName(op.getOpName()) +
                  ", numel:" + std::to_string(out.getNumElements()) +
                  ", dtype:torch.float32<debug_handle>" + std::to_string(handle) + "#";

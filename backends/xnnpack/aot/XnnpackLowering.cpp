@@ -107,7 +107,9 @@ private:
   uint32_t debugHandle(Operation *op) const {
     if (auto h = op->getAttrOfType<IntegerAttr>("exir.debug_handle"))
       return uint32_t(h.getValue().getZExtValue());
-    return 0;
+    // The node's debug handle from its location (exir::tagInputLoc).
+    auto handles = exir::debugHandlesOf(op->getLoc());
+    return handles.empty() ? 0 : uint32_t(handles.front());
   }
   LogicalResult lowerOp(Operation *op, const OpPlan &p);
   LogicalResult lowerConv(Operation *op, const OpPlan &p);

@@ -9,6 +9,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+#include <functional>
+
 using namespace mlir;
 using namespace ptec::exir;
 
@@ -122,20 +125,69 @@ ElementsAttr ptec::exir::makeResourceElements(ShapedType type, StringRef key,
       type, safe, HeapAsmResourceBlob::allocateAndCopyWithAlign(data, 16));
 }
 
-Location ptec::exir::tagInputLoc(Location loc, StringRef file, StringRef method) {
+Location ptec::exir::tagInputLoc(Location loc, StringRef file, StringRef method,
+                                 int64_t debugHandle) {
   MLIRContext *ctx = loc.getContext();
-  Attribute tag =
-      ArrayAttr::get(ctx, {StringAttr::get(ctx, file), StringAttr::get(ctx, method)});
-  return FusedLoc::get({loc}, tag, ctx);
+  SmallVector<Attribute, 3> tag{StringAttr::get(ctx, file), StringAttr::get(ctx, method)};
+  if (debugHandle > 0)
+    tag.push_back(IntegerAttr::get(IntegerType::get(ctx, 64), debugHandle));
+  return FusedLoc::get({loc}, ArrayAttr::get(ctx, tag), ctx);
+}
+
+/// The tag of a tagInputLoc FusedLoc, or null.
+static ArrayAttr inputTag(FusedLoc fused) {
+  auto tag = llvm::dyn_cast_or_null<ArrayAttr>(fused.getMetadata());
+  if (!tag || (tag.size() != 2 && tag.size() != 3) || !llvm::isa<StringAttr>(tag[0]) ||
+      !llvm::isa<StringAttr>(tag[1]) || (tag.size() == 3 && !llvm::isa<IntegerAttr>(tag[2])))
+    return nullptr;
+  return tag;
+}
+
+void ptec::exir::collectTaggedNodes(Location loc, SmallVectorImpl<TaggedNode> &out) {
+  std::string name;
+  std::function<void(Location)> walk = [&](Location l) {
+    if (auto n = llvm::dyn_cast<NameLoc>(l)) {
+      name = n.getName().str();
+      walk(n.getChildLoc());
+    } else if (auto site = llvm::dyn_cast<CallSiteLoc>(l)) {
+      walk(site.getCaller());
+      walk(site.getCallee());
+    } else if (auto fused = llvm::dyn_cast<FusedLoc>(l)) {
+      ArrayAttr tag = inputTag(fused);
+      if (tag && tag.size() == 3) {
+        TaggedNode node;
+        node.handle = llvm::cast<IntegerAttr>(tag[2]).getInt();
+        node.name = name;
+        for (Location inner : fused.getLocations())
+          if (auto f = llvm::dyn_cast<FileLineColLoc>(inner); f && f.getLine() > 0)
+            node.source = (f.getFilename().str() + ":" + std::to_string(f.getLine()));
+        out.push_back(std::move(node));
+        return;
+      }
+      for (Location inner : fused.getLocations())
+        walk(inner);
+    }
+  };
+  walk(loc);
+}
+
+SmallVector<int64_t> ptec::exir::debugHandlesOf(Location loc) {
+  SmallVector<TaggedNode> nodes;
+  collectTaggedNodes(loc, nodes);
+  SmallVector<int64_t> handles;
+  for (const TaggedNode &n : nodes)
+    handles.push_back(n.handle);
+  llvm::sort(handles);
+  handles.erase(std::unique(handles.begin(), handles.end()), handles.end());
+  return handles;
 }
 
 std::optional<std::pair<std::string, std::string>>
 ptec::exir::inputOfLoc(Location loc) {
   if (auto fused = llvm::dyn_cast<FusedLoc>(loc)) {
-    if (auto tag = llvm::dyn_cast_or_null<ArrayAttr>(fused.getMetadata()))
-      if (tag.size() == 2 && llvm::isa<StringAttr>(tag[0]) && llvm::isa<StringAttr>(tag[1]))
-        return std::make_pair(llvm::cast<StringAttr>(tag[0]).str(),
-                              llvm::cast<StringAttr>(tag[1]).str());
+    if (ArrayAttr tag = inputTag(fused))
+      return std::make_pair(llvm::cast<StringAttr>(tag[0]).str(),
+                            llvm::cast<StringAttr>(tag[1]).str());
     for (Location inner : fused.getLocations())
       if (auto found = inputOfLoc(inner))
         return found;

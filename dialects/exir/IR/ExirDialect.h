@@ -78,11 +78,25 @@ constexpr llvm::StringLiteral kInplaceOfAttrName = "exir.inplace_of";
 int getInplaceOperand(mlir::Operation *op);
 
 /// Source-location tagging of imported IR: `loc` wrapped in a FusedLoc whose
-/// metadata is ["file.pt2", "method"], the input an op was imported from.
-/// Diagnostics name the input with it; location walks that look through
-/// FusedLoc (file:line, stack traces) are unaffected.
+/// metadata is ["file.pt2", "method"] or, for a graph node, ["file.pt2",
+/// "method", debug handle]: the input an op was imported from and the node's
+/// debug handle (1, 2, ... in graph order per method, as upstream numbers
+/// nodes). Being part of the location, the handle follows the node through
+/// every rewrite (new ops take the old op's location) and into partitions
+/// (a delegate call's location fuses its ops'). Diagnostics name the input
+/// with it; location walks that look through FusedLoc (file:line, stack
+/// traces) are unaffected.
 mlir::Location tagInputLoc(mlir::Location loc, llvm::StringRef file,
-                           llvm::StringRef method);
+                           llvm::StringRef method, int64_t debugHandle = 0);
+/// Every debug handle tagged inside `loc`, sorted and unique.
+llvm::SmallVector<int64_t> debugHandlesOf(mlir::Location loc);
+/// (debug handle, node name, innermost "file:line" or "") of every tagged
+/// node location inside `loc`.
+struct TaggedNode {
+  int64_t handle = 0;
+  std::string name, source;
+};
+void collectTaggedNodes(mlir::Location loc, llvm::SmallVectorImpl<TaggedNode> &out);
 /// The (file, method) a tagInputLoc tag inside `loc` names (searched through
 /// name, call-site and fused locations), or nullopt.
 std::optional<std::pair<std::string, std::string>> inputOfLoc(mlir::Location loc);
