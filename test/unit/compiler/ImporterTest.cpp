@@ -280,17 +280,24 @@ TEST_CASE("unknown operators are reported with the node", "[import]") {
   addOutput(p, "frob");
 
   Importer im;
-  std::string where;
+  std::string where, inputHandles;
   im.handler = std::make_unique<ScopedDiagnosticHandler>(&im.ctx, [&](Diagnostic &d) {
     im.errors += d.str();
+    // NameLoc(node, FusedLoc<[file.pt2, method, handle]>[FileLineColLoc]).
     if (auto name = llvm::dyn_cast<NameLoc>(d.getLocation()))
-      if (auto file = llvm::dyn_cast<FileLineColLoc>(name.getChildLoc()))
-        where = name.getName().str() + "@" + file.getFilename().str() + ":" +
-                std::to_string(file.getLine());
+      if (auto tag = llvm::dyn_cast<FusedLoc>(name.getChildLoc()))
+        if (auto file = llvm::dyn_cast<FileLineColLoc>(tag.getLocations().front()))
+          where = name.getName().str() + "@" + file.getFilename().str() + ":" +
+                  std::to_string(file.getLine());
+    if (auto input = ptec::exir::inputOfLoc(d.getLocation()))
+      for (int64_t h : ptec::exir::debugHandlesOf(d.getLocation()))
+        inputHandles = input->second + "#" + std::to_string(h);
     return success();
   });
   CHECK(!im.run({std::move(p)}));
   CHECK(im.errors == "unknown operator 'torch.ops.mylib.frobnicate.default' (node 'frob'): "
                      "it is not in the operator schema registry");
   CHECK(where == "frob@model.py:7");
+  // ... and names the input and the node's debug handle.
+  CHECK(inputHandles == "forward#1");
 }
