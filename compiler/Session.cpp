@@ -556,6 +556,11 @@ LogicalResult CompileSession::writePte() {
   if (failed(emitPte(bytes)))
     return failure();
   std::string error;
+  // The .ptd first: a .pte never exists without the data it names.
+  if (!options_.externalWeightsPath.empty() &&
+      !pte::writeFileAtomic(options_.externalWeightsPath, ptdBytes_, &error))
+    return emitError(fileLocation(*context_, options_.externalWeightsPath))
+           << "cannot write: " << error;
   if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
     return emitError(fileLocation(*context_, options_.outputPath))
            << "cannot write: " << error;
@@ -568,11 +573,14 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
   EmitOptions emitOptions;
   emitOptions.emitStateNames = options_.emitStateNames;
   emitOptions.emitStackTraces = options_.emitStackTraces;
+  emitOptions.externalWeights = !options_.externalWeightsPath.empty();
   EmitStats stats;
   if (failed(emitProgram(*module_, builder, emitOptions, &stats)))
     return failure();
   if (options_.collectDebugMap)
     debugMap_ = debugMapJson(stats);
+  if (emitOptions.externalWeights)
+    ptdBytes_ = pte::serializePtd(builder.external);
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;

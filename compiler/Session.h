@@ -98,6 +98,9 @@ struct CompileOptions {
   bool progress = false;
   /// Build debugMap() when emitting a .pte (aot-compile --debug-map).
   bool collectDebugMap = false;
+  /// Keep constant weights in this .ptd file (FlatTensor named data) instead
+  /// of the .pte; empty: weights stay in the program.
+  std::string externalWeightsPath;
   /// Fill CompileSession::report() while compiling (aot-compile --report):
   /// partitioning then also says why each op stayed portable, into the
   /// report instead of the error stream.
@@ -203,6 +206,7 @@ private:
   CompileReport report_;
   std::string partitionDot_;
   std::string debugMap_;
+  std::vector<uint8_t> ptdBytes_;
   std::vector<uint8_t> pteBytes_;
 };
 

@@ -570,12 +570,27 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
     if (failed(exir::getElementsBytes(weight, weight.getValue(), bytes)))
       return failure();
     // A planned buffer is mutable state: initial bytes go to the mutable
-    // segment and the tensor lives in the arena. Everything else is constant.
-    uint32_t dataIdx = mem ? pb_.addMutableData(bytes.data(), bytes.size())
-                           : pb_.addConstant(bytes.data(), bytes.size());
+    // segment and the tensor lives in the arena. Everything else is constant,
+    // in the program or (externalWeights) in the .ptd under its name.
+    bool external = options_.externalWeights && !mem;
+    uint32_t dataIdx = 0;
+    if (mem)
+      dataIdx = pb_.addMutableData(bytes.data(), bytes.size());
+    else if (!external)
+      dataIdx = pb_.addConstant(bytes.data(), bytes.size());
     FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, dataIdx, fqn);
     if (failed(idx))
       return failure();
+    if (external) {
+      fb::TensorT &t = *plan_->values[*idx]->val.AsTensor();
+      t.extra_tensor_info = std::make_unique<fb::ExtraTensorInfoT>();
+      t.extra_tensor_info->fully_qualified_name = fqn.str();
+      t.extra_tensor_info->location = fb::TensorDataLocation::EXTERNAL;
+      pte::PtdEntry &e = pb_.external[fqn.str()];
+      e.bytes = std::move(bytes);
+      e.scalarType = static_cast<int8_t>(t.scalar_type);
+      e.sizes = t.sizes;
+    }
     values_[arg] = *idx;
   }
   return success();

@@ -22,6 +22,10 @@ struct EmitOptions {
   /// Write Chain.stacktrace: per instruction the user's source frames (the
   /// exported node's stack trace), so a runtime failure can name the line.
   bool emitStackTraces = false;
+  /// Keep constant weights outside the program: their tensors are EXTERNAL,
+  /// named by fully qualified name, and the bytes go to
+  /// ProgramBuilder::external (written as a .ptd by the caller).
+  bool externalWeights = false;
 };
 
 /// Per-method facts gathered while emitting, for reports and benchmarks.

@@ -230,8 +230,11 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
                   "value %zu: EXTERNAL tensor has no fully_qualified_name", i);
     auto data = m_.program_->namedData(extra->fully_qualified_name()->c_str());
     if (!data.ok())
-      return fail(Error::NotFound, "value %zu: external data '%s' not found in named_data", i,
-                  extra->fully_qualified_name()->c_str());
+      return fail(Error::NotFound,
+                  "value %zu: external data '%s' is neither in the program's named_data nor "
+                  "in external data (the program keeps weights in a .ptd: pte-run --data "
+                  "FILE.ptd, ModuleOptions::externalData)",
+                  i, extra->fully_qualified_name()->c_str());
     if (data->size() < nbytes)
       return fail(Error::InvalidProgram,
                   "value %zu: external data '%s' has %zu bytes, the tensor needs %zu", i,

@@ -11,6 +11,7 @@ Result<std::unique_ptr<Module>> Module::finish(DataLoader loader, const ModuleOp
   if (!program.ok())
     return program.error();
   m->program_ = std::move(program.get());
+  m->program_->setExternalData(options.externalData);
   return m;
 }
 

@@ -40,6 +40,9 @@ struct ModuleOptions {
   /// Upper bound on one method's planned arenas together; a plan asking for
   /// more fails with MemoryAllocationFailed instead of exhausting the host.
   uint64_t maxPlannedBytes = uint64_t(64) << 30;
+  /// Data kept outside the program (a .ptd: FlatTensorData), for EXTERNAL
+  /// tensors and backends' named data; must outlive the Module.
+  const NamedDataMap *externalData = nullptr;
 };
 
 class Module {

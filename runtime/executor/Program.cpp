@@ -358,15 +358,17 @@ Result<ProcessedBlob> Program::delegateData(const fb::BackendDelegateDataReferen
 
 Result<Span<const uint8_t>> Program::namedData(const char *key) const {
   const auto *nd = flat_->named_data();
-  if (nd == nullptr || key == nullptr)
+  if (key == nullptr)
     return Error::NotFound;
+  if (nd == nullptr)
+    return external_ ? external_->get(key) : Result<Span<const uint8_t>>(Error::NotFound);
   for (const fb::NamedData *d : *nd)
     if (d != nullptr && d->key() != nullptr && std::strcmp(d->key()->c_str(), key) == 0) {
       if (!segmentProblems_[d->segment_index()].empty())
         return Error::InvalidProgram;
       return segments_[d->segment_index()];
     }
-  return Error::NotFound;
+  return external_ ? external_->get(key) : Result<Span<const uint8_t>>(Error::NotFound);
 }
 
 } // namespace ptec::rt

@@ -78,14 +78,20 @@ public:
   /// SEGMENT a view of the segment.
   Result<ProcessedBlob> delegateData(const executorch_flatbuffer::BackendDelegateDataReference *ref,
                                      std::string *detail = nullptr) const;
-  /// Named data by key (named_data table); NotFound when absent.
+  /// Named data by key: the program's named_data table first, then the
+  /// external data map (a .ptd) when one is set; NotFound when absent.
   Result<Span<const uint8_t>> namedData(const char *key) const;
+  /// Data kept outside the program (EXTERNAL tensors, backends' named
+  /// data); must outlive the program. Null: none.
+  void setExternalData(const NamedDataMap *data) { external_ = data; }
+  const NamedDataMap *externalData() const { return external_; }
 
 private:
   Program() = default;
   Error loadSegments(std::string *detail);
 
   const DataLoader *loader_ = nullptr;
+  const NamedDataMap *external_ = nullptr;
   const executorch_flatbuffer::Program *flat_ = nullptr;
   Span<const uint8_t> programBytes_;
   bool hasHeader_ = false;

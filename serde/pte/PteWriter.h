@@ -5,10 +5,12 @@
 // one caller; pte-inspect reads what it writes.
 #pragma once
 
+#include "serde/pte/PtdWriter.h"
 #include "serde/pte/program_generated.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -36,6 +38,10 @@ struct ProgramBuilder {
   const std::vector<std::vector<uint8_t>> &constants() const { return constants_; }
   const std::vector<std::vector<uint8_t>> &mutableData() const { return mutable_; }
   const std::vector<std::vector<uint8_t>> &delegateBlobs() const { return blobs_; }
+
+  // Tensors kept outside the program, by key (fully qualified name): the
+  // caller writes them to a .ptd (serializePtd). Not part of the .pte.
+  std::map<std::string, PtdEntry> external;
 
 private:
   std::vector<std::vector<uint8_t>> constants_{1};

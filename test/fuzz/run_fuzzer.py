@@ -5,7 +5,7 @@
                   [--seconds 25] [--seed 1] [--work DIR] [--fresh] [--jobs N]
                   [-- extra libFuzzer flags]
 
-Targets: pt2, unpickler, schema, pipeline, pte, ir (test/fuzz/<target>_fuzz.cpp).
+Targets: pt2, unpickler, schema, pipeline, pte, ptd, ir (test/fuzz/<target>_fuzz.cpp).
 Seeds come from the fixtures (test/models, test/unit/pt2/data, test/lit, the
 schema table and corpora) plus test/fuzz/corpus/<target> and every committed
 regression input; the pte and ir targets also get programs compiled from the
@@ -28,7 +28,7 @@ import sys
 import zipfile
 
 MAX_LEN = {"pt2": 262144, "unpickler": 65536, "schema": 4096, "pipeline": 262144,
-           "pte": 262144, "ir": 262144}
+           "pte": 262144, "ptd": 65536, "ir": 262144}
 # Zoo models whose compiled forms seed the pte and ir targets (small ones).
 SEED_MODELS = ["mlp", "mutable_buffer", "mutate_input", "no_inputs", "state_order",
                "demo_ops", "small_cnn"]

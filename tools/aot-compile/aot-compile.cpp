@@ -178,6 +178,13 @@ int main(int argc, char **argv) {
   app.add_option("--plan-svg", planSvgFile,
                  "Write the memory plan of the written .pte as an SVG picture "
                  "(pte-inspect --plan-svg)");
+  std::string externalWeights;
+  auto *externalOpt =
+      app.add_option("--external-weights", externalWeights,
+                     "Keep constant weights outside the program, in a .ptd file (ExecuTorch's "
+                     "FlatTensor named data; default: the -o name with .ptd); run with "
+                     "pte-run --data FILE.ptd")
+          ->expected(0, 1);
   app.add_option("--debug-map", debugMapFile,
                  "Write which exported nodes (debug handles, names, Python lines) each "
                  "instruction of the .pte came from, as JSON (docs/report.md#debug-map)");
@@ -226,6 +233,21 @@ int main(int argc, char **argv) {
   options.collectReport = !reportFormat.empty();
   options.collectPartitionDot = !partitionDotFile.empty();
   options.collectDebugMap = !debugMapFile.empty();
+  if (externalOpt->count() > 0) {
+    if (externalWeights.empty()) {
+      llvm::StringRef out(options.outputPath);
+      externalWeights = (out.ends_with(".pte") ? out.drop_back(4) : out).str() + ".ptd";
+    }
+    if (externalWeights == options.outputPath) {
+      llvm::errs() << "aot-compile: error: --external-weights names the output .pte\n";
+      return 2;
+    }
+    if (options.compileTo != ptec::Phase::Emit || options.emitFormat != ptec::EmitFormat::Pte) {
+      llvm::errs() << "aot-compile: error: --external-weights needs a .pte output\n";
+      return 2;
+    }
+    options.externalWeightsPath = externalWeights;
+  }
   options.verbose = verbose;
   options.progress =
       progress.value_or(!verbose && llvm::sys::Process::StandardErrIsDisplayed());

@@ -2,6 +2,7 @@
 // generated ones, print/save the outputs, compare them with expected outputs
 // and report load, init and run times and peak memory.
 #include "runtime/executor/MethodState.h"
+#include "runtime/executor/FlatTensorData.h"
 #include "runtime/executor/Module.h"
 #include "runtime/executor/Npy.h"
 #include "tools/pte-run/RunOutput.h"
@@ -50,6 +51,7 @@ constexpr int kExitUsage = 2;  // the command line asks for something impossible
 
 struct Options {
   std::string model;
+  std::string data; // .ptd with the program's external weights
   std::string method = "forward";
   std::vector<std::string> inputs;
   std::string outputDir;
@@ -336,6 +338,16 @@ int run(const Options &o) {
   RunOutput out(o.json);
   std::string detail;
   auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<FlatTensorData> external;
+  if (!o.data.empty()) {
+    auto ptd = FlatTensorData::load(o.data.c_str(), &detail);
+    if (!ptd.ok()) {
+      std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), detail.c_str());
+      return kExitFailed;
+    }
+    external = std::move(ptd.get());
+    mo.externalData = external.get();
+  }
   auto loaded = Module::load(o.model.c_str(), mo, &detail);
   double loadMs = msSince(t0);
   if (!loaded.ok())
@@ -517,6 +529,9 @@ int main(int argc, char **argv) {
                  "Write every named mutable buffer after each call here "
                  "(state_<name>.npy, call<k>_state_<name>.npy with --calls)");
   app.add_flag("--list", o.list, "List the methods with their inputs and outputs, then exit");
+  app.add_option("--data", o.data,
+                 "A .ptd file with the program's external weights (aot-compile "
+                 "--external-weights)");
   app.add_flag("--json", o.json,
                "Print one JSON document instead of text: outputs' summaries, comparisons, "
                "delegate init counts, timings (and the profile)");

@@ -1,0 +1,86 @@
+#include "serde/pte/PtdWriter.h"
+
+#include "serde/pte/flat_tensor_generated.h"
+
+#include <cstring>
+
+namespace ptec::pte {
+namespace ft = ptec_flat_tensor;
+
+namespace {
+constexpr size_t kHeaderAt = 8;        // after the root offset and identifier
+constexpr uint32_t kHeaderLength = 40; // "FH01", length, 4 x uint64
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+void putLE(std::vector<uint8_t> &buf, size_t at, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    buf[at + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+} // namespace
+
+std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries,
+                                  uint64_t alignment) {
+  // Segments: one per distinct byte string, in first-key order.
+  std::vector<uint8_t> data;
+  std::vector<std::pair<uint64_t, uint64_t>> segments; // offset, size
+  std::map<std::vector<uint8_t>, uint32_t> segmentOf;
+  std::vector<uint32_t> indexOfEntry;
+  for (const auto &[key, e] : entries) {
+    auto [it, fresh] = segmentOf.emplace(e.bytes, uint32_t(segments.size()));
+    if (fresh) {
+      data.resize(alignUp(data.size(), alignment), 0);
+      segments.emplace_back(data.size(), e.bytes.size());
+      data.insert(data.end(), e.bytes.begin(), e.bytes.end());
+    }
+    indexOfEntry.push_back(it->second);
+  }
+
+  flatbuffers::FlatBufferBuilder fbb(4096);
+  std::vector<flatbuffers::Offset<ft::DataSegment>> segs;
+  for (auto [offset, size] : segments)
+    segs.push_back(ft::CreateDataSegment(fbb, offset, size));
+  std::vector<flatbuffers::Offset<ft::NamedData>> named;
+  size_t k = 0;
+  for (const auto &[key, e] : entries) {
+    flatbuffers::Offset<ft::TensorLayout> layout;
+    if (e.scalarType >= 0) {
+      std::vector<uint8_t> dimOrder(e.sizes.size());
+      for (size_t d = 0; d < dimOrder.size(); ++d)
+        dimOrder[d] = static_cast<uint8_t>(d);
+      layout = ft::CreateTensorLayout(fbb, e.scalarType, fbb.CreateVector(e.sizes),
+                                      fbb.CreateVector(dimOrder));
+    }
+    named.push_back(
+        ft::CreateNamedData(fbb, fbb.CreateString(key), indexOfEntry[k++], layout));
+  }
+  auto root = ft::CreateFlatTensor(fbb, /*version=*/0, fbb.CreateVector(segs),
+                                   fbb.CreateVector(named));
+  fbb.Finish(root, ft::FlatTensorIdentifier());
+  const uint8_t *fbData = fbb.GetBufferPointer();
+  size_t fbSize = fbb.GetSize();
+
+  // The header goes in at byte 8, padded to the alignment; the root offset
+  // moves past it. flatbuffer_offset is the padded header length (as
+  // ExecuTorch writes it) and flatbuffer_size the unpadded flatbuffer's.
+  uint64_t paddedHeader = alignUp(kHeaderLength, alignment);
+  uint64_t paddedFlatbuffer = alignUp(fbSize, alignment);
+  uint64_t base = alignUp(paddedHeader + paddedFlatbuffer, alignment);
+  std::vector<uint8_t> out;
+  out.reserve(base + data.size());
+  out.assign(fbData, fbData + kHeaderAt);
+  out.resize(kHeaderAt + paddedHeader, 0);
+  out.insert(out.end(), fbData + kHeaderAt, fbData + fbSize);
+  putLE(out, 0, flatbuffers::ReadScalar<uint32_t>(fbData) + paddedHeader, 4);
+  std::memcpy(out.data() + kHeaderAt, "FH01", 4);
+  putLE(out, kHeaderAt + 4, kHeaderLength, 4);
+  putLE(out, kHeaderAt + 8, paddedHeader, 8);
+  putLE(out, kHeaderAt + 16, fbSize, 8);
+  putLE(out, kHeaderAt + 24, base, 8);
+  putLE(out, kHeaderAt + 32, data.size(), 8);
+  out.resize(base, 0);
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+} // namespace ptec::pte
