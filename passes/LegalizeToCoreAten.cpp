@@ -427,8 +427,21 @@ static bool isFullSlice(exir::AtenOp op, Value whole, Value part) {
 LogicalResult Legalizer::overload(StringRef name) {
   // Every non-tensor argument, to carry over under the same names.
   SmallVector<NamedAttribute> attrs(op->getDiscardableAttrs());
+  // Saved IR is input too: an op without its one result or its tensor
+  // operands is left for the verifier to name (ir_fuzz finding).
+  if (op->getNumResults() != 1)
+    return failure();
   Type rt = op->getResult(0).getType();
+  if (name == "aten::arange.start") // step defaults to 1
+    return replaceWith(make("aten::arange.start_step", rt, {}, attrs));
   Value self = operandOf(op, "self");
+  if (!self)
+    return failure();
+  if ((name.ends_with(".other") || name == "aten::rsub.Tensor") && !operandOf(op, "other"))
+    return failure();
+  if ((name == "aten::clamp_min.Tensor" && !operandOf(op, "min")) ||
+      (name == "aten::clamp_max.Tensor" && !operandOf(op, "max")))
+    return failure();
   auto isNone = [&](StringRef arg) {
     Attribute a = op->getAttr(arg);
     return !a || llvm::isa<exir::NoneAttr>(a);
@@ -458,8 +471,6 @@ LogicalResult Legalizer::overload(StringRef name) {
     attrs.push_back(i64("fill_value", name == "aten::zeros_like" ? 0 : 1));
     return replaceWith(make("aten::full_like", rt, {{self}}, attrs));
   }
-  if (name == "aten::arange.start") // step defaults to 1
-    return replaceWith(make("aten::arange.start_step", rt, {}, attrs));
   // upsample by output size: the .vec forms, when no scales override the
   // coordinate mapping (.vec cannot carry both).
   if ((name == "aten::upsample_nearest2d" || name == "aten::upsample_bilinear2d") &&

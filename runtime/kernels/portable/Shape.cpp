@@ -557,7 +557,9 @@ Error split_copy_tensor_out(KernelContext &ctx, Args args) {
                     static_cast<long long>(splitSize), static_cast<long long>(n));
   // PyTorch: ceil(n / split_size) pieces, the last one shorter; one empty
   // piece for an empty dimension.
-  const int64_t pieces = n == 0 ? 1 : (n + splitSize - 1) / splitSize;
+  // (n - 1) / s + 1, not (n + s - 1) / s: a hostile split_size near
+  // INT64_MAX must not overflow (UBSan finding).
+  const int64_t pieces = n == 0 ? 1 : (n - 1) / splitSize + 1;
   if (static_cast<int64_t>(outs.size()) != pieces)
     return ctx.fail(Error::InvalidArgument,
                     "split: dimension of %lld in pieces of %lld gives %lld outputs, got %zu",
