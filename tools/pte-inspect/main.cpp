@@ -1,5 +1,13 @@
 // pte-inspect: look inside a .pte, or check it against the format rules. A
 // thin main over serde/pte/PteInspect and serde/pte/PteCheck.
+#include "runtime/core/ScalarType.h"
+#include "runtime/executor/FlatTensorData.h"
+#include "serde/pte/program_generated.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
 #include "serde/pte/PteCheck.h"
 #include "serde/pte/PteInspect.h"
 #include "serde/pte/PteListing.h"
@@ -10,6 +18,51 @@
 
 #include <cstdio>
 #include <vector>
+
+/// Every EXTERNAL tensor of the program found in the .ptd at `dataPath` with
+/// at least its bytes: one line per one that is not; returns how many, or
+/// SIZE_MAX when the .ptd itself is bad (`problems` says why).
+static size_t checkExternalData(const std::vector<uint8_t> &bytes, const std::string &dataPath,
+                                std::string *problems) {
+  namespace fb = executorch_flatbuffer;
+  auto ptd = ptec::rt::FlatTensorData::load(dataPath.c_str(), problems);
+  if (!ptd.ok())
+    return SIZE_MAX;
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size(), 64, 1u << 30);
+  if (!fb::VerifyProgramBuffer(verifier))
+    return 0; // --check has said why already
+  size_t missing = 0, found = 0;
+  const auto *plans = fb::GetProgram(bytes.data())->execution_plan();
+  for (uint32_t m = 0; plans && m < plans->size(); ++m) {
+    const auto *values = plans->Get(m)->values();
+    for (uint32_t i = 0; values && i < values->size(); ++i) {
+      const fb::Tensor *t = values->Get(i)->val_as_Tensor();
+      const fb::ExtraTensorInfo *x = t ? t->extra_tensor_info() : nullptr;
+      if (!x || x->location() != fb::TensorDataLocation::EXTERNAL || !x->fully_qualified_name())
+        continue;
+      size_t need = ptec::rt::elementSize(static_cast<ptec::rt::ScalarType>(t->scalar_type()));
+      for (uint32_t d = 0; t->sizes() && d < t->sizes()->size(); ++d)
+        need *= static_cast<size_t>(std::max(0, t->sizes()->Get(d)));
+      auto data = ptd.get()->get(x->fully_qualified_name()->c_str());
+      std::string where = "execution_plan[" + std::to_string(m) + "].values[" +
+                          std::to_string(i) + "] '" + x->fully_qualified_name()->str() + "'";
+      if (!data.ok()) {
+        *problems += "error: [external.missing] " + where + ": not in " + dataPath + "\n";
+        ++missing;
+      } else if (data->size() < need) {
+        *problems += "error: [external.size] " + where + ": " + std::to_string(data->size()) +
+                     " bytes in " + dataPath + ", the tensor needs " + std::to_string(need) +
+                     "\n";
+        ++missing;
+      } else {
+        ++found;
+      }
+    }
+  }
+  *problems += dataPath + ": " + std::to_string(found) + " external tensors found, " +
+               std::to_string(missing) + " missing or short\n";
+  return missing;
+}
 
 int main(int argc, char **argv) {
   CLI::App app{"pte-inspect: verify an ExecuTorch .pte program and show what is "
@@ -51,6 +104,10 @@ int main(int argc, char **argv) {
                  "write the memory plan as an SVG picture (tensors as boxes over time x "
                  "offset; inputs, outputs, state and delegate scratch marked)");
   app.add_option("--method", svgMethod, "the method --plan-svg draws (default: the first)");
+  std::string dataPath;
+  app.add_option("--data", dataPath,
+                 "with --check: the .ptd holding the program's external weights; every "
+                 "EXTERNAL tensor must be there with at least its bytes");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -66,6 +123,16 @@ int main(int argc, char **argv) {
     }
     size_t errors =
         ptec::pte::formatViolations(path, ptec::pte::checkPte(bytes.data(), bytes.size()), &out);
+    if (!dataPath.empty()) {
+      std::string problems;
+      size_t missing = checkExternalData(bytes, dataPath, &problems);
+      if (missing == SIZE_MAX) {
+        std::fprintf(stderr, "%s: error: %s\n", dataPath.c_str(), problems.c_str());
+        return 1;
+      }
+      out += problems;
+      errors += missing;
+    }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return errors > 0 ? 1 : 0;
   }
