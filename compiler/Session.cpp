@@ -564,6 +564,7 @@ LogicalResult CompileSession::writePte() {
   if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
     return emitError(fileLocation(*context_, options_.outputPath))
            << "cannot write: " << error;
+  pteBytes_ = std::move(bytes); // kept for --plan-svg, not copied
   return success();
 }
 
@@ -584,7 +585,6 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
-  pteBytes_ = bytes;
   if (options_.collectReport)
     report_.recordProgram(bytes);
   return success();

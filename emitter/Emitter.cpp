@@ -577,7 +577,7 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
     if (mem)
       dataIdx = pb_.addMutableData(bytes.data(), bytes.size());
     else if (!external)
-      dataIdx = pb_.addConstant(bytes.data(), bytes.size());
+      dataIdx = pb_.addConstant(std::move(bytes));
     FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, dataIdx, fqn);
     if (failed(idx))
       return failure();

@@ -59,7 +59,16 @@ struct Layout {
   bool hasMutable = false;
   std::vector<uint32_t> inlineBlobs; // blob ids kept in backend_delegate_data
   std::vector<BlobPlacement> blobs;  // by blob id
-  std::vector<uint8_t> segmentData;
+  // The segment data as pieces of the builder's own bytes, each at its
+  // offset from the segment base; zeros between them. The bytes are copied
+  // once, into the finished file (weights are most of a large program).
+  struct Piece {
+    uint64_t at;
+    const uint8_t *data;
+    size_t size;
+  };
+  std::vector<Piece> pieces;
+  uint64_t segmentDataSize = 0;
 };
 
 // Packs the object API with the low-level builder in upstream's order:
@@ -551,8 +560,8 @@ uint32_t appendSegment(Layout &l, const uint8_t *d, size_t n, uint64_t align) {
   uint64_t at = 0;
   if (!l.segments.empty())
     at = alignUp(l.segments.back().first + l.segments.back().second, align);
-  l.segmentData.resize(at, 0);
-  l.segmentData.insert(l.segmentData.end(), d, d + n);
+  l.pieces.push_back({at, d, n});
+  l.segmentDataSize = at + n;
   l.segments.emplace_back(at, n);
   return static_cast<uint32_t>(l.segments.size() - 1);
 }
@@ -561,26 +570,31 @@ Layout computeLayout(const ProgramBuilder &b, const WriteOptions &o) {
   Layout l;
   // Segment 0: the constants, 16-byte padded between entries, not after
   // the last; offsets[0] is the empty placeholder.
-  std::vector<uint8_t> constants;
   const auto &cs = b.constants();
+  uint64_t end = 0;
   for (size_t i = 0; i < cs.size(); ++i) {
-    l.constantOffsets.push_back(constants.size());
-    constants.insert(constants.end(), cs[i].begin(), cs[i].end());
-    if (i + 1 < cs.size())
-      constants.resize(alignUp(constants.size(), o.constantTensorAlignment), 0);
+    if (i > 0)
+      end = alignUp(end, o.constantTensorAlignment);
+    l.constantOffsets.push_back(end);
+    l.pieces.push_back({end, cs[i].data(), cs[i].size()});
+    end += cs[i].size();
   }
-  appendSegment(l, constants.data(), constants.size(), o.segmentAlignment);
+  l.segments.emplace_back(0, end);
+  l.segmentDataSize = end;
 
   // The mutable-data segment, only when there is data; no padding.
   if (b.mutableData().size() > 1) {
-    std::vector<uint8_t> data;
+    // One segment, its entries back to back (no padding).
+    uint64_t at = alignUp(l.segmentDataSize, o.segmentAlignment), size = 0;
     for (const auto &m : b.mutableData()) {
-      l.mutableOffsets.push_back(data.size());
-      data.insert(data.end(), m.begin(), m.end());
+      l.mutableOffsets.push_back(size);
+      l.pieces.push_back({at + size, m.data(), m.size()});
+      size += m.size();
     }
     l.hasMutable = true;
-    l.mutableSegment =
-        appendSegment(l, data.data(), data.size(), o.segmentAlignment);
+    l.segments.emplace_back(at, size);
+    l.segmentDataSize = at + size;
+    l.mutableSegment = static_cast<uint32_t>(l.segments.size() - 1);
   }
 
   // Delegate blobs that some delegate references, in first-added order:
@@ -613,6 +627,22 @@ Layout computeLayout(const ProgramBuilder &b, const WriteOptions &o) {
 
 uint32_t ProgramBuilder::addConstant(const uint8_t *d, size_t n) {
   return internBytes(constants_, constantIndex_, d, n);
+}
+
+uint32_t ProgramBuilder::addConstant(std::vector<uint8_t> &&bytes) {
+  uint32_t before = static_cast<uint32_t>(constants_.size());
+  // Interning an empty probe first would copy; look up, then move if new.
+  uint64_t h = fnv1a(bytes.data(), bytes.size());
+  auto [lo, hi] = constantIndex_.equal_range(h);
+  for (auto it = lo; it != hi; ++it) {
+    const auto &have = constants_[it->second];
+    if (have.size() == bytes.size() &&
+        (bytes.empty() || std::memcmp(have.data(), bytes.data(), bytes.size()) == 0))
+      return it->second;
+  }
+  constants_.push_back(std::move(bytes));
+  constantIndex_.emplace(h, before);
+  return before;
 }
 
 uint32_t ProgramBuilder::addMutableData(const uint8_t *d, size_t n) {
@@ -657,14 +687,14 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
     return false;
   }
 
-  if (layout.segmentData.empty()) {
+  if (layout.segmentDataSize == 0) {
     out->assign(fbData, fbData + fbSize);
     return true;
   }
   // Splice the extended header in at byte 8 and move the root offset past it.
   uint64_t programSize = fbSize + kExtendedHeaderSize;
   uint64_t base = alignUp(programSize, o.segmentAlignment);
-  out->reserve(base + layout.segmentData.size());
+  out->reserve(base + layout.segmentDataSize);
   out->assign(fbData, fbData + kExtendedHeaderOffset);
   out->resize(kExtendedHeaderOffset + kExtendedHeaderSize, 0);
   out->insert(out->end(), fbData + kExtendedHeaderOffset, fbData + fbSize);
@@ -674,9 +704,12 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
   putLE(*out, 12, kExtendedHeaderSize, 4);
   putLE(*out, 16, programSize, 8);
   putLE(*out, 24, base, 8);
-  putLE(*out, 32, layout.segmentData.size(), 8);
+  putLE(*out, 32, layout.segmentDataSize, 8);
   out->resize(base, 0);
-  out->insert(out->end(), layout.segmentData.begin(), layout.segmentData.end());
+  out->resize(base + layout.segmentDataSize, 0);
+  for (const Layout::Piece &piece : layout.pieces)
+    if (piece.size > 0)
+      std::memcpy(out->data() + base + piece.at, piece.data, piece.size);
   return true;
 }
 

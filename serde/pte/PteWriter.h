@@ -26,6 +26,8 @@ struct ProgramBuilder {
   // Constant tensor bytes, deduplicated by content. Returns the
   // Tensor.data_buffer_idx to use (>= 1; 0 is the empty placeholder).
   uint32_t addConstant(const uint8_t *data, size_t size);
+  // The same, taking the bytes over (no copy when they are new).
+  uint32_t addConstant(std::vector<uint8_t> &&bytes);
   // Initial state of a planned mutable tensor. Returns its index (>= 1) into
   // the mutable-data segment's offsets, to use as Tensor.data_buffer_idx.
   uint32_t addMutableData(const uint8_t *data, size_t size);
