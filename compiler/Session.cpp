@@ -552,15 +552,30 @@ LogicalResult CompileSession::writePte() {
   if (options_.outputPath.empty())
     return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
            << "writing a .pte needs an output path (-o)";
-  std::vector<uint8_t> bytes;
-  if (failed(emitPte(bytes)))
-    return failure();
   std::string error;
-  // The .ptd first: a .pte never exists without the data it names.
-  if (!options_.externalWeightsPath.empty() &&
-      !pte::writeFileAtomic(options_.externalWeightsPath, ptdBytes_, &error))
-    return emitError(fileLocation(*context_, options_.externalWeightsPath))
-           << "cannot write: " << error;
+  auto writePtd = [&]() -> LogicalResult {
+    // The .ptd first: a .pte never exists without the data it names.
+    if (!options_.externalWeightsPath.empty() &&
+        !pte::writeFileAtomic(options_.externalWeightsPath, ptdBytes_, &error))
+      return emitError(fileLocation(*context_, options_.externalWeightsPath))
+             << "cannot write: " << error;
+    return success();
+  };
+  if (!options_.collectReport && !options_.keepPteBytes) {
+#ifdef PTEC_HAVE_EMITTER
+    // Nothing needs the bytes in memory: weights go from the builder
+    // straight to the file (a large model costs them once, not twice).
+    pte::ProgramBuilder builder;
+    if (failed(emitBuilder(builder)) || failed(writePtd()))
+      return failure();
+    if (!pte::writeProgramFile(builder, pte::WriteOptions{}, options_.outputPath, &error))
+      return emitError(fileLocation(*context_, options_.outputPath)) << "cannot write: " << error;
+    return success();
+#endif
+  }
+  std::vector<uint8_t> bytes;
+  if (failed(emitPte(bytes)) || failed(writePtd()))
+    return failure();
   if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
     return emitError(fileLocation(*context_, options_.outputPath))
            << "cannot write: " << error;
@@ -568,9 +583,8 @@ LogicalResult CompileSession::writePte() {
   return success();
 }
 
-LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
 #ifdef PTEC_HAVE_EMITTER
-  pte::ProgramBuilder builder;
+LogicalResult CompileSession::emitBuilder(pte::ProgramBuilder &builder) {
   EmitOptions emitOptions;
   emitOptions.emitStateNames = options_.emitStateNames;
   emitOptions.emitStackTraces = options_.emitStackTraces;
@@ -582,6 +596,15 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
     debugMap_ = debugMapJson(stats);
   if (emitOptions.externalWeights)
     ptdBytes_ = pte::serializePtd(builder.external);
+  return success();
+}
+#endif
+
+LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
+#ifdef PTEC_HAVE_EMITTER
+  pte::ProgramBuilder builder;
+  if (failed(emitBuilder(builder)))
+    return failure();
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;

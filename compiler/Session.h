@@ -30,6 +30,10 @@ namespace llvm {
 class MemoryBuffer;
 } // namespace llvm
 
+namespace ptec::pte {
+struct ProgramBuilder;
+} // namespace ptec::pte
+
 namespace ptec {
 
 struct MethodSource; // compiler/Import.h
@@ -101,6 +105,9 @@ struct CompileOptions {
   /// Keep constant weights in this .ptd file (FlatTensor named data) instead
   /// of the .pte; empty: weights stay in the program.
   std::string externalWeightsPath;
+  /// Keep the written .pte's bytes for pteBytes() (aot-compile --plan-svg);
+  /// otherwise the file is written without building it in memory.
+  bool keepPteBytes = false;
   /// Fill CompileSession::report() while compiling (aot-compile --report):
   /// partitioning then also says why each op stayed portable, into the
   /// report instead of the error stream.
@@ -189,6 +196,8 @@ private:
   /// False for a pass already recorded on the IR (warns when its options
   /// differ from ours).
   bool shouldRun(mlir::Pass &pass);
+  /// Emits the module into `builder` (plus the debug map and .ptd bytes).
+  mlir::LogicalResult emitBuilder(pte::ProgramBuilder &builder);
   /// The progress line (CompileOptions::progress): `step`, ops, elapsed.
   void showProgress(llvm::StringRef step);
   void clearProgress();

@@ -566,13 +566,29 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
              << arg.getArgNumber() << " has type " << arg.getType()
              << " but weight '" << fqn << "' is "
              << weight.getValue().getType();
-    std::vector<uint8_t> bytes;
-    if (failed(exir::getElementsBytes(weight, weight.getValue(), bytes)))
-      return failure();
     // A planned buffer is mutable state: initial bytes go to the mutable
     // segment and the tensor lives in the arena. Everything else is constant,
     // in the program or (externalWeights) in the .ptd under its name.
     bool external = options_.externalWeights && !mem;
+    // A constant held in a resource blob (what the importer makes of every
+    // weight) is lent to the writer, not copied: it lives as long as the
+    // module, which outlives writing.
+    if (!mem && !external) {
+      if (auto res = llvm::dyn_cast<DenseResourceElementsAttr>(weight.getValue()))
+        if (AsmResourceBlob *blob = res.getRawHandle().getBlob()) {
+          ArrayRef<char> d = blob->getData();
+          uint32_t dataIdx =
+              pb_.addConstantView(reinterpret_cast<const uint8_t *>(d.data()), d.size());
+          FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, dataIdx, fqn);
+          if (failed(idx))
+            return failure();
+          values_[arg] = *idx;
+          continue;
+        }
+    }
+    std::vector<uint8_t> bytes;
+    if (failed(exir::getElementsBytes(weight, weight.getValue(), bytes)))
+      return failure();
     uint32_t dataIdx = 0;
     if (mem)
       dataIdx = pb_.addMutableData(bytes.data(), bytes.size());

@@ -1,6 +1,7 @@
 #include "serde/pte/PteWriter.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
@@ -570,14 +571,14 @@ Layout computeLayout(const ProgramBuilder &b, const WriteOptions &o) {
   Layout l;
   // Segment 0: the constants, 16-byte padded between entries, not after
   // the last; offsets[0] is the empty placeholder.
-  const auto &cs = b.constants();
   uint64_t end = 0;
-  for (size_t i = 0; i < cs.size(); ++i) {
+  for (size_t i = 0; i < b.constants().size(); ++i) {
     if (i > 0)
       end = alignUp(end, o.constantTensorAlignment);
+    auto [data, size] = b.constantBytes(i);
     l.constantOffsets.push_back(end);
-    l.pieces.push_back({end, cs[i].data(), cs[i].size()});
-    end += cs[i].size();
+    l.pieces.push_back({end, data, size});
+    end += size;
   }
   l.segments.emplace_back(0, end);
   l.segmentDataSize = end;
@@ -626,7 +627,8 @@ Layout computeLayout(const ProgramBuilder &b, const WriteOptions &o) {
 } // namespace
 
 uint32_t ProgramBuilder::addConstant(const uint8_t *d, size_t n) {
-  return internBytes(constants_, constantIndex_, d, n);
+  // Copies: the owned overload (shares the lookup of borrowed entries).
+  return addConstant(std::vector<uint8_t>(d, d + n));
 }
 
 uint32_t ProgramBuilder::addConstant(std::vector<uint8_t> &&bytes) {
@@ -635,12 +637,27 @@ uint32_t ProgramBuilder::addConstant(std::vector<uint8_t> &&bytes) {
   uint64_t h = fnv1a(bytes.data(), bytes.size());
   auto [lo, hi] = constantIndex_.equal_range(h);
   for (auto it = lo; it != hi; ++it) {
-    const auto &have = constants_[it->second];
-    if (have.size() == bytes.size() &&
-        (bytes.empty() || std::memcmp(have.data(), bytes.data(), bytes.size()) == 0))
+    auto [data, size] = constantBytes(it->second);
+    if (size == bytes.size() && (bytes.empty() || std::memcmp(data, bytes.data(), size) == 0))
       return it->second;
   }
   constants_.push_back(std::move(bytes));
+  constantIndex_.emplace(h, before);
+  return before;
+}
+
+uint32_t ProgramBuilder::addConstantView(const uint8_t *d, size_t n) {
+  uint32_t before = static_cast<uint32_t>(constants_.size());
+  uint64_t h = fnv1a(d, n);
+  auto [lo, hi] = constantIndex_.equal_range(h);
+  for (auto it = lo; it != hi; ++it) {
+    auto [data, size] = constantBytes(it->second);
+    if (size == n && (n == 0 || std::memcmp(data, d, n) == 0))
+      return it->second;
+  }
+  constants_.emplace_back();
+  borrowed_.resize(constants_.size(), {nullptr, 0});
+  borrowed_.back() = {d, n};
   constantIndex_.emplace(h, before);
   return before;
 }
@@ -654,8 +671,13 @@ uint32_t ProgramBuilder::addDelegateBlob(const uint8_t *d, size_t n) {
   return internBytes(blobs_, blobIndex_, d, n);
 }
 
-bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
-                         std::vector<uint8_t> *out, std::string *err) {
+namespace {
+// The file image of a program in two parts: `out` holds every byte up to the
+// segment base (flatbuffer, extended header, padding; the whole file when
+// there is no segment data) and `layout.pieces` the segment data, each at
+// `base` + its offset, zeros between.
+bool buildImage(const ProgramBuilder &b, const WriteOptions &o, std::vector<uint8_t> *out,
+                Layout &layout, uint64_t &base, std::string *err) {
   out->clear();
   if (!isPow2(o.segmentAlignment) || !isPow2(o.constantTensorAlignment)) {
     if (err)
@@ -665,7 +687,8 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
   }
   if (!checkCallerLeftSegmentsEmpty(b.program, err))
     return false;
-  Layout layout = computeLayout(b, o);
+  layout = computeLayout(b, o);
+  base = 0;
 
   flatbuffers::FlatBufferBuilder fbb(1 << 16);
   Packer packer(fbb, layout);
@@ -693,8 +716,8 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
   }
   // Splice the extended header in at byte 8 and move the root offset past it.
   uint64_t programSize = fbSize + kExtendedHeaderSize;
-  uint64_t base = alignUp(programSize, o.segmentAlignment);
-  out->reserve(base + layout.segmentDataSize);
+  base = alignUp(programSize, o.segmentAlignment);
+  out->reserve(base);
   out->assign(fbData, fbData + kExtendedHeaderOffset);
   out->resize(kExtendedHeaderOffset + kExtendedHeaderSize, 0);
   out->insert(out->end(), fbData + kExtendedHeaderOffset, fbData + fbSize);
@@ -706,11 +729,45 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
   putLE(*out, 24, base, 8);
   putLE(*out, 32, layout.segmentDataSize, 8);
   out->resize(base, 0);
+  return true;
+}
+} // namespace
+
+bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
+                         std::vector<uint8_t> *out, std::string *err) {
+  Layout layout;
+  uint64_t base = 0;
+  if (!buildImage(b, o, out, layout, base, err))
+    return false;
+  if (layout.segmentDataSize == 0)
+    return true;
   out->resize(base + layout.segmentDataSize, 0);
   for (const Layout::Piece &piece : layout.pieces)
     if (piece.size > 0)
       std::memcpy(out->data() + base + piece.at, piece.data, piece.size);
   return true;
+}
+
+bool writeProgramFile(const ProgramBuilder &b, const WriteOptions &o, const std::string &path,
+                      std::string *err) {
+  std::vector<uint8_t> head;
+  Layout layout;
+  uint64_t base = 0;
+  if (!buildImage(b, o, &head, layout, base, err))
+    return false;
+  std::vector<FileChunk> chunks{{head.data(), head.size()}};
+  uint64_t at = 0; // in the segment data
+  for (const Layout::Piece &piece : layout.pieces) {
+    if (piece.size == 0)
+      continue;
+    if (piece.at > at)
+      chunks.push_back({nullptr, static_cast<size_t>(piece.at - at)});
+    chunks.push_back({piece.data, piece.size});
+    at = piece.at + piece.size;
+  }
+  if (layout.segmentDataSize > at)
+    chunks.push_back({nullptr, static_cast<size_t>(layout.segmentDataSize - at)});
+  return writeChunksAtomic(path, chunks, err);
 }
 
 std::vector<uint8_t> serializeProgram(ProgramBuilder &b, const WriteOptions &o) {
@@ -723,6 +780,12 @@ std::vector<uint8_t> serializeProgram(ProgramBuilder &b, const WriteOptions &o) 
 
 bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
                      std::string *err) {
+  return writeChunksAtomic(path, {{bytes.data(), bytes.size()}}, err);
+}
+
+bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &chunks,
+                       std::string *err) {
+  static const uint8_t kZeros[4096] = {};
   auto fail = [&](const std::string &what, const std::string &tmp) {
     int e = errno;
     if (!tmp.empty())
@@ -743,18 +806,22 @@ bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
   }
   if (fd < 0)
     return fail("cannot create temporary file for '" + path + "'", "");
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      int e = errno;
-      ::close(fd);
-      errno = e;
-      return fail("cannot write '" + tmp + "'", tmp);
+  for (const FileChunk &c : chunks) {
+    size_t done = 0;
+    while (done < c.size) {
+      const uint8_t *from = c.data ? c.data + done : kZeros;
+      size_t want = c.data ? c.size - done : std::min(c.size - done, sizeof kZeros);
+      ssize_t n = ::write(fd, from, want);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0) {
+        int e = errno;
+        ::close(fd);
+        errno = e;
+        return fail("cannot write '" + tmp + "'", tmp);
+      }
+      done += static_cast<size_t>(n);
     }
-    done += static_cast<size_t>(n);
   }
   if (::fsync(fd) != 0) {
     int e = errno;

@@ -28,6 +28,16 @@ struct ProgramBuilder {
   uint32_t addConstant(const uint8_t *data, size_t size);
   // The same, taking the bytes over (no copy when they are new).
   uint32_t addConstant(std::vector<uint8_t> &&bytes);
+  // The same, borrowing: the bytes must stay valid until the program is
+  // written (the emitter lends MLIR's weight blobs, so weights are not
+  // copied before they reach the file).
+  uint32_t addConstantView(const uint8_t *data, size_t size);
+  // Bytes of constant `i`, owned or borrowed.
+  std::pair<const uint8_t *, size_t> constantBytes(size_t i) const {
+    return i < borrowed_.size() && borrowed_[i].first
+               ? borrowed_[i]
+               : std::make_pair(constants_[i].data(), constants_[i].size());
+  }
   // Initial state of a planned mutable tensor. Returns its index (>= 1) into
   // the mutable-data segment's offsets, to use as Tensor.data_buffer_idx.
   uint32_t addMutableData(const uint8_t *data, size_t size);
@@ -47,6 +57,8 @@ struct ProgramBuilder {
 
 private:
   std::vector<std::vector<uint8_t>> constants_{1};
+  // Parallel to constants_ where a constant is borrowed ({null, 0} if not).
+  std::vector<std::pair<const uint8_t *, size_t>> borrowed_;
   std::vector<std::vector<uint8_t>> mutable_{1};
   std::vector<std::vector<uint8_t>> blobs_;
   std::unordered_multimap<uint64_t, uint32_t> constantIndex_, blobIndex_;
@@ -73,6 +85,21 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
 // `path`; on failure nothing is left behind and *err says why.
 bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
                      std::string *err);
+
+// A piece of a file to write: `size` bytes at `data`, or zeros when null.
+struct FileChunk {
+  const uint8_t *data;
+  size_t size;
+};
+// writeFileAtomic of the chunks, in order.
+bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &chunks,
+                       std::string *err);
+
+// The bytes trySerializeProgram would give, written to `path` atomically
+// without building them in memory: segment data (the weights) goes from the
+// builder straight to the file, so a large program costs its weights once.
+bool writeProgramFile(const ProgramBuilder &b, const WriteOptions &o, const std::string &path,
+                      std::string *err);
 
 // Layout constants of the extended header (spec section 2.2).
 inline constexpr size_t kExtendedHeaderOffset = 8;

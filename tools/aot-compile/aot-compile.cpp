@@ -233,6 +233,7 @@ int main(int argc, char **argv) {
   options.collectReport = !reportFormat.empty();
   options.collectPartitionDot = !partitionDotFile.empty();
   options.collectDebugMap = !debugMapFile.empty();
+  options.keepPteBytes = !planSvgFile.empty();
   if (externalOpt->count() > 0) {
     if (externalWeights.empty()) {
       llvm::StringRef out(options.outputPath);

@@ -402,7 +402,7 @@ TEST_CASE("EXTERNAL tensors read named data", "[runtime]") {
     b.tensorAt(c).extra_tensor_info->fully_qualified_name = "nope";
     std::string detail;
     REQUIRE(loadMethodError(serialize(p, {{}, bytesOf(w)}), "forward", detail) == Error::NotFound);
-    REQUIRE_THAT(detail, Contains("external data 'nope' not found"));
+    REQUIRE_THAT(detail, Contains("external data 'nope' is neither in the program's named_data"));
   }
 }
 
