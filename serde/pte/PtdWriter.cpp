@@ -3,6 +3,7 @@
 #include "serde/pte/flat_tensor_generated.h"
 
 #include <cstring>
+#include <unordered_map>
 
 namespace ptec::pte {
 namespace ft = ptec_flat_tensor;
@@ -22,18 +23,31 @@ void putLE(std::vector<uint8_t> &buf, size_t at, uint64_t v, int bytes) {
 std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries,
                                   uint64_t alignment) {
   // Segments: one per distinct byte string, in first-key order.
-  std::vector<uint8_t> data;
+  // Equal bytes are found by hash, then compared (never copied as keys).
   std::vector<std::pair<uint64_t, uint64_t>> segments; // offset, size
-  std::map<std::vector<uint8_t>, uint32_t> segmentOf;
+  std::vector<const std::vector<uint8_t> *> segmentBytes;
+  std::unordered_multimap<uint64_t, uint32_t> byHash;
   std::vector<uint32_t> indexOfEntry;
+  uint64_t dataSize = 0;
   for (const auto &[key, e] : entries) {
-    auto [it, fresh] = segmentOf.emplace(e.bytes, uint32_t(segments.size()));
-    if (fresh) {
-      data.resize(alignUp(data.size(), alignment), 0);
-      segments.emplace_back(data.size(), e.bytes.size());
-      data.insert(data.end(), e.bytes.begin(), e.bytes.end());
+    uint64_t h = 1469598103934665603ull;
+    for (uint8_t c : e.bytes)
+      h = (h ^ c) * 1099511628211ull;
+    uint32_t index = uint32_t(segments.size());
+    auto [lo, hi] = byHash.equal_range(h);
+    for (auto it = lo; it != hi; ++it)
+      if (*segmentBytes[it->second] == e.bytes) {
+        index = it->second;
+        break;
+      }
+    if (index == segments.size()) {
+      dataSize = alignUp(dataSize, alignment);
+      segments.emplace_back(dataSize, e.bytes.size());
+      segmentBytes.push_back(&e.bytes);
+      byHash.emplace(h, index);
+      dataSize += e.bytes.size();
     }
-    indexOfEntry.push_back(it->second);
+    indexOfEntry.push_back(index);
   }
 
   flatbuffers::FlatBufferBuilder fbb(4096);
@@ -67,7 +81,7 @@ std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries
   uint64_t paddedFlatbuffer = alignUp(fbSize, alignment);
   uint64_t base = alignUp(paddedHeader + paddedFlatbuffer, alignment);
   std::vector<uint8_t> out;
-  out.reserve(base + data.size());
+  out.reserve(base + dataSize);
   out.assign(fbData, fbData + kHeaderAt);
   out.resize(kHeaderAt + paddedHeader, 0);
   out.insert(out.end(), fbData + kHeaderAt, fbData + fbSize);
@@ -77,9 +91,12 @@ std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries
   putLE(out, kHeaderAt + 8, paddedHeader, 8);
   putLE(out, kHeaderAt + 16, fbSize, 8);
   putLE(out, kHeaderAt + 24, base, 8);
-  putLE(out, kHeaderAt + 32, data.size(), 8);
-  out.resize(base, 0);
-  out.insert(out.end(), data.begin(), data.end());
+  putLE(out, kHeaderAt + 32, dataSize, 8);
+  out.resize(base + dataSize, 0);
+  for (size_t s = 0; s < segments.size(); ++s)
+    if (!segmentBytes[s]->empty())
+      std::memcpy(out.data() + base + segments[s].first, segmentBytes[s]->data(),
+                  segmentBytes[s]->size());
   return out;
 }
 
