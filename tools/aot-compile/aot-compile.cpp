@@ -278,23 +278,24 @@ int main(int argc, char **argv) {
     else if (!writeText(reportFile, text))
       return 1;
   }
-  if (ok && !partitionDotFile.empty()) {
-    if (session.partitionDot().empty()) {
-      llvm::errs() << "aot-compile: error: --partition-dot: the partition phase did not run\n";
+  // A side output the session made (or could not make: usage error 2).
+  auto writeSide = [&](const std::string &path, const std::string &text,
+                       const char *missing) -> int {
+    if (text.empty()) {
+      llvm::errs() << "aot-compile: error: " << missing << "\n";
       return 2;
     }
-    if (!writeText(partitionDotFile, session.partitionDot()))
-      return 1;
+    return writeText(path, text) ? 0 : 1;
+  };
+  if (ok && !partitionDotFile.empty()) {
+    if (int rc = writeSide(partitionDotFile, session.partitionDot(),
+                           "--partition-dot: the partition phase did not run"))
+      return rc;
     renderDotToSvg(partitionDotFile);
   }
-  if (ok && !debugMapFile.empty()) {
-    if (session.debugMap().empty()) {
-      llvm::errs() << "aot-compile: error: --debug-map needs a .pte output\n";
-      return 2;
-    }
-    if (!writeText(debugMapFile, session.debugMap()))
-      return 1;
-  }
+  if (ok && !debugMapFile.empty())
+    if (int rc = writeSide(debugMapFile, session.debugMap(), "--debug-map needs a .pte output"))
+      return rc;
   if (ok && !planSvgFile.empty()) {
     std::string svg, err;
     ptec::pte::PteView view;
