@@ -714,6 +714,10 @@ inline void forEachStrided(const Shape &os, const int64_t *strides, int64_t base
   for (int64_t o = 0; o < numel; o += inner) {
     for (int64_t j = 0; j < inner; ++j)
       f(o + j, base + j * st);
+    // No step past the last row: with hostile strides the next base would
+    // overflow though nothing reads it (UBSan finding, unfold_copy).
+    if (o + inner >= numel)
+      break;
     for (int d = last - 1; d >= 0; --d) {
       base += strides[d];
       if (++coord[d] < os.d[d])

@@ -73,7 +73,10 @@ inline int64_t quantizeOne(double x, float invScale, int64_t zp, int64_t qmin, i
 }
 
 inline double dequantizeOne(int64_t q, int64_t zp, float scale) {
-  return static_cast<double>(static_cast<float>(q - zp) * scale);
+  // In double: a hostile zero point must not overflow int64 (exact for every
+  // |q - zp| below 2^53, so the same as the integer difference there).
+  double diff = static_cast<double>(q) - static_cast<double>(zp);
+  return static_cast<double>(static_cast<float>(diff) * scale);
 }
 
 /// Per-tensor or per-channel parameters for element i.

@@ -275,9 +275,12 @@ Error unfold_copy_out(KernelContext &ctx, Args args) {
   Shape os;
   int64_t strides[kTensorMaxRank];
   int64_t dimStride = in->dim() == 0 ? 1 : in->stride(static_cast<int>(dim));
+  const int64_t windows = (n - size) / step + 1;
   for (int i = 0; i < in->dim(); ++i) {
-    strides[i] = i == dim ? in->stride(i) * step : in->stride(i);
-    os.push(i == dim ? (n - size) / step + 1 : in->size(i));
+    // One window: its stride is never stepped (and step * stride could
+    // overflow for a step past the dim); several: step < n, no overflow.
+    strides[i] = i != dim ? in->stride(i) : windows > 1 ? in->stride(i) * step : 0;
+    os.push(i == dim ? windows : in->size(i));
   }
   strides[os.n] = dimStride;
   os.push(size);
