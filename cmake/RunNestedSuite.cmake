@@ -76,6 +76,7 @@ if(STEP STREQUAL "build")
     "-DCMAKE_C_FLAGS_RELWITHDEBINFO=${flags}"
     -DPTEC_SANITIZER=${SANITIZER}
     -DPTEC_SANITIZER_SUITES=OFF
+    -DPTEC_BUILD_BENCH=OFF
     -DPTEC_BUILD_FUZZERS=${fuzzers}
     ${args})
   run_step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${n})
