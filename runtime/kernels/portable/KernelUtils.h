@@ -182,7 +182,8 @@ template <typename C> inline C loadAs(const void *p, ScalarType t, int64_t i) {
   case ScalarType::Short: return static_cast<C>(static_cast<const int16_t *>(p)[i]);
   case ScalarType::Char: return static_cast<C>(static_cast<const int8_t *>(p)[i]);
   case ScalarType::Byte: return static_cast<C>(static_cast<const uint8_t *>(p)[i]);
-  case ScalarType::Bool: return static_cast<C>(static_cast<const bool *>(p)[i]);
+  // A bool byte other than 0 or 1 (hostile data) reads as true, never as UB.
+  case ScalarType::Bool: return static_cast<C>(static_cast<const uint8_t *>(p)[i] != 0);
   case ScalarType::Half: return static_cast<C>(halfToFloat(static_cast<const uint16_t *>(p)[i]));
   case ScalarType::BFloat16: return static_cast<C>(bf16ToFloat(static_cast<const uint16_t *>(p)[i]));
   default: return C{};

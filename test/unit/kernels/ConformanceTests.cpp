@@ -129,8 +129,11 @@ TEST_CASE("every portable kernel has conformance cases", "[kernels][conformance]
 TEST_CASE("mutated arguments fail cleanly or succeed, never crash", "[kernels][robustness]") {
   // Replace one argument at a time with a value of another tag, dtype or
   // range, and run the kernel: it must either succeed or fail with a message.
-  test::Boxer box;
-  std::vector<EValue *> mutations = {
+  // Every run gets fresh mutation values: a kernel may legitimately point an
+  // out argument at another argument's data (et_view), which must not leak
+  // into a later run after that case is gone (ASan: use after free).
+  auto makeMutations = [](test::Boxer &box) -> std::vector<EValue *> {
+    return {
       box.none(),
       box.i(-1),
       box.i(int64_t(1) << 40),
@@ -155,7 +158,10 @@ TEST_CASE("mutated arguments fail cleanly or succeed, never crash", "[kernels][r
       box.tensorList({}),
       box.tensorList({box.f32({2}, {1, 2})}),
       box.optTensorList({nullptr}),
+    };
   };
+  test::Boxer probe;
+  const size_t numMutations = makeMutations(probe).size();
   std::vector<uint64_t> arena(1 << 17);
   rt::MemoryAllocator temp(arena.data(), arena.size() * 8);
   size_t runs = 0;
@@ -164,10 +170,11 @@ TEST_CASE("mutated arguments fail cleanly or succeed, never crash", "[kernels][r
     for (size_t ci = 0; ci < std::min<size_t>(ncases, 2); ++ci) {
       size_t nargs = test::loadCaseFile(f)[ci]->args.size();
       for (size_t ai = 0; ai < nargs; ++ai)
-        for (size_t mi = 0; mi < mutations.size(); ++mi) {
+        for (size_t mi = 0; mi < numMutations; ++mi) {
           auto cases = test::loadCaseFile(f);
           Case &c = *cases[ci];
-          c.args[ai] = mutations[mi];
+          test::Boxer box;
+          c.args[ai] = makeMutations(box)[mi];
           const rt::KernelEntry *k = rt::findKernel(c.kernel.c_str());
           REQUIRE(k);
           temp.reset();
