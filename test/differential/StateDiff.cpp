@@ -273,10 +273,12 @@ private:
       }
       // A buffer whose every write-back is a no-op (b <- b) may be emitted as
       // a constant: then it must never change.
-      for (const auto &[name, value] : want.buffers) {
+      for (const auto &entry : want.buffers) {
+        // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+        const std::string &name = entry.first;
         bool named = std::any_of(states.begin(), states.end(),
                                  [&](const rt::NamedState &st) { return st.name == name; });
-        if (!named && value.data != initial(name).data)
+        if (!named && entry.second.data != initial(name).data)
           return call + "buffer '" + name + "' changes but the program names no such state";
       }
       for (size_t i = 0; i < host.size(); ++i)
