@@ -5,6 +5,7 @@
 #include "compiler/Import.h"
 #include "compiler/PartitionDot.h"
 #include "dialects/exir/IR/ExirDialect.h"
+#include "dialects/exir/IR/GuardedParse.h"
 #include "dialects/exir/IR/ShapeRules.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
@@ -315,7 +316,7 @@ static std::string guessKind(llvm::StringRef bytes) {
     return "an ExecuTorch program (.pte), which is compiled output, not input";
   if (bytes.starts_with("PK\x03\x04"))
     return "a zip archive (a .pt2? give it a .pt2 name)";
-  if (bytes.starts_with("ML\xefR"))
+  if (exir::isMlirBytecode(bytes))
     return "";
   llvm::StringRef head = bytes.take_front(512);
   size_t odd = llvm::count_if(head, [](char c) {
@@ -393,7 +394,7 @@ LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> bu
     return emitError(fileLocation(ctx, path)) << "this file is " << kind;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  module_ = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
+  module_ = exir::parseModuleGuarded(sourceMgr, ctx);
   if (!module_)
     return failure();
   ModuleOp m = *module_;

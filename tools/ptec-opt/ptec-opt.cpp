@@ -12,12 +12,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/exir/IR/ExirDialect.h"
+#include "dialects/exir/IR/GuardedParse.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
 #include "tools/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -27,6 +29,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace cl = llvm::cl;
@@ -90,6 +93,24 @@ int main(int argc, char **argv) {
   if (!input) {
     llvm::errs() << "ptec-opt: error: " << error << "\n";
     return 1;
+  }
+  // MlirOptMain parses without limits; refuse what would exhaust its stack
+  // first (a scan for text, a guarded parse for bytecode).
+  {
+    mlir::MLIRContext scratch(registry);
+    llvm::SourceMgr sourceMgr;
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &scratch);
+    llvm::StringRef bytes = input->getBuffer();
+    if (ptec::exir::isMlirBytecode(bytes)) {
+      sourceMgr.AddNewSourceBuffer(
+          llvm::MemoryBuffer::getMemBuffer(bytes, input->getBufferIdentifier(), false),
+          llvm::SMLoc());
+      if (!ptec::exir::parseModuleGuarded(sourceMgr, scratch))
+        return 1;
+    } else if (failed(ptec::exir::checkTextNesting(bytes, input->getBufferIdentifier(),
+                                                   scratch))) {
+      return 1;
+    }
   }
   std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFile, &error);
   if (!output) {
