@@ -203,17 +203,42 @@ static Probe probeBytecode(llvm::SourceMgr &sourceMgr, MLIRContext &ctx) {
 #endif
 }
 
+/// Runs `parse`; a failure that no error diagnostic explained gets one (some
+/// of MLIR 19's bytecode failures say nothing, a fuzz finding), so no
+/// failure is silent.
+template <typename ParseFn>
+static OwningOpRef<ModuleOp> parseExplained(MLIRContext &ctx, llvm::StringRef name,
+                                            ParseFn parse) {
+  bool reported = false;
+  OwningOpRef<ModuleOp> module;
+  {
+    ScopedDiagnosticHandler watch(&ctx, [&](Diagnostic &diag) {
+      reported |= diag.getSeverity() == DiagnosticSeverity::Error;
+      return failure(); // still printed by the handlers below
+    });
+    module = parse();
+  }
+  if (!module && !reported)
+    emitError(FileLineColLoc::get(&ctx, name, 0, 0))
+        << "MLIR's parser refused this file without saying why; it is damaged "
+           "or was not written by ptec";
+  return module;
+}
+
 OwningOpRef<ModuleOp> parseModuleGuarded(llvm::SourceMgr &sourceMgr,
                                          MLIRContext &ctx) {
   const llvm::MemoryBuffer *main = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   llvm::StringRef bytes = main->getBuffer();
+  llvm::StringRef name = main->getBufferIdentifier();
   if (!isMlirBytecode(bytes)) {
-    if (failed(checkTextNesting(bytes, main->getBufferIdentifier(), ctx)))
+    if (failed(checkTextNesting(bytes, name, ctx)))
       return nullptr;
-    return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
+    return parseExplained(ctx, name, [&] {
+      return parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&ctx));
+    });
   }
   if (probeBytecode(sourceMgr, ctx) == Probe::Crashed) {
-    emitError(FileLineColLoc::get(&ctx, main->getBufferIdentifier(), 0, 0))
+    emitError(FileLineColLoc::get(&ctx, name, 0, 0))
         << "MLIR's bytecode reader fails on this file (it crashed, or ran out of "
            "time or memory, in a probe process); the .mlirbc is damaged or was "
            "not written by ptec";
@@ -221,7 +246,7 @@ OwningOpRef<ModuleOp> parseModuleGuarded(llvm::SourceMgr &sourceMgr,
   }
   // Parsed or refused in the probe: read it here, where a refusal gets its
   // diagnostics.
-  return parseBytecode(sourceMgr, ctx);
+  return parseExplained(ctx, name, [&] { return parseBytecode(sourceMgr, ctx); });
 }
 
 } // namespace ptec::exir
