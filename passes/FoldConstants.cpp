@@ -149,6 +149,10 @@ struct FoldConstantsPass : impl::FoldConstantsBase<FoldConstantsPass> {
       if (!src || !resultType || !resultType.hasStaticShape())
         continue;
       auto inType = llvm::cast<RankedTensorType>(op->getOperand(0).getType());
+      if (src.getValue().getType() != inType)
+        return op.emitError("operand type ")
+               << inType << " is not the type " << src.getValue().getType()
+               << " of the weight @" << src.getSymName() << " it reads";
       if (inType.getElementType() != resultType.getElementType() ||
           inType.getNumElements() != resultType.getNumElements())
         continue;

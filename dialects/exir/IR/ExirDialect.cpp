@@ -90,6 +90,17 @@ LogicalResult ptec::exir::getElementsBytes(Operation *at, ElementsAttr value,
       return at->emitError("weight data '")
              << res.getRawHandle().getKey() << "' is missing (no resource blob)";
     ArrayRef<char> d = blob->getData();
+    // Saved IR may pair any blob with any type: every reader of these bytes
+    // indexes them by the type, so the sizes must agree.
+    Type element = type.getElementType();
+    if (element.isIntOrFloat()) {
+      unsigned bits = element.getIntOrFloatBitWidth();
+      uint64_t expected = static_cast<uint64_t>(numel) * (bits == 1 ? 1 : (bits + 7) / 8);
+      if (d.size() != expected)
+        return at->emitError("weight data '")
+               << res.getRawHandle().getKey() << "' holds " << d.size()
+               << " bytes, but its type " << type << " needs " << expected;
+    }
     out.assign(d.begin(), d.end());
     return success();
   }
