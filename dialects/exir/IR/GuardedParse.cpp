@@ -12,6 +12,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 
@@ -138,6 +139,12 @@ static OwningOpRef<ModuleOp> parseBytecode(llvm::SourceMgr &sourceMgr,
   return parseSourceFile<ModuleOp>(sourceMgr, config);
 }
 
+#if PTEC_HAVE_FORK_PROBE
+// Present in sanitizer builds only; libFuzzer records a crash through it.
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void))
+    __attribute__((weak));
+#endif
+
 namespace {
 enum class Probe { Parsed, Refused, Crashed, Unavailable };
 } // namespace
@@ -156,6 +163,12 @@ static Probe probeBytecode(llvm::SourceMgr &sourceMgr, MLIRContext &ctx) {
   if (pid < 0)
     return Probe::Unavailable;
   if (pid == 0) {
+    // The probe dies plainly: no crash handler inherited from the parent
+    // (a fuzzer's would record the probe's death as the parent's crash).
+    for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGALRM})
+      std::signal(sig, SIG_DFL);
+    if (__sanitizer_set_death_callback)
+      __sanitizer_set_death_callback(nullptr);
     int devNull = open("/dev/null", O_WRONLY);
     if (devNull >= 0)
       dup2(devNull, STDERR_FILENO);
