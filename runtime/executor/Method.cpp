@@ -3,6 +3,7 @@
 #include "runtime/executor/DimOrderCheck.h"
 #include "runtime/executor/ErrorDetail.h"
 #include "serde/pte/program_generated.h"
+#include "serde/pte/FlatbufferGet.h"
 
 #include <cmath>
 #include <chrono>
@@ -120,7 +121,7 @@ Error Method::Loader::loadArenas() {
   const auto *sizes = plan_.non_const_buffer_sizes();
   Span<const Span<uint8_t>> buffers = m_.memory_->plannedBuffers();
   for (flatbuffers::uoffset_t j = 1; j < sizes->size(); ++j) {
-    int64_t n = sizes->Get(j);
+    int64_t n = pte::get8(sizes, j);
     if (n < 0)
       return fail(Error::InvalidProgram, "non_const_buffer_sizes[%u] is negative (%lld)", j,
                   (long long)n);
@@ -308,7 +309,7 @@ Error Method::Loader::loadIndexList(size_t i, const char *kind,
   const bool optional = want == EValue::Tag::OptionalTensorList;
   for (size_t k = 0; k < n; ++k) {
     int64_t idx = items32 ? items32->Get(static_cast<flatbuffers::uoffset_t>(k))
-                          : items64->Get(static_cast<flatbuffers::uoffset_t>(k));
+                          : pte::get8(items64, static_cast<flatbuffers::uoffset_t>(k));
     if (optional && idx == -1) {
       ptrs[k] = nullptr;
       continue;
@@ -424,7 +425,7 @@ Error Method::Loader::loadValue(size_t i, const fb::EValue *ev) {
     if (items == nullptr)
       return outOfMemory("DoubleList");
     for (size_t k = 0; k < n; ++k)
-      items[k] = v->items()->Get(static_cast<flatbuffers::uoffset_t>(k));
+      items[k] = pte::get8(v->items(), static_cast<flatbuffers::uoffset_t>(k));
     m_.values_[i] = EValue::fromDoubleList(Span<const double>(items, n));
     return Error::Ok;
   }

@@ -1,6 +1,7 @@
 #include "runtime/executor/Module.h"
 
 #include "serde/pte/program_generated.h"
+#include "serde/pte/FlatbufferGet.h"
 
 namespace ptec::rt {
 
@@ -63,7 +64,7 @@ Error Module::loadMethod(const char *name) {
   std::vector<int64_t> arenas;
   if (const auto *sizes = plan.get()->non_const_buffer_sizes()) {
     for (flatbuffers::uoffset_t j = 1; j < sizes->size(); ++j) {
-      int64_t n = sizes->Get(j);
+      int64_t n = pte::get8(sizes, j);
       if (n < 0) {
         detail_ = std::string("plan '") + name + "' non_const_buffer_sizes[" +
                   std::to_string(j) + "] is negative";

@@ -2,6 +2,7 @@
 
 #include "runtime/executor/ErrorDetail.h"
 #include "serde/pte/program_generated.h"
+#include "serde/pte/FlatbufferGet.h"
 
 #include <cstddef>
 #include <cstdio>
@@ -288,7 +289,7 @@ Result<const uint8_t *> Program::constantData(uint32_t idx, size_t nbytes,
     return failWith(detail, Error::InvalidProgram,
                     "data_buffer_idx %u out of range (constant_segment has %u offsets)", idx,
                     offsets->size());
-  uint64_t off = offsets->Get(idx);
+  uint64_t off = pte::get8(offsets, idx);
   if (off > constantSegment_.size() || nbytes > constantSegment_.size() - off)
     return failWith(detail, Error::InvalidProgram,
                     "constant %u: [%llu, +%zu) runs past the constant segment (%zu bytes)", idx,
@@ -311,7 +312,7 @@ Result<const uint8_t *> Program::mutableData(uint32_t idx, size_t nbytes,
     return failWith(detail, Error::InvalidProgram,
                     "data_buffer_idx %u out of range (mutable data segment has %u offsets)", idx,
                     offsets->size());
-  uint64_t off = offsets->Get(idx);
+  uint64_t off = pte::get8(offsets, idx);
   if (off > mutableSegment_.size() || nbytes > mutableSegment_.size() - off)
     return failWith(detail, Error::InvalidProgram,
                     "mutable data %u: [%llu, +%zu) runs past the mutable segment (%zu bytes)",

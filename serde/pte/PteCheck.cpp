@@ -1,5 +1,7 @@
 #include "serde/pte/PteCheck.h"
 
+#include "serde/pte/FlatbufferGet.h"
+
 #include "dialects/exir/schema/OperatorSchema.h"
 #include "serde/pte/program_generated.h"
 
@@ -13,17 +15,6 @@ namespace ptec::pte {
 namespace fb = executorch_flatbuffer;
 
 namespace {
-
-/// Element `i` of a vector of 8-byte scalars. The FlatBuffers verifier
-/// checks only the 4-byte alignment of a vector's length, so a crafted file
-/// can put 8-byte elements on a 4-byte boundary, where Get() would be a
-/// misaligned load (pte_fuzz finding): copy the bytes instead.
-template <typename T> T get8(const flatbuffers::Vector<T> *v, flatbuffers::uoffset_t i) {
-  static_assert(sizeof(T) == 8, "for 8-byte elements");
-  T x;
-  std::memcpy(&x, v->Data() + static_cast<size_t>(i) * sizeof(T), sizeof(T));
-  return flatbuffers::EndianScalar(x);
-}
 
 constexpr size_t kMinFileSize = 64;
 constexpr uint8_t kNull = 1, kInt = 2, kBool = 3, kTensor = 5, kString = 6, kIntList = 7,

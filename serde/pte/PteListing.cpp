@@ -1,3 +1,4 @@
+#include "serde/pte/FlatbufferGet.h"
 #include "serde/pte/PteListing.h"
 
 #include <algorithm>
@@ -251,7 +252,7 @@ std::string listInstructions(const PteView &view) {
         // Items are value indices; show the integers they hold.
         s += " [";
         for (uint32_t k = 0; il->items() && k < il->items()->size(); ++k) {
-          int64_t x = il->items()->Get(k);
+          int64_t x = get8(il->items(), k);
           const fb::Int *iv = x >= 0 && static_cast<uint64_t>(x) < values->size()
                                   ? values->Get(static_cast<uint32_t>(x))->val_as_Int()
                                   : nullptr;
@@ -337,7 +338,7 @@ std::string listPlan(const PteView &view) {
     if (auto *sizes = plan->non_const_buffer_sizes())
       for (uint32_t a = 1; a < sizes->size(); ++a) {
         uint64_t bound = peak.count(a) ? peak[a] : 0;
-        os << "  arena " << a << ": " << sizes->Get(a) << " bytes; peak live " << bound
+        os << "  arena " << a << ": " << get8(sizes, a) << " bytes; peak live " << bound
            << " bytes";
         if (bound > 0) {
           std::snprintf(line, sizeof line, " (plan / lower bound %.3f)",
@@ -368,7 +369,7 @@ bool planSvg(const PteView &view, const std::string &method, std::string *svg,
   std::map<uint32_t, uint64_t> arena; // memId -> bytes
   if (auto *sizes = plan->non_const_buffer_sizes())
     for (uint32_t a = 1; a < sizes->size(); ++a)
-      arena[a] = static_cast<uint64_t>(std::max<int64_t>(sizes->Get(a), 0));
+      arena[a] = static_cast<uint64_t>(std::max<int64_t>(get8(sizes, a), 0));
   std::map<uint32_t, uint64_t> peak = peakLive(ranges);
 
   // One band per arena, stacked; time to the right, offsets downwards.
