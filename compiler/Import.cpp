@@ -114,8 +114,8 @@ std::string blobKey(StringRef fqn) {
 /// reader made is copied once more into the blob.
 AsmResourceBlob makeBlob(const pt2::WeightTensor &w) {
   const auto &storage = w.storage;
-  if (storage && storage->size() == w.data.size() && w.meta.storageOffset == 0 &&
-      isContiguous(w.meta) &&
+  if (storage && (w.wholeStorage || (storage->size() == w.data.size() &&
+                                     w.meta.storageOffset == 0 && isContiguous(w.meta))) &&
       reinterpret_cast<uintptr_t>(storage->data()) % kBlobAlignment == 0) {
     ArrayRef<char> bytes(reinterpret_cast<const char *>(storage->data()),
                          storage->size());
@@ -125,8 +125,8 @@ AsmResourceBlob makeBlob(const pt2::WeightTensor &w) {
         [keep](void *, size_t, size_t) mutable { keep.reset(); },
         /*dataIsMutable=*/false);
   }
-  ArrayRef<char> bytes(reinterpret_cast<const char *>(w.data.data()),
-                       w.data.size());
+  ArrayRef<char> bytes(reinterpret_cast<const char *>(w.bytes().data()),
+                       w.bytes().size());
   return HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, kBlobAlignment,
                                                        /*dataIsMutable=*/false);
 }
@@ -391,7 +391,7 @@ LogicalResult Importer::useWeight(const pt2::InputSpec &spec,
   if (prev.type != *type)
     return differ("type");
   if (prev.tensor->storage != tensor->storage &&
-      prev.tensor->data != tensor->data)
+      prev.tensor->bytes() != tensor->bytes())
     return differ("bytes");
   return success();
 }

@@ -132,8 +132,13 @@ struct WeightTensor {
   bool isParam = false;
   // Whole payload; the same object for every fqn that shares a storage.
   std::shared_ptr<const std::vector<uint8_t>> storage;
-  // Contiguous numel*elemsize materialization of the as_strided view.
+  // Contiguous numel*elemsize materialization of the as_strided view; left
+  // empty when the view is its whole storage in order (wholeStorage), so a
+  // reader never holds a weight twice. Read the bytes through bytes().
   std::vector<uint8_t> data;
+  bool wholeStorage = false;
+  /// The view's contiguous bytes (numel * element size).
+  const std::vector<uint8_t> &bytes() const { return wholeStorage ? *storage : data; }
 };
 
 struct ExportedProgram {

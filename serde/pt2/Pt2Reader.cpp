@@ -88,7 +88,8 @@ void loadPayloads(const ZipArchive &zip, const std::string &root, const std::str
     w.meta = m.meta;
     w.isParam = m.isParam;
     w.storage = bytes;
-    w.data = materializeStrided(*bytes, w.meta, what, /*emptyMeansZeros=*/true, &expandedBytes);
+    w.data = materializeStrided(*bytes, w.meta, what, /*emptyMeansZeros=*/true, &expandedBytes,
+                                &w.wholeStorage);
     out[w.fqn] = std::move(w);
   }
 }

@@ -38,7 +38,10 @@ std::string describeTensor(DType dtype, const std::vector<int64_t> &sizes) {
 
 std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
                                         const TensorMeta &meta, const std::string &what,
-                                        bool emptyMeansZeros, uint64_t *expandedSoFar) {
+                                        bool emptyMeansZeros, uint64_t *expandedSoFar,
+                                        bool *wholeStorage) {
+  if (wholeStorage)
+    *wholeStorage = false;
   const size_t elem = dtypeSize(meta.dtype);
   if (elem == 0)
     fail(what + ": dtype " + dtypeName(meta.dtype) + " has no element size");
@@ -95,8 +98,13 @@ std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
          std::to_string(last) + " but the payload holds only " + std::to_string(storageNumel) +
          " elements");
 
-  std::vector<uint8_t> out(static_cast<size_t>(bytes));
   const uint8_t *base = storage.data() + meta.storageOffset * elem;
+  if (strides == contiguousStrides(sizes) && wholeStorage && meta.storageOffset == 0 &&
+      bytes == storage.size()) {
+    *wholeStorage = true; // the caller uses the storage itself: no copy
+    return {};
+  }
+  std::vector<uint8_t> out(static_cast<size_t>(bytes));
   if (strides == contiguousStrides(sizes)) {
     std::memcpy(out.data(), base, out.size());
     return out;

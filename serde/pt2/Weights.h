@@ -23,7 +23,8 @@ constexpr uint64_t kMaxExpandedBytes = uint64_t(1) << 30;
 std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
                                         const TensorMeta &meta, const std::string &what,
                                         bool emptyMeansZeros = true,
-                                        uint64_t *expandedSoFar = nullptr);
+                                        uint64_t *expandedSoFar = nullptr,
+                                        bool *wholeStorage = nullptr);
 
 /// Row-major strides for `sizes`.
 std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes);

@@ -52,7 +52,7 @@ TEST_CASE("legacy zip with a genuine torch.save state dict", "[pt2][legacy]") {
   CHECK(w.meta.dtype == DType::Float);
   CHECK(w.meta.sizes == std::vector<int64_t>{2, 3});
   CHECK(w.meta.strides == std::vector<int64_t>{3, 1});
-  CHECK(values<float>(w.data) == std::vector<float>{0, 1, 2, 3, 4, 5});
+  CHECK(values<float>(w.bytes()) == std::vector<float>{0, 1, 2, 3, 4, 5});
   CHECK(ep->constants.empty());
   REQUIRE(ep->graph.nodes.size() == 1);
   CHECK(ep->graph.nodes[0].target == "torch.ops.aten.mm.default");
@@ -63,7 +63,7 @@ TEST_CASE("hand-written pickle matches what torch.save writes", "[pt2][legacy]")
   std::map<std::string, WeightTensor> real = readTensors(readData("legacy_state_dict.pt"));
   REQUIRE(mine.size() == 1);
   REQUIRE(real.size() == 1);
-  CHECK(mine.at("w").data == real.at("w").data);
+  CHECK(mine.at("w").bytes() == real.at("w").bytes());
   CHECK(mine.at("w").meta.sizes == real.at("w").meta.sizes);
 }
 
@@ -73,19 +73,19 @@ TEST_CASE("torch.save views, parameters, tied storages and dtypes", "[pt2][legac
   const WeightTensor &p = t.at("p");
   CHECK(p.isParam);
   CHECK(p.meta.requiresGrad);
-  CHECK(values<float>(p.data) == std::vector<float>{1.5f, -2.0f, 3.25f});
+  CHECK(values<float>(p.bytes()) == std::vector<float>{1.5f, -2.0f, 3.25f});
   const WeightTensor &tr = t.at("t");
   CHECK(tr.meta.sizes == std::vector<int64_t>{4, 3});
   CHECK(tr.meta.strides == std::vector<int64_t>{1, 4});
-  CHECK(values<float>(tr.data) == std::vector<float>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
+  CHECK(values<float>(tr.bytes()) == std::vector<float>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
   const WeightTensor &row = t.at("row");
   CHECK(row.meta.storageOffset == 4);
-  CHECK(values<float>(row.data) == std::vector<float>{4, 5, 6, 7});
+  CHECK(values<float>(row.bytes()) == std::vector<float>{4, 5, 6, 7});
   CHECK(t.at("tied_a").storage == t.at("tied_b").storage);
   CHECK(t.at("tied_a").storage == row.storage);  // one storage behind base, its row and transpose
-  CHECK(values<int64_t>(t.at("ids").data) == std::vector<int64_t>{7, -1, int64_t(1) << 40});
+  CHECK(values<int64_t>(t.at("ids").bytes()) == std::vector<int64_t>{7, -1, int64_t(1) << 40});
   CHECK(t.at("mask").meta.dtype == DType::Bool);
-  CHECK(t.at("mask").data == std::vector<uint8_t>{1, 0, 1});
+  CHECK(t.at("mask").bytes() == std::vector<uint8_t>{1, 0, 1});
 }
 
 TEST_CASE("torch.save errors name the entry", "[pt2][legacy]") {

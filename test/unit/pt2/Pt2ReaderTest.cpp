@@ -84,11 +84,16 @@ void checkBasic(const ExportedProgram &ep) {
   CHECK(w.meta.requiresGrad);
   CHECK(w.meta.dtype == DType::Float);
   CHECK(w.meta.device == "cpu");
-  CHECK(values<float>(w.data) == std::vector<float>{0, 1, 2, 3, 4, 5});
+  CHECK(values<float>(w.bytes()) == std::vector<float>{0, 1, 2, 3, 4, 5});
   CHECK(w.storage->size() == 24);
+  // A weight that is its whole payload in order is not copied: the reader
+  // holds its bytes once.
+  CHECK(w.wholeStorage);
+  CHECK(w.data.empty());
+  CHECK(&w.bytes() == w.storage.get());
   const WeightTensor &count = ep.weights.at("count");
   CHECK_FALSE(count.isParam);
-  CHECK(values<int64_t>(count.data) == std::vector<int64_t>{41});
+  CHECK(values<int64_t>(count.bytes()) == std::vector<int64_t>{41});
   CHECK(ep.constants.empty());
 }
 }  // namespace
@@ -338,12 +343,16 @@ TEST_CASE("shared path_names stay aliased; views are materialized", "[pt2]") {
   const WeightTensor &row = ep.constants.at("row");
   CHECK(mat.storage == t.storage);
   CHECK(mat.storage == row.storage);
-  CHECK(values<float>(t.data) == std::vector<float>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
-  CHECK(values<float>(row.data) == std::vector<float>{4, 5, 6, 7});
+  CHECK(values<float>(t.bytes()) == std::vector<float>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11});
+  CHECK(values<float>(row.bytes()) == std::vector<float>{4, 5, 6, 7});
   CHECK(row.meta.storageOffset == 4);
+  // Views of part of a payload, or out of order, are materialized.
+  CHECK(mat.wholeStorage);
+  CHECK_FALSE(t.wholeStorage);
+  CHECK_FALSE(row.wholeStorage);
   const WeightTensor &z = ep.constants.at("zeros");
   CHECK(z.storage->empty());
-  CHECK(values<int32_t>(z.data) == std::vector<int32_t>{0, 0, 0, 0});
+  CHECK(values<int32_t>(z.bytes()) == std::vector<int32_t>{0, 0, 0, 0});
 }
 
 TEST_CASE("non-persistent buffers live in constants", "[pt2]") {
@@ -360,7 +369,7 @@ TEST_CASE("non-persistent buffers live in constants", "[pt2]") {
   setEntry(entries, "m/data/constants/tensor_0", int64Bytes({7}));
   ExportedProgram ep = mustRead(writeZip(entries, ZipStyle::Libzip));
   CHECK(ep.weights.count("count") == 0);
-  CHECK(values<int64_t>(ep.constants.at("count").data) == std::vector<int64_t>{7});
+  CHECK(values<int64_t>(ep.constants.at("count").bytes()) == std::vector<int64_t>{7});
   CHECK_FALSE(ep.inputSpecs[1].persistent);
 }
 

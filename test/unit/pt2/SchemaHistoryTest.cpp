@@ -142,8 +142,8 @@ void checkHistoryProgram(const ExportedProgram &ep, int major) {
   const WeightTensor &wt = ep.weights.at("w");
   CHECK(wt.isParam);
   CHECK(wt.meta.sizes == std::vector<int64_t>{2, 3});
-  CHECK(values<float>(wt.data) == std::vector<float>{0, 1, 2, 3, 4, 5});
-  CHECK(values<int64_t>(ep.weights.at("count").data) == std::vector<int64_t>{41});
+  CHECK(values<float>(wt.bytes()) == std::vector<float>{0, 1, 2, 3, 4, 5});
+  CHECK(values<int64_t>(ep.weights.at("count").bytes()) == std::vector<int64_t>{41});
   CHECK(ep.constants.empty());
 }
 }  // namespace
