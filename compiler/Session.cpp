@@ -554,20 +554,29 @@ LogicalResult CompileSession::writePte() {
     return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
            << "writing a .pte needs an output path (-o)";
   std::string error;
+  // The .ptd first: a .pte never exists without the data it names.
+  auto ptdWritten = [&](bool ok) -> LogicalResult {
+    if (ok)
+      return success();
+    return emitError(fileLocation(*context_, options_.externalWeightsPath))
+           << "cannot write: " << error;
+  };
   auto writePtd = [&]() -> LogicalResult {
-    // The .ptd first: a .pte never exists without the data it names.
-    if (!options_.externalWeightsPath.empty() &&
-        !pte::writeFileAtomic(options_.externalWeightsPath, ptdBytes_, &error))
-      return emitError(fileLocation(*context_, options_.externalWeightsPath))
-             << "cannot write: " << error;
-    return success();
+    if (options_.externalWeightsPath.empty())
+      return success();
+    return ptdWritten(pte::writeFileAtomic(options_.externalWeightsPath, ptdBytes_, &error));
   };
   if (!options_.collectReport && !options_.keepPteBytes) {
 #ifdef PTEC_HAVE_EMITTER
-    // Nothing needs the bytes in memory: weights go from the builder
-    // straight to the file (a large model costs them once, not twice).
+    // Nothing needs the bytes in memory: weights go from the builder (and
+    // the .ptd's from its entries) straight to the files; MLIR's blobs are
+    // the only copy of a weight.
     pte::ProgramBuilder builder;
-    if (failed(emitBuilder(builder)) || failed(writePtd()))
+    if (failed(emitBuilder(builder)))
+      return failure();
+    if (!options_.externalWeightsPath.empty() &&
+        failed(ptdWritten(
+            pte::writePtdFile(builder.external, options_.externalWeightsPath, &error))))
       return failure();
     if (!pte::writeProgramFile(builder, pte::WriteOptions{}, options_.outputPath, &error))
       return emitError(fileLocation(*context_, options_.outputPath)) << "cannot write: " << error;
@@ -595,8 +604,6 @@ LogicalResult CompileSession::emitBuilder(pte::ProgramBuilder &builder) {
     return failure();
   if (options_.collectDebugMap)
     debugMap_ = debugMapJson(stats);
-  if (emitOptions.externalWeights)
-    ptdBytes_ = pte::serializePtd(builder.external);
   return success();
 }
 #endif
@@ -606,6 +613,8 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
   pte::ProgramBuilder builder;
   if (failed(emitBuilder(builder)))
     return failure();
+  if (!options_.externalWeightsPath.empty())
+    ptdBytes_ = pte::serializePtd(builder.external);
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;

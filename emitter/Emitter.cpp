@@ -571,23 +571,31 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
     // in the program or (externalWeights) in the .ptd under its name.
     bool external = options_.externalWeights && !mem;
     // A constant held in a resource blob (what the importer makes of every
-    // weight) is lent to the writer, not copied: it lives as long as the
-    // module, which outlives writing.
-    if (!mem && !external) {
+    // weight) is lent to the writer, not copied, whether it goes to the
+    // program or to the .ptd: it lives as long as the module, which
+    // outlives writing. The blob's size is checked against its type first.
+    const uint8_t *lent = nullptr;
+    size_t lentSize = 0;
+    if (!mem) {
       if (auto res = llvm::dyn_cast<DenseResourceElementsAttr>(weight.getValue()))
         if (AsmResourceBlob *blob = res.getRawHandle().getBlob()) {
-          ArrayRef<char> d = blob->getData();
-          uint32_t dataIdx =
-              pb_.addConstantView(reinterpret_cast<const uint8_t *>(d.data()), d.size());
-          FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, dataIdx, fqn);
-          if (failed(idx))
+          if (failed(exir::checkBlobSize(weight, res)))
             return failure();
-          values_[arg] = *idx;
-          continue;
+          ArrayRef<char> d = blob->getData();
+          lent = reinterpret_cast<const uint8_t *>(d.data());
+          lentSize = d.size();
         }
     }
+    if (lent && !external) {
+      uint32_t dataIdx = pb_.addConstantView(lent, lentSize);
+      FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, dataIdx, fqn);
+      if (failed(idx))
+        return failure();
+      values_[arg] = *idx;
+      continue;
+    }
     std::vector<uint8_t> bytes;
-    if (failed(exir::getElementsBytes(weight, weight.getValue(), bytes)))
+    if (!lent && failed(exir::getElementsBytes(weight, weight.getValue(), bytes)))
       return failure();
     uint32_t dataIdx = 0;
     if (mem)
@@ -603,7 +611,12 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
       t.extra_tensor_info->fully_qualified_name = fqn.str();
       t.extra_tensor_info->location = fb::TensorDataLocation::EXTERNAL;
       pte::PtdEntry &e = pb_.external[fqn.str()];
-      e.bytes = std::move(bytes);
+      if (lent) {
+        e.lent = lent;
+        e.lentSize = lentSize;
+      } else {
+        e.bytes = std::move(bytes);
+      }
       e.scalarType = static_cast<int8_t>(t.scalar_type);
       e.sizes = t.sizes;
     }

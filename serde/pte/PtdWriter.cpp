@@ -20,32 +20,34 @@ void putLE(std::vector<uint8_t> &buf, size_t at, uint64_t v, int bytes) {
 }
 } // namespace
 
-std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries,
-                                  uint64_t alignment) {
+PtdLayout layoutPtd(const std::map<std::string, PtdEntry> &entries, uint64_t alignment) {
   // Segments: one per distinct byte string, in first-key order.
   // Equal bytes are found by hash, then compared (never copied as keys).
   std::vector<std::pair<uint64_t, uint64_t>> segments; // offset, size
-  std::vector<const std::vector<uint8_t> *> segmentBytes;
+  std::vector<const PtdEntry *> segmentEntry;
   std::unordered_multimap<uint64_t, uint32_t> byHash;
   std::vector<uint32_t> indexOfEntry;
   uint64_t dataSize = 0;
+  auto same = [](const PtdEntry &a, const PtdEntry &b) {
+    return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
+  };
   for (const auto &[key, e] : entries) {
     uint64_t h = 1469598103934665603ull;
-    for (uint8_t c : e.bytes)
-      h = (h ^ c) * 1099511628211ull;
+    for (size_t i = 0, n = e.size(); i < n; ++i)
+      h = (h ^ e.data()[i]) * 1099511628211ull;
     uint32_t index = uint32_t(segments.size());
     auto [lo, hi] = byHash.equal_range(h);
     for (auto it = lo; it != hi; ++it)
-      if (*segmentBytes[it->second] == e.bytes) {
+      if (same(*segmentEntry[it->second], e)) {
         index = it->second;
         break;
       }
     if (index == segments.size()) {
       dataSize = alignUp(dataSize, alignment);
-      segments.emplace_back(dataSize, e.bytes.size());
-      segmentBytes.push_back(&e.bytes);
+      segments.emplace_back(dataSize, e.size());
+      segmentEntry.push_back(&e);
       byHash.emplace(h, index);
-      dataSize += e.bytes.size();
+      dataSize += e.size();
     }
     indexOfEntry.push_back(index);
   }
@@ -80,24 +82,51 @@ std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries
   uint64_t paddedHeader = alignUp(kHeaderLength, alignment);
   uint64_t paddedFlatbuffer = alignUp(fbSize, alignment);
   uint64_t base = alignUp(paddedHeader + paddedFlatbuffer, alignment);
-  std::vector<uint8_t> out;
-  out.reserve(base + dataSize);
-  out.assign(fbData, fbData + kHeaderAt);
-  out.resize(kHeaderAt + paddedHeader, 0);
-  out.insert(out.end(), fbData + kHeaderAt, fbData + fbSize);
-  putLE(out, 0, flatbuffers::ReadScalar<uint32_t>(fbData) + paddedHeader, 4);
-  std::memcpy(out.data() + kHeaderAt, "FH01", 4);
-  putLE(out, kHeaderAt + 4, kHeaderLength, 4);
-  putLE(out, kHeaderAt + 8, paddedHeader, 8);
-  putLE(out, kHeaderAt + 16, fbSize, 8);
-  putLE(out, kHeaderAt + 24, base, 8);
-  putLE(out, kHeaderAt + 32, dataSize, 8);
-  out.resize(base + dataSize, 0);
-  for (size_t s = 0; s < segments.size(); ++s)
-    if (!segmentBytes[s]->empty())
-      std::memcpy(out.data() + base + segments[s].first, segmentBytes[s]->data(),
-                  segmentBytes[s]->size());
+  PtdLayout out;
+  std::vector<uint8_t> &head = out.head;
+  head.reserve(base);
+  head.assign(fbData, fbData + kHeaderAt);
+  head.resize(kHeaderAt + paddedHeader, 0);
+  head.insert(head.end(), fbData + kHeaderAt, fbData + fbSize);
+  putLE(head, 0, flatbuffers::ReadScalar<uint32_t>(fbData) + paddedHeader, 4);
+  std::memcpy(head.data() + kHeaderAt, "FH01", 4);
+  putLE(head, kHeaderAt + 4, kHeaderLength, 4);
+  putLE(head, kHeaderAt + 8, paddedHeader, 8);
+  putLE(head, kHeaderAt + 16, fbSize, 8);
+  putLE(head, kHeaderAt + 24, base, 8);
+  putLE(head, kHeaderAt + 32, dataSize, 8);
+  head.resize(base, 0);
+  out.chunks.push_back({head.data(), head.size()});
+  uint64_t at = 0; // within the segment data
+  for (size_t s = 0; s < segments.size(); ++s) {
+    if (segments[s].first > at)
+      out.chunks.push_back({nullptr, static_cast<size_t>(segments[s].first - at)});
+    if (segments[s].second > 0)
+      out.chunks.push_back({segmentEntry[s]->data(), static_cast<size_t>(segments[s].second)});
+    at = segments[s].first + segments[s].second;
+  }
+  out.size = base + dataSize;
   return out;
+}
+
+std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries,
+                                  uint64_t alignment) {
+  PtdLayout layout = layoutPtd(entries, alignment);
+  std::vector<uint8_t> out;
+  out.reserve(layout.size);
+  for (const FileChunk &c : layout.chunks) {
+    if (c.data)
+      out.insert(out.end(), c.data, c.data + c.size);
+    else
+      out.resize(out.size() + c.size, 0);
+  }
+  return out;
+}
+
+bool writePtdFile(const std::map<std::string, PtdEntry> &entries, const std::string &path,
+                  std::string *err, uint64_t alignment) {
+  PtdLayout layout = layoutPtd(entries, alignment);
+  return writeChunksAtomic(path, layout.chunks, err);
 }
 
 } // namespace ptec::pte

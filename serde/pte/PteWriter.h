@@ -5,6 +5,7 @@
 // one caller; pte-inspect reads what it writes.
 #pragma once
 
+#include "serde/pte/FileChunks.h"
 #include "serde/pte/PtdWriter.h"
 #include "serde/pte/program_generated.h"
 
@@ -80,20 +81,6 @@ std::vector<uint8_t> serializeProgram(ProgramBuilder &b,
 // segment field filled by the caller) in *err, naming the field.
 bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
                          std::vector<uint8_t> *out, std::string *err);
-
-// Writes a temporary file in the same directory, then renames it over
-// `path`; on failure nothing is left behind and *err says why.
-bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
-                     std::string *err);
-
-// A piece of a file to write: `size` bytes at `data`, or zeros when null.
-struct FileChunk {
-  const uint8_t *data;
-  size_t size;
-};
-// writeFileAtomic of the chunks, in order.
-bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &chunks,
-                       std::string *err);
 
 // The bytes trySerializeProgram would give, written to `path` atomically
 // without building them in memory: segment data (the weights) goes from the

@@ -80,6 +80,27 @@ OutputAttr ptec::exir::getOutputAttr(Operation *op, unsigned i) {
   return func.getResultAttrOfType<OutputAttr>(i, ExirDialect::kOutputAttrName);
 }
 
+LogicalResult ptec::exir::checkBlobSize(Operation *at, DenseResourceElementsAttr value) {
+  AsmResourceBlob *blob = value.getRawHandle().getBlob();
+  if (!blob)
+    return success();
+  // Saved IR may pair any blob with any type: every reader of these bytes
+  // indexes them by the type, so the sizes must agree.
+  auto type = llvm::cast<ShapedType>(value.getType());
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat())
+    return success();
+  unsigned bits = element.getIntOrFloatBitWidth();
+  uint64_t expected =
+      static_cast<uint64_t>(type.getNumElements()) * (bits == 1 ? 1 : (bits + 7) / 8);
+  size_t have = blob->getData().size();
+  if (have != expected)
+    return at->emitError("weight data '")
+           << value.getRawHandle().getKey() << "' holds " << have
+           << " bytes, but its type " << type << " needs " << expected;
+  return success();
+}
+
 LogicalResult ptec::exir::getElementsBytes(Operation *at, ElementsAttr value,
                                            std::vector<uint8_t> &out) {
   auto type = llvm::cast<ShapedType>(value.getType());
@@ -89,18 +110,9 @@ LogicalResult ptec::exir::getElementsBytes(Operation *at, ElementsAttr value,
     if (!blob)
       return at->emitError("weight data '")
              << res.getRawHandle().getKey() << "' is missing (no resource blob)";
+    if (failed(checkBlobSize(at, res)))
+      return failure();
     ArrayRef<char> d = blob->getData();
-    // Saved IR may pair any blob with any type: every reader of these bytes
-    // indexes them by the type, so the sizes must agree.
-    Type element = type.getElementType();
-    if (element.isIntOrFloat()) {
-      unsigned bits = element.getIntOrFloatBitWidth();
-      uint64_t expected = static_cast<uint64_t>(numel) * (bits == 1 ? 1 : (bits + 7) / 8);
-      if (d.size() != expected)
-        return at->emitError("weight data '")
-               << res.getRawHandle().getKey() << "' holds " << d.size()
-               << " bytes, but its type " << type << " needs " << expected;
-    }
     out.assign(d.begin(), d.end());
     return success();
   }

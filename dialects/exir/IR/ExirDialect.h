@@ -50,9 +50,15 @@ bool isValidInputKind(llvm::StringRef kind);
 /// Known output kinds of #exir.output.
 bool isValidOutputKind(llvm::StringRef kind);
 
+/// Checks that a resource blob holds as many bytes as its type needs (a
+/// missing blob passes); the error names the blob and both sizes.
+mlir::LogicalResult checkBlobSize(mlir::Operation *at,
+                                  mlir::DenseResourceElementsAttr value);
+
 /// Raw little-endian bytes of a weight value: resource blobs as they are,
 /// dense attributes expanded (splats) with bools widened to one byte.
-/// Reports at `at` and fails when the data is missing or unsupported.
+/// Reports at `at` and fails when the data is missing or unsupported (or a
+/// blob's size is not its type's).
 mlir::LogicalResult getElementsBytes(mlir::Operation *at,
                                      mlir::ElementsAttr value,
                                      std::vector<uint8_t> &out);
