@@ -7,7 +7,9 @@
 // does. These entry points put limits in front of MLIR so that such input gets
 // an error naming the file and place, never a crash:
 //  - text: brackets ( [ { < may nest at most kMaxIrNesting deep (a scan
-//    before MLIR sees the text; strings and comments are skipped);
+//    before MLIR sees the text; strings and comments are skipped), and no
+//    string may run to the end of the file (MLIR 19's lexer then reads past
+//    the buffer);
 //  - bytecode: attribute and type entries are read with a stack budget
 //    (kBytecodeStackBudget bytes from the start of the parse); a cyclic entry
 //    or one nested too deep fails with "nest too deeply";
@@ -49,8 +51,9 @@ inline constexpr size_t kBytecodeStackBudget = size_t(1) << 20;
 /// True when the buffer starts with the MLIR bytecode magic.
 bool isMlirBytecode(llvm::StringRef bytes);
 
-/// Checks the bracket nesting of textual IR. On failure emits an error at
-/// name:line:col (the first bracket past the limit) and returns failure.
+/// Checks the bracket nesting of textual IR and that every string is closed
+/// before the end of the file. On failure emits an error at name:line:col
+/// (the first bracket past the limit, or the unclosed string's quote).
 mlir::LogicalResult checkTextNesting(llvm::StringRef text, llvm::StringRef name,
                                      mlir::MLIRContext &ctx);
 
