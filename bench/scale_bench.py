@@ -135,6 +135,58 @@ def plain_io(src, size, dst):
     return run([sys.executable, "-c", code, src, str(size), dst])
 
 
+def verify(bin_dir, pte, ext_pte, ptd):
+    """Checks a compiled model end to end; returns a summary or raises SystemExit.
+
+    The independent Python checker (test/conformance/pte_check.py) reads the
+    whole .pte (mapped); every constant's bytes, found through its 64-bit
+    offset, must be the pattern write_model wrote for that tensor (weight k
+    repeats chunk k); pte-inspect --check and pte-run must accept both builds.
+    """
+    import mmap
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "test", "conformance"))
+    import pte_check
+    import ptefb
+    with open(pte, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        problems = [i for i in pte_check.check_bytes(data) if i[0] == "error"]
+        if problems:
+            raise SystemExit("pte_check on %s: %s" % (pte, problems[:5]))
+        psize, base = struct.unpack_from("<QQ", data, 16)
+        prog = ptefb.root(data, psize)
+        cs = prog.get("constant_segment")
+        seg = prog.get("segments")[cs.get("segment_index")]
+        offsets = cs.get("offsets")
+        start = base + seg.get("offset")
+        ends = sorted(set(offsets)) + [seg.get("size")]
+        checked, top = 0, 0
+        for off in sorted(set(offsets)):
+            size = ends[ends.index(off) + 1] - off  # with padding: whole chunks only
+            if size < 4096:
+                continue  # the reserved empty constant
+            at = start + off
+            first = struct.unpack_from("<f", data, at)[0]
+            k = round(first * 970)
+            chunk = struct.pack("<1024f", *[((i * 7 + k) % 97) / 970.0 for i in range(1024)])
+            n = 0
+            while n + len(chunk) <= size:
+                if data[at + n:at + n + len(chunk)] != chunk:
+                    raise SystemExit("%s: constant at offset %d differs from weight_%d at +%d"
+                                     % (pte, at, k, n))
+                n += len(chunk)
+            checked += 1
+            top = max(top, at + n)
+    runs = [[os.path.join(bin_dir, "pte-inspect"), "--check", pte],
+            [os.path.join(bin_dir, "pte-run"), pte],
+            [os.path.join(bin_dir, "pte-inspect"), "--check", ext_pte, "--data", ptd],
+            [os.path.join(bin_dir, "pte-run"), ext_pte, "--data", ptd]]
+    for cmd in runs:
+        run(cmd)
+    return ("%d constants checked byte for byte, the last ending at byte %d (%.2f GiB); "
+            "pte-inspect --check and pte-run accept both builds"
+            % (checked, top, top / 2**30))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin-dir", required=True)
@@ -142,6 +194,9 @@ def main():
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--work")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--verify", action="store_true",
+                    help="check the outputs (constant bytes via the .pte's offsets, "
+                         "pte-inspect --check, pte-run) after the timed runs")
     a = ap.parse_args()
     aot = os.path.join(a.bin_dir, "aot-compile")
     work = a.work or tempfile.mkdtemp(prefix="scale_bench.")
@@ -164,6 +219,10 @@ def main():
                 mib, layers, med(io, 0), med(comp, 0), med(comp, 0) / med(io, 0),
                 med(comp, 1) / 2**20, med(comp, 1) / largest, med(ext, 0), med(ext, 1) / 2**20))
             sys.stdout.flush()
+            if a.verify:
+                print("verify %d MiB: %s" % (mib, verify(a.bin_dir, pte, pt2[:-4] + "_ext.pte",
+                                                         ptd)))
+                sys.stdout.flush()
             for f in (pt2, pte, pte + ".copy", ptd, pt2[:-4] + "_ext.pte"):
                 if not a.keep and os.path.exists(f):
                     os.remove(f)
