@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Structural validator for the PT2 archives of the fixture zoo (no torch needed).
 
-Checks, for every `*.pt2` under the given paths (default: this folder):
+Checks, for every `*.pt2` under the given paths (default: this folder and
+test/models_pending, the fixtures that wait for dynamic shapes / control flow):
   * the zip: central directory readable, every entry STORED, general-purpose flags 0x0808,
     record data starting on a 64-byte boundary (computed from the LOCAL header), an 'FB'
     padding extra field, CRC-32 and sizes in the central directory, ZIP64 end records;
@@ -14,11 +15,18 @@ Checks, for every `*.pt2` under the given paths (default: this folder):
     exists and has exactly numel * element_size bytes, its TensorMeta matches the graph's;
   * node arguments: names, order and kinds match the ATen schema (embedded table below,
     torch 2.9 names), required arguments are present, output arity matches the returns.
-  * the fixture files listed in meta.json exist and are numpy .npy v1.0 files;
+  * symbolic sizes: every SymInt expression (sympy srepr: Symbol, Integer, Add, Mul, Pow)
+    parses, its symbols have range_constraints holding the hints, symbolic ints
+    (sym_size.int, _operator.*) are defined before use with sym_int_values entries;
+  * higher-order ops: cond / while_loop operand layouts (pt2 spec 6.6), their inlined
+    subgraphs checked recursively, each in its own name space;
+  * the fixture files listed in meta.json exist and are numpy .npy v1.0 files; each
+    'refused_calls' input breaks a range constraint;
   * when torch and numpy are importable (skip with --no-run): every archive is executed
     from its own bytes (weights from the payloads, arguments decoded from the JSON, ATen
     kernels of the local torch) and must reproduce expected_<i>.npy and state_after_*.npy
-    (the first call; later calls of stateful fixtures are checked by the e2e tests).
+    (the first call of a stateful method, later ones are checked by the e2e tests; every
+    call of a stateless one), with every tensor's shape equal to its (evaluated) sizes.
 
 Exit status 0 when everything passes; 1 otherwise (every problem is printed).
 """
@@ -32,6 +40,8 @@ import zipfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# fixtures that wait for ptec support (dynamic shapes, control flow): gen_zoo_dynamic.py
+PENDING = os.path.join(os.path.dirname(HERE), "models_pending")
 
 # ATen schemas (torch 2.9 native_functions.yaml spelling) of every op the zoo uses.
 SCHEMAS = [
@@ -69,7 +79,22 @@ SCHEMAS = [
     "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
     "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
     "_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
+    # fixtures of test/models_pending (dynamic shapes, control flow)
+    "sym_size.int(Tensor self, int dim) -> SymInt",
+    "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
+    "gt.Scalar(Tensor self, Scalar other) -> Tensor",
+    "lt.Tensor(Tensor self, Tensor other) -> Tensor",
+    "cos(Tensor self) -> Tensor",
 ]
+
+# Python symbolic ops (section 6.2 of the pt2 spec): positional, no schema.
+SYM_OPS = {"_operator.add": lambda a, b: a + b, "_operator.sub": lambda a, b: a - b,
+           "_operator.mul": lambda a, b: a * b, "_operator.floordiv": lambda a, b: a // b,
+           "_operator.mod": lambda a, b: a % b, "_operator.neg": lambda a: -a,
+           "_operator.eq": lambda a, b: a == b, "_operator.lt": lambda a, b: a < b,
+           "_operator.le": lambda a, b: a <= b, "_operator.gt": lambda a, b: a > b,
+           "_operator.ge": lambda a, b: a >= b}
+HOP = "torch.ops.higher_order."
 
 ELEMENT_SIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 2, 7: 4, 8: 8, 9: 4, 10: 8, 11: 16, 12: 1,
                 13: 2}
@@ -111,6 +136,92 @@ def parse_schema(s):
 
 
 SCHEMA_TABLE = dict(parse_schema(s) for s in SCHEMAS)
+
+
+def parse_expr(text):
+    """A sympy srepr string (Symbol, Integer, Add, Mul, Pow) as a nested tuple:
+    ('sym', name) | ('int', n) | (op, [args]). Raises ValueError on anything else."""
+    pos = [0]
+
+    def skip():
+        while pos[0] < len(text) and text[pos[0]] in " ,":
+            pos[0] += 1
+
+    def node():
+        skip()
+        m = re.match(r"(\w+)\(", text[pos[0]:])
+        if not m:
+            raise ValueError("bad expression at %d: %r" % (pos[0], text))
+        head = m.group(1)
+        pos[0] += m.end()
+        if head == "Symbol":
+            m = re.match(r"'(\w+)'((?:, \w+=(?:True|False))*)\)", text[pos[0]:])
+            if not m:
+                raise ValueError("bad Symbol in %r" % text)
+            pos[0] += m.end()
+            return ("sym", m.group(1))
+        if head == "Integer":
+            m = re.match(r"(-?\d+)\)", text[pos[0]:])
+            if not m:
+                raise ValueError("bad Integer in %r" % text)
+            pos[0] += m.end()
+            return ("int", int(m.group(1)))
+        if head not in ("Add", "Mul", "Pow"):
+            raise ValueError("unsupported sympy function %s in %r" % (head, text))
+        args = []
+        while True:
+            skip()
+            if text[pos[0]] == ")":
+                pos[0] += 1
+                return (head, args)
+            args.append(node())
+
+    e = node()
+    if pos[0] != len(text):
+        raise ValueError("trailing text in %r" % text)
+    return e
+
+
+def eval_expr(e, env):
+    k = e[0]
+    if k == "sym":
+        return env[e[1]]
+    if k == "int":
+        return e[1]
+    vals = [eval_expr(a, env) for a in e[1]]
+    if k == "Add":
+        return sum(vals)
+    if k == "Mul":
+        r = 1
+        for v in vals:
+            r *= v
+        return r
+    return vals[0] ** vals[1]
+
+
+def expr_symbols(e):
+    if e[0] == "sym":
+        return {e[1]}
+    if e[0] == "int":
+        return set()
+    return set().union(*[expr_symbols(a) for a in e[1]])
+
+
+def symint_value(s, env):
+    """A SymInt union ({"as_int"} / {"as_expr"}) evaluated with the symbol values."""
+    if "as_int" in s:
+        return s["as_int"]
+    return eval_expr(parse_expr(s["as_expr"]["expr_str"]), env)
+
+
+def sym_names(arg):
+    """Names of symbolic ints an Argument refers to."""
+    (k, v), = arg.items()
+    if k == "as_sym_int":
+        return [v["as_name"]] if "as_name" in v else []
+    if k == "as_sym_ints":
+        return [x["as_name"] for x in v if "as_name" in x]
+    return []
 
 
 class Checker:
@@ -188,38 +299,164 @@ def check_node_schema(c, where, node):
             % (where, node["target"], len(node["outputs"]), sch["n_returns"]))
 
 
-def check_graph(c, where, ep):
-    c.check(ep["schema_version"]["major"] == 8, "%s: schema major != 8" % where)
-    gm = ep["graph_module"]
-    g = gm["graph"]
+def check_symints(c, where, g, symbols):
+    """Every SymInt of tensor_values / sym_int_values parses; collects its symbols and
+    checks that the hint equals the expression at the hinted symbol values."""
+    def one(s, what):
+        if "as_int" in s:
+            return
+        if not c.check("as_expr" in s, "%s: %s: unknown SymInt %s" % (where, what, s)):
+            return
+        try:
+            e = parse_expr(s["as_expr"]["expr_str"])
+        except ValueError as err:
+            c.check(False, "%s: %s: %s" % (where, what, err))
+            return
+        symbols.setdefault("uses", []).append((e, (s["as_expr"].get("hint") or {}).get("as_int"),
+                                               what))
+        for sym in expr_symbols(e):
+            symbols.setdefault("names", set()).add(sym)
+            # a bare symbol's hint is the symbol's example value
+            if e[0] == "sym" and s["as_expr"].get("hint"):
+                h = s["as_expr"]["hint"]["as_int"]
+                prev = symbols.setdefault("hints", {}).setdefault(sym, h)
+                c.check(prev == h, "%s: %s: symbol %s hinted %d and %d" % (where, what, sym,
+                                                                         prev, h))
+
+    for name, tm in g["tensor_values"].items():
+        for i, d in enumerate(tm["sizes"]):
+            one(d, "%s size %d" % (name, i))
+        for i, d in enumerate(tm["strides"]):
+            one(d, "%s stride %d" % (name, i))
+        one(tm["storage_offset"], "%s storage offset" % name)
+    for name, v in g.get("sym_int_values", {}).items():
+        one(v, "symbolic int %s" % name)
+
+
+def check_hop(c, where, node):
+    """Operand layouts of pt2 spec section 6.6 (cond, while_loop)."""
+    hop = node["target"][len(HOP):]
+    args = [i["arg"] for i in node["inputs"]]
+    c.check(all(i["name"] == "" and i["kind"] == 1 for i in node["inputs"]),
+            "%s: HOP inputs must be positional and unnamed" % where)
+    graphs = [a["as_graph"]["graph"] for a in args if "as_graph" in a]
+    if hop == "cond":
+        if not c.check(len(args) == 4 and "as_graph" in args[1] and "as_graph" in args[2]
+                       and "as_tensors" in args[3] and
+                       ("as_tensor" in args[0] or "as_sym_bool" in args[0]
+                        or "as_bool" in args[0]),
+                       "%s: cond takes (pred, true graph, false graph, operands)" % where):
+            return
+        n_ops = len(args[3]["as_tensors"])
+        for gr in graphs:
+            c.check(len(gr["inputs"]) == n_ops, "%s: branch takes %d inputs, %d operands"
+                    % (where, len(gr["inputs"]), n_ops))
+            c.check(len(gr["outputs"]) == len(node["outputs"]),
+                    "%s: branch returns %d values, the node %d"
+                    % (where, len(gr["outputs"]), len(node["outputs"])))
+    elif hop == "while_loop":
+        if not c.check(len(args) == 4 and "as_graph" in args[0] and "as_graph" in args[1]
+                       and "as_tensors" in args[2] and "as_tensors" in args[3],
+                       "%s: while_loop takes (cond graph, body graph, carried, additional)"
+                       % where):
+            return
+        n_car, n_add = len(args[2]["as_tensors"]), len(args[3]["as_tensors"])
+        for gr in graphs:
+            c.check(len(gr["inputs"]) == n_car + n_add, "%s: subgraph takes %d inputs, want %d"
+                    % (where, len(gr["inputs"]), n_car + n_add))
+        c.check(len(graphs[0]["outputs"]) == 1, "%s: cond graph must return one value" % where)
+        c.check(len(graphs[1]["outputs"]) == n_car, "%s: body returns %d values, %d carried"
+                % (where, len(graphs[1]["outputs"]), n_car))
+        c.check(len(node["outputs"]) == n_car, "%s: %d outputs, %d carried"
+                % (where, len(node["outputs"]), n_car))
+    else:
+        c.check(False, "%s: unknown higher-order op %s" % (where, hop))
+
+
+def check_graph_body(c, where, g, symbols):
+    """Names defined once and before use, tensor_values / sym_int_values entries, node
+    schemas; subgraphs (as_graph) recursively, each in its own name space."""
     tv = g["tensor_values"]
-    defined = set()
+    sv = g.get("sym_int_values", {})
+    defined, defined_syms = set(), set()
+    check_symints(c, where, g, symbols)
 
     def define(name):
         c.check(name not in defined, "%s: %s defined twice" % (where, name))
         c.check(name in tv, "%s: %s has no tensor_values entry" % (where, name))
         defined.add(name)
 
+    def define_sym(name):
+        c.check(name not in defined_syms, "%s: %s defined twice" % (where, name))
+        c.check(name in sv, "%s: %s has no sym_int_values entry" % (where, name))
+        defined_syms.add(name)
+
     for a in g["inputs"]:
         for n in tensor_names(a):
             define(n)
+        for n in sym_names(a):
+            define_sym(n)
     for i, node in enumerate(g["nodes"]):
         nw = "%s node %d (%s)" % (where, i, node["target"])
         for inp in node["inputs"]:
             for n in tensor_names(inp["arg"]):
                 c.check(n in defined, "%s: uses %s before definition" % (nw, n))
                 c.check(n in tv, "%s: %s not in tensor_values" % (nw, n))
+            for n in sym_names(inp["arg"]):
+                c.check(n in defined_syms, "%s: uses symbolic int %s before definition"
+                        % (nw, n))
+            if "as_graph" in inp["arg"]:
+                sub = inp["arg"]["as_graph"]
+                check_graph_body(c, "%s/%s" % (where, sub["name"]), sub["graph"], symbols)
         for o in node["outputs"]:
             for n in tensor_names(o):
                 define(n)
-        check_node_schema(c, nw, node)
+            for n in sym_names(o):
+                define_sym(n)
+        if node["target"].startswith(HOP):
+            check_hop(c, nw, node)
+        elif node["target"] in SYM_OPS:
+            c.check(all(i["kind"] == 1 for i in node["inputs"]),
+                    "%s: symbolic op inputs must be positional" % nw)
+        else:
+            check_node_schema(c, nw, node)
         st = node["metadata"].get("stack_trace", "")
         c.check(not re.search(r'File "/', st), "%s: absolute path in stack trace" % nw)
     for a in g["outputs"]:
         for n in tensor_names(a):
             c.check(n in defined, "%s: graph output %s undefined" % (where, n))
+        for n in sym_names(a):
+            c.check(n in defined_syms, "%s: graph output %s undefined" % (where, n))
     c.check(set(tv) == defined, "%s: tensor_values has unused entries %s"
             % (where, sorted(set(tv) - defined)))
+    c.check(set(sv) == defined_syms, "%s: sym_int_values has unused entries %s"
+            % (where, sorted(set(sv) - defined_syms)))
+
+
+def check_graph(c, where, ep):
+    c.check(ep["schema_version"]["major"] == 8, "%s: schema major != 8" % where)
+    gm = ep["graph_module"]
+    g = gm["graph"]
+    symbols = {}
+    check_graph_body(c, where, g, symbols)
+    # every symbol is bounded by range_constraints; hints lie in the range and agree
+    rc = ep.get("range_constraints", {})
+    for sym in sorted(symbols.get("names", ())):
+        r = rc.get(sym)
+        if not c.check(r is not None, "%s: symbol %s has no range_constraints entry"
+                       % (where, sym)):
+            continue
+        lo, hi = r.get("min_val"), r.get("max_val")
+        c.check(lo is None or hi is None or lo <= hi, "%s: %s range [%s, %s]" % (where, sym,
+                                                                                 lo, hi))
+        h = symbols.get("hints", {}).get(sym)
+        c.check(h is not None and (lo is None or lo <= h) and (hi is None or h <= hi),
+                "%s: symbol %s hint %s outside [%s, %s]" % (where, sym, h, lo, hi))
+    hints = symbols.get("hints", {})
+    for e, h, what in symbols.get("uses", []):
+        if h is not None and expr_symbols(e) <= set(hints):
+            c.check(eval_expr(e, hints) == h, "%s: %s hint %d, expression gives %d"
+                    % (where, what, h, eval_expr(e, hints)))
     sig = gm["signature"]
     c.check(len(sig["input_specs"]) == len(g["inputs"]), "%s: input spec count" % where)
     c.check(len(sig["output_specs"]) == len(g["outputs"]), "%s: output spec count" % where)
@@ -327,9 +564,6 @@ def run_archive(c, path, inputs):
     ep = json.loads(zf.read(root + "/models/model.json"))
     wcfg = json.loads(zf.read(root + "/data/weights/model_weights_config.json"))["config"]
     np_dtype = {7: "<f4", 5: "<i8", 12: "|b1", 4: "<i4", 8: "<f8"}
-    torch_dtype = {7: torch.float32, 5: torch.int64, 12: torch.bool, 4: torch.int32,
-                   8: torch.float64}
-    mem_fmt = {1: torch.contiguous_format, 2: torch.channels_last, 4: torch.preserve_format}
     g = ep["graph_module"]["graph"]
     env = {}
     users = iter(inputs)
@@ -346,6 +580,35 @@ def run_archive(c, path, inputs):
                 tm["storage_offset"]["as_int"])
         else:
             env[name] = torch.from_numpy(np.array(next(users)))
+
+    where = os.path.relpath(path)
+    # symbol values, bound from the user inputs' declared sizes (a bare symbol there)
+    binding = {}
+    for spec, a in zip(ep["graph_module"]["signature"]["input_specs"], g["inputs"]):
+        name = tensor_names(a)[0]
+        for i, d in enumerate(g["tensor_values"][name]["sizes"]):
+            if "as_expr" in d:
+                e = parse_expr(d["as_expr"]["expr_str"])
+                if e[0] == "sym":
+                    got = int(env[name].shape[i])
+                    c.check(binding.setdefault(e[1], got) == got,
+                            "%s: inputs disagree on symbol %s" % (where, e[1]))
+    for sym, val in binding.items():
+        r = ep.get("range_constraints", {}).get(sym, {})
+        c.check((r.get("min_val") is None or r["min_val"] <= val) and
+                (r.get("max_val") is None or val <= r["max_val"]),
+                "%s: %s = %d is outside its range_constraints" % (where, sym, val))
+    run_graph(c, where, g, env, binding)
+    return [env[tensor_names(a)[0]].numpy() for a in g["outputs"]], ep
+
+
+def run_graph(c, where, g, env, binding):
+    """Runs one graph (method body or subgraph) in `env`, checking every tensor's
+    shape against its tensor_values entry (symbolic sizes evaluated with `binding`)."""
+    import torch
+    torch_dtype = {7: torch.float32, 5: torch.int64, 12: torch.bool, 4: torch.int32,
+                   8: torch.float64}
+    mem_fmt = {1: torch.contiguous_format, 2: torch.channels_last, 4: torch.preserve_format}
 
     def decode(a):
         (k, v), = a.items()
@@ -365,52 +628,131 @@ def run_archive(c, path, inputs):
             return torch.device(v["type"])
         if k == "as_memory_format":
             return mem_fmt[v]
+        if k == "as_sym_int":
+            return env[v["as_name"]] if "as_name" in v else v["as_int"]
+        if k == "as_sym_ints":
+            return [env[x["as_name"]] if "as_name" in x else x["as_int"] for x in v]
+        if k == "as_graph":
+            return v["graph"]
         return v
 
+    def call_sub(sub, args):
+        sub_env = {}
+        for a, val in zip(sub["inputs"], args):
+            sub_env[tensor_names(a)[0]] = val
+        run_graph(c, where, sub, sub_env, binding)
+        return [sub_env[tensor_names(a)[0]] for a in sub["outputs"]]
+
+    def check_shape(name, val):
+        tm = g["tensor_values"].get(name)
+        if tm is None or not isinstance(val, torch.Tensor):
+            return
+        try:
+            want = [symint_value(d, binding) for d in tm["sizes"]]
+        except KeyError:
+            return   # a symbol no input binds (not in the zoo)
+        c.check(list(val.shape) == want, "%s: %s has shape %s, tensor_values says %s"
+                % (where, name, list(val.shape), want))
+
+    for a in g["inputs"]:
+        for n in tensor_names(a):
+            check_shape(n, env[n])
     for node in g["nodes"]:
-        _, _, _, op, overload = node["target"].split(".")
+        target = node["target"]
         args = [decode(i["arg"]) for i in node["inputs"] if i["kind"] == 1]
         kwargs = {i["name"]: decode(i["arg"]) for i in node["inputs"] if i["kind"] == 2}
-        if op == "_native_batch_norm_legit_no_training" and \
-                not hasattr(torch.ops.aten, op):
-            res = torch.ops.aten.native_batch_norm.default(*args[:5], False, *args[5:])
+        if target == HOP + "cond":
+            pred, true_g, false_g, ops = args
+            res = call_sub(true_g if bool(pred) else false_g, ops)
+        elif target == HOP + "while_loop":
+            cond_g, body_g, carried, extra = args
+            while bool(call_sub(cond_g, carried + extra)[0]):
+                carried = call_sub(body_g, carried + extra)
+            res = carried
+        elif target in SYM_OPS:
+            res = [SYM_OPS[target](*args)]
         else:
-            res = getattr(getattr(torch.ops.aten, op), overload)(*args, **kwargs)
-        outs = node["outputs"]
-        if len(outs) == 1:
-            res = [res]
-        for o, r in zip(outs, res):
+            _, _, _, op, overload = target.split(".")
+            if op == "_native_batch_norm_legit_no_training" and \
+                    not hasattr(torch.ops.aten, op):
+                res = torch.ops.aten.native_batch_norm.default(*args[:5], False, *args[5:])
+            else:
+                res = getattr(getattr(torch.ops.aten, op), overload)(*args, **kwargs)
+            if len(node["outputs"]) == 1:
+                res = [res]
+        for o, r in zip(node["outputs"], res):
             for n in tensor_names(o):
                 env[n] = r
-    return [env[tensor_names(a)[0]].numpy() for a in g["outputs"]], ep
+                check_shape(n, r)
+            for n in sym_names(o):
+                env[n] = int(r)
+                want = symint_value(g["sym_int_values"][n], binding)
+                c.check(int(r) == want, "%s: symbolic int %s is %d, sym_int_values says %d"
+                        % (where, n, int(r), want))
 
 
 def check_fixture_run(c, d, meta):
     """Run every archive of a fixture folder from its bytes alone and compare with the
-    stored reference outputs and post-call state."""
+    stored reference outputs and post-call state: the first call of a stateful method,
+    every recorded call of a stateless one (several shapes / values)."""
     try:
         import numpy as np
     except ImportError:
         return
     for m in meta["methods"]:
-        inputs = [np.load(os.path.join(d, i["file"])) for i in m["inputs"]]
-        r = run_archive(c, os.path.join(d, m["file"]), inputs)
-        if r is None:
-            return
-        results, ep = r
-        where = os.path.relpath(os.path.join(d, m["file"]))
-        users = iter(m["outputs"])
-        for spec, got in zip(ep["graph_module"]["signature"]["output_specs"], results):
-            (k, v), = spec.items()
-            if k in ("user_output", "user_input_mutation"):
-                fn = next(users)["file"]  # both stay method outputs, in order
-            else:
-                fn = m["buffers_after"][v["buffer_name"]]
-            want = np.load(os.path.join(d, fn))
-            c.check(got.shape == want.shape and got.dtype == want.dtype and
-                    np.allclose(got, want, rtol=meta["rtol"], atol=meta["atol"]),
-                    "%s: running the archive does not reproduce %s" % (where, fn))
-        print("ran   %s: outputs and state match the references" % where)
+        calls = m.get("calls", [m])
+        stateful = any(call["buffers_after"] for call in calls)
+        for k, call in enumerate(calls[:1] if stateful else calls):
+            inputs = [np.load(os.path.join(d, i["file"])) for i in call["inputs"]]
+            r = run_archive(c, os.path.join(d, m["file"]), inputs)
+            if r is None:
+                return
+            results, ep = r
+            where = os.path.relpath(os.path.join(d, m["file"]))
+            users = iter(call["outputs"])
+            for spec, got in zip(ep["graph_module"]["signature"]["output_specs"], results):
+                (kind, v), = spec.items()
+                if kind in ("user_output", "user_input_mutation"):
+                    fn = next(users)["file"]  # both stay method outputs, in order
+                else:
+                    fn = call["buffers_after"][v["buffer_name"]]
+                want = np.load(os.path.join(d, fn))
+                c.check(got.shape == want.shape and got.dtype == want.dtype and
+                        np.allclose(got, want, rtol=meta["rtol"], atol=meta["atol"]),
+                        "%s: running the archive does not reproduce %s" % (where, fn))
+        print("ran   %s: outputs and state match the references (%d call(s))"
+              % (where, 1 if stateful else len(calls)))
+
+
+def check_refused(c, d, m):
+    """meta 'refused_calls': inputs the runtime must refuse. Each must break a bound of
+    the archive's range_constraints (a symbol bound by an input size)."""
+    refused = m.get("refused_calls", [])
+    if not refused:
+        return
+    zf = zipfile.ZipFile(os.path.join(d, m["file"]))
+    root = [n for n in zf.namelist() if n.endswith("/archive_format")][0].split("/")[0]
+    ep = json.loads(zf.read(root + "/models/model.json"))
+    g = ep["graph_module"]["graph"]
+    users = [tensor_names(a)[0] for spec, a in
+             zip(ep["graph_module"]["signature"]["input_specs"], g["inputs"])
+             if "user_input" in spec]
+    for k, call in enumerate(refused):
+        where = "%s refused_calls[%d]" % (os.path.relpath(d), k)
+        c.check(isinstance(call.get("error"), str) and call["error"],
+                "%s: no expected error text" % where)
+        broken = []
+        for name, io in zip(users, call["inputs"]):
+            for i, dim in enumerate(g["tensor_values"][name]["sizes"]):
+                if "as_expr" not in dim:
+                    continue
+                e = parse_expr(dim["as_expr"]["expr_str"])
+                r = ep["range_constraints"].get(e[1], {}) if e[0] == "sym" else {}
+                v = io["shape"][i]
+                if (r.get("min_val") is not None and v < r["min_val"]) or \
+                        (r.get("max_val") is not None and v > r["max_val"]):
+                    broken.append(e[1])
+        c.check(broken, "%s: the inputs respect every range constraint" % where)
 
 
 def check_fixture_dir(c, d):
@@ -425,6 +767,10 @@ def check_fixture_dir(c, d):
                 check_npy(c, os.path.join(d, io["file"]), io["dtype"], io["shape"])
             for fqn, fn in call["buffers_after"].items():
                 c.check(os.path.exists(os.path.join(d, fn)), "%s: %s missing" % (d, fn))
+        for call in m.get("refused_calls", []):
+            for io in call["inputs"]:
+                check_npy(c, os.path.join(d, io["file"]), io["dtype"], io["shape"])
+        check_refused(c, d, m)
     if RUN:
         check_fixture_run(c, d, meta)
 
@@ -459,7 +805,7 @@ def main(argv):
     if "--no-run" in argv:
         RUN = False
         argv = [a for a in argv if a != "--no-run"]
-    roots = argv or [HERE]
+    roots = argv or [HERE] + ([PENDING] if os.path.isdir(PENDING) else [])
     c = Checker()
     cross_check_with_torch(c)
     archives = []
