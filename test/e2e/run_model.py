@@ -9,6 +9,13 @@ every recorded call in ONE loaded program, and after each call its outputs AND
 every mutated buffer are compared (the program is compiled with
 --emit-state-names so pte-run can find the buffers).
 
+A method may record several calls without state (meta 'calls' with empty
+buffers_after: several input shapes of a dynamic-shape program, or inputs that
+take different control-flow paths); they run the same way, in one loaded program.
+Its 'refused_calls' ({"inputs": [...], "error": "<text>"}) are inputs the
+runtime must refuse (e.g. a dynamic dim above its bound): pte-run must exit
+non-zero and print <text> (case-insensitive).
+
 --matrix repeats all of it for every combination of --write-back
 earliest|end, re-inplacing on|off and --backend none|demo.
 Standard library only; exits non-zero on any failure.
@@ -111,6 +118,20 @@ def check(args, meta, tmp, options, label):
         else:
             n = len(m.get("calls", [m]))
             print(f"ok{label}: method {m['method']} matches PyTorch over {n} call(s)")
+        for k, call in enumerate(m.get("refused_calls", [])):
+            cmd = [run_tool, outs[0], "--method", m["method"]]
+            for i in call["inputs"]:
+                cmd += ["--input", os.path.join(args.model, i["file"])]
+            rc, log = run(cmd)
+            shapes = [i["shape"] for i in call["inputs"]]
+            if rc == 0 or call["error"].lower() not in log.lower():
+                print(log.rstrip())
+                print(f"FAIL{label}: method {m['method']} with inputs of shapes {shapes} "
+                      f"must be refused (exit {rc}, want non-zero and '{call['error']}')")
+                failures += 1
+            else:
+                print(f"ok{label}: method {m['method']} refuses inputs of shapes {shapes}: "
+                      f"{log.strip().splitlines()[-1] if log.strip() else ''}")
     return failures
 
 
