@@ -58,7 +58,15 @@ struct KernelEntry {
 /// The portable kernel table (runtime/kernels/portable), sorted by name.
 Span<const KernelEntry> portableKernels();
 
-/// Find a kernel by its full name in the portable table; nullptr if absent.
+/// The prim ops (spec 7: sym_size, sym_numel, _local_scalar_dense and the
+/// executorch_prim::*.Scalar arithmetic of symbolic shapes), sorted by name.
+Span<const KernelEntry> primKernels();
+
+/// Find a prim op by its full name; nullptr if absent.
+const KernelEntry *findPrimKernel(const char *fullName);
+
+/// Find a kernel by its full name in the portable table, then among the prim
+/// ops; nullptr if absent.
 const KernelEntry *findKernel(const char *fullName);
 
 } // namespace ptec::rt

@@ -1,4 +1,4 @@
-// The portable kernel table and its lookup.
+// The portable kernel table and its lookup (the prim ops, PrimOps.cpp, after it).
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <algorithm>
@@ -26,7 +26,7 @@ const KernelEntry *findKernel(const char *fullName) {
       [](const KernelEntry &e, const char *n) { return std::strcmp(e.name, n) < 0; });
   if (it != end && std::strcmp(it->name, fullName) == 0)
     return it;
-  return nullptr;
+  return findPrimKernel(fullName);
 }
 
 } // namespace ptec::rt
