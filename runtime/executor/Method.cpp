@@ -2,6 +2,7 @@
 
 #include "runtime/executor/DimOrderCheck.h"
 #include "runtime/executor/ErrorDetail.h"
+#include "runtime/executor/InputShape.h"
 #include "serde/pte/program_generated.h"
 #include "serde/pte/FlatbufferGet.h"
 
@@ -904,27 +905,15 @@ Error Method::setInput(size_t i, const Tensor &t) {
     return fail(Error::InvalidArgument, "input %zu: dtype %s, the method expects %s", i,
                 toString(t.dtype()), toString(dst.dtype()));
   // A STATIC input takes exactly its declared shape (as upstream's resize of
-  // a static tensor does); only DYNAMIC_BOUND inputs may differ, within
-  // their bound. Refused before anything runs, naming both shapes.
+  // a static tensor does); a DYNAMIC_BOUND one any shape of the same rank
+  // within its declared upper bounds (InputShape.h). Refused before anything
+  // runs, naming the input, the dimension and both sizes.
   if (auto plan = program_->plan(name_); plan.ok()) {
     const fb::Tensor *decl = plan.get()->values()->Get(inputs_[i])->val_as_Tensor();
-    if (decl && decl->shape_dynamism() == fb::TensorShapeDynamism::STATIC) {
-      bool same = decl->sizes()->size() == t.sizes().size();
-      for (size_t k = 0; same && k < t.sizes().size(); ++k)
-        same = decl->sizes()->Get(static_cast<uint32_t>(k)) == t.sizes()[k];
-      if (!same) {
-        auto text = [](auto n, auto at) {
-          std::string out = "[";
-          for (size_t k = 0; k < n; ++k)
-            out += (k ? ", " : "") + std::to_string(at(k));
-          return out + "]";
-        };
-        return fail(Error::InvalidArgument, "input %zu: shape %s, the method expects %s", i,
-                    text(t.sizes().size(), [&](size_t k) { return t.sizes()[k]; }).c_str(),
-                    text(decl->sizes()->size(), [&](size_t k) {
-                      return decl->sizes()->Get(static_cast<uint32_t>(k));
-                    }).c_str());
-      }
+    if (decl) {
+      std::string why = inputShapeProblem(i, *decl, t.sizes());
+      if (!why.empty())
+        return fail(Error::InvalidArgument, "%s", why.c_str());
     }
   }
   if (inputPlanned_[i]) {

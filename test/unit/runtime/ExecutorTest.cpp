@@ -89,10 +89,13 @@ TEST_CASE("planned inputs are copied, unplanned inputs are borrowed", "[runtime]
     REQUIRE(method->execute() == Error::Ok);
     REQUIRE(floatsOf(method->output(0)) == std::vector<float>{6, 7});
   }
-  SECTION("a larger shape does not fit") {
+  SECTION("a larger shape is above the bound") {
     HostTensor big({8}, std::vector<float>(8, 1.0f));
     REQUIRE(method->setInput(0, big.t) == Error::InvalidArgument);
-    REQUIRE_THAT(method->errorDetail(), Contains("do not fit"));
+    REQUIRE_THAT(method->errorDetail(), Contains("input 0: dimension 0 is 8, above its bound 4"));
+    // The borrowed (unplanned) input is held to its bound as well.
+    REQUIRE(method->setInput(1, big.t) == Error::InvalidArgument);
+    REQUIRE_THAT(method->errorDetail(), Contains("input 1: dimension 0 is 8, above its bound 4"));
   }
   SECTION("a wrong dtype is rejected") {
     std::vector<int64_t> data(4, 1);

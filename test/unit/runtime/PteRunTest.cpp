@@ -225,3 +225,48 @@ TEST_CASE("pte-run runs a shared demo delegate", "[pte-run]") {
   REQUIRE_THAT(out, Contains("[0.833333, 0.666667]"));
 }
 #endif
+
+// Bounded dynamic shapes: a DYNAMIC_BOUND input smaller than its bound runs,
+// and outputs are printed, saved and compared at their current shape (here
+// set by view_copy from a sym_size), not at the declared bound.
+TEST_CASE("pte-run reports DYNAMIC_BOUND outputs at their current shape", "[pte-run]") {
+  {
+    // forward(x: f32[2, <=8]) = view_copy(x + x, [x.size(1), 2])
+    fb::ProgramT p;
+    PlanBuilder b(addPlan(p, "forward"));
+    int x = b.plannedTensor({2, 8}, 1, 0), y = b.plannedTensor({2, 8}, 1, 64);
+    int out = b.plannedTensor({8, 2}, 1, 128);
+    for (int v : {x, y, out})
+      b.tensorAt(v).shape_dynamism = fb::TensorShapeDynamism::DYNAMIC_BOUND;
+    int alpha = b.intValue(1);
+    b.kernelCall(b.op("aten::add", "out"), {x, x, alpha, y, y});
+    int dim = b.intValue(1), s = b.intValue(0);
+    b.kernelCall(b.op("aten::sym_size", "int"), {x, dim, s});
+    int two = b.intValue(2);
+    int size = b.intList({s, two});
+    b.kernelCall(b.op("aten::view_copy", "out"), {y, size, out, out});
+    b.plan().inputs = {x};
+    b.plan().outputs = {out};
+    emptyConstantSegment(p);
+    writeFile("ptr_dyn.pte", serialize(p, {{}}));
+  }
+  writeNpyFloats("ptr_dyn_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
+  writeNpyFloats("ptr_dyn_want.npy", {3, 2}, {2, 4, 6, 8, 10, 12});
+  writeNpyFloats("ptr_dyn_bound.npy", {8, 2}, std::vector<float>(16, 0.0f));
+  writeNpyFloats("ptr_dyn_over.npy", {2, 9}, std::vector<float>(18, 0.0f));
+  std::string out;
+  REQUIRE(runTool("ptr_dyn.pte --input ptr_dyn_x.npy --expected ptr_dyn_want.npy "
+                  "--output-dir ptr_dyn_out",
+                  out) == 0);
+  CHECK_THAT(out, Contains("output 0: float32 [3, 2]"));
+  CHECK_THAT(out, Contains("output 0 vs expected: max abs err 0"));
+  auto saved = readNpy("ptr_dyn_out/output_0.npy");
+  REQUIRE(saved.ok());
+  CHECK(saved->shape == std::vector<int64_t>{3, 2});
+  // Compared against the bound's shape, it is a mismatch.
+  REQUIRE(runTool("ptr_dyn.pte --input ptr_dyn_x.npy --expected ptr_dyn_bound.npy", out) == 1);
+  CHECK_THAT(out, Contains("has shape [3, 2], expected [8, 2]"));
+  // Above the bound: refused before anything runs.
+  REQUIRE(runTool("ptr_dyn.pte --input ptr_dyn_over.npy", out) == 1);
+  CHECK_THAT(out, Contains("input 0: dimension 1 is 9, above its bound 8"));
+}
