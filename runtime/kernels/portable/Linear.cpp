@@ -123,8 +123,10 @@ Error requireMatmulDtypes(KernelContext &ctx, const char *op, const Tensor &a, c
   return Error::Ok;
 }
 
+/// `compute` false: checks and sizes `out` only (addmm computes float16 and
+/// bfloat16 itself, to round once).
 Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &b, Tensor &out,
-             bool batched) {
+             bool batched, bool compute = true) {
   PTEC_TRY(requireMatmulDtypes(ctx, op, a, b, out));
   int r = batched ? 3 : 2;
   if (a.dim() != r || b.dim() != r)
@@ -144,6 +146,8 @@ Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &
   os.push(n);
   os.push(m);
   PTEC_TRY(resizeOut(ctx, out, os));
+  if (!compute)
+    return Error::Ok;
   if (out.dtype() == ScalarType::Float)
     gemmTensors<float>(ctx.tempAllocator(), a, b, out, batch, n, k, m);
   else if (out.dtype() == ScalarType::Double)
@@ -485,7 +489,14 @@ Error addmm_out(KernelContext &ctx, Args args) {
                     toString(self->dtype()), toString(out->dtype()));
   if (self == out || self->data() == out->data())
     return ctx.fail(Error::InvalidArgument, "addmm: out must not alias self");
-  PTEC_TRY(matmul(ctx, "addmm", *a, *b, *out, false));
+  // float16/bfloat16: beta * self + alpha * (mat1 @ mat2) is formed in double
+  // and rounded once, as PyTorch's reduced-precision gemm does (float
+  // accumulation, C = alpha * AB + beta * C, one rounding). Rounding the
+  // product before adding self would be off by up to an ulp of the product,
+  // many ulps of the sum when bias and product nearly cancel.
+  const bool reduced =
+      out->dtype() == ScalarType::Half || out->dtype() == ScalarType::BFloat16;
+  PTEC_TRY(matmul(ctx, "addmm", *a, *b, *out, false, !reduced));
   Shape os = Shape::of(*out);
   if (!broadcastsTo(*self, os)) {
     ShapeText s(*self), o(os.span());
@@ -505,8 +516,18 @@ Error addmm_out(KernelContext &ctx, Args args) {
     });
     return Error::Ok;
   }
+  const int64_t k = a->size(1), m = b->size(1);
   forEachBroadcast<1>(os, ins, [&](int64_t o, const int64_t(&ix)[1]) {
-    double prod = loadAs<double>(po, t, o) * al;
+    double mm = 0;
+    if (reduced) {
+      const int64_t i = o / m, j = o % m;
+      for (int64_t p = 0; p < k; ++p)
+        mm += loadAs<double>(a->data(), a->dtype(), i * k + p) *
+              loadAs<double>(b->data(), b->dtype(), p * m + j);
+    } else {
+      mm = loadAs<double>(po, t, o);
+    }
+    double prod = mm * al;
     double add = bt == 0 ? 0.0 : bt * loadAs<double>(self->data(), t, ix[0]);
     storeAs<double>(po, t, o, prod + add);
   });

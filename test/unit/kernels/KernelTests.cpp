@@ -1,11 +1,13 @@
 // Portable kernels: the table, and clean failures for bad input (wrong arg
 // count or tags, bad dtypes, non-broadcastable shapes, too-small outputs).
 #include "dialects/exir/schema/OperatorSchema.h"
+#include "runtime/core/Half.h"
 #include "runtime/kernels/KernelRegistry.h"
 #include "test/unit/kernels/CaseFile.h"
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -573,4 +575,45 @@ TEST_CASE("element-wise kernels compute channels-last tensors", "[kernels][dim_o
   EValue *c = nchw(b, {1, 3, 2, 2}, kChannelsLast, std::vector<float>(12, 0));
   REQUIRE(call(ctx, "aten::copy_", {c, x, b.b(false), c}) == Error::Ok);
   CHECK(logicalValues(c) == iota(12));
+}
+
+// addmm in float16/bfloat16 rounds bias + product once. The exact product
+// here lies halfway between two representable values, so rounding it first
+// (ties to even) and then adding the bias -1 gives 2 units of the last place
+// instead of the exact, representable 1.5 (found by the cnn_bf16 zoo model).
+TEST_CASE("addmm in float16/bfloat16 rounds bias + product once", "[kernels][half]") {
+  struct Dt {
+    ScalarType type;
+    int mantissa; // explicit mantissa bits: the ulp of 1 is 2^-mantissa
+    uint16_t (*narrow)(float);
+    float (*widen)(uint16_t);
+  };
+  for (const Dt &dt : {Dt{ScalarType::BFloat16, 7, rt::floatToBf16, rt::bf16ToFloat},
+                       Dt{ScalarType::Half, 10, rt::floatToHalf, rt::halfToFloat}}) {
+    INFO(rt::toString(dt.type));
+    Boxer b;
+    auto make = [&](std::vector<int64_t> sizes, std::vector<float> v) {
+      rt::Tensor *t = b.tensor(dt.type, sizes);
+      for (size_t i = 0; i < v.size(); ++i)
+        t->dataAs<uint16_t>()[i] = dt.narrow(v[i]);
+      return b.t(t);
+    };
+    const float ulp = std::ldexp(1.0f, -dt.mantissa);
+    // [1, 3] x [3, 2]: column 0 sums to 1 + 1.5 ulp (a tie), column 1 to 1.
+    EValue *a = make({1, 3}, {1.0f, ulp, ulp / 2});
+    EValue *m2 = make({3, 2}, {1, 1, 1, 0, 1, 0});
+    EValue *bias = make({2}, {-1.0f, 0.5f});
+    EValue *out = b.t(b.tensor(dt.type, {1, 2}));
+    rt::KernelContext ctx;
+    REQUIRE(call(ctx, "aten::addmm.out", {bias, a, m2, b.i(1), b.i(1), out, out}) == Error::Ok);
+    const uint16_t *p = out->toTensor().dataAs<uint16_t>();
+    CHECK(dt.widen(p[0]) == 1.5f * ulp); // not 2 ulp (the product rounded first)
+    CHECK(dt.widen(p[1]) == 1.5f);
+    // beta and alpha apply before the single rounding too.
+    // 0.5 * -1 + (1 + 1.5 ulp) = 0.5 + 1.5 ulp is representable (the ulp of
+    // 0.5 is ulp / 2); the product rounded first would give 0.5 + 2 ulp.
+    REQUIRE(call(ctx, "aten::addmm.out", {bias, a, m2, b.d(0.5), b.d(1.0), out, out}) ==
+            Error::Ok);
+    CHECK(dt.widen(p[0]) == 0.5f + 1.5f * ulp);
+  }
 }
