@@ -136,7 +136,7 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
     add(createToOutVariants());
     return;
   case Phase::Plan:
-    add(createPlanMemory(PlanMemoryOptions{options.planner}));
+    add(createPlanMemory(PlanMemoryOptions{options.planner, options.shareMutableBuffers}));
     return;
   }
 }

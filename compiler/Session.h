@@ -77,6 +77,9 @@ struct CompileOptions {
   bool shareDelegates = true;
   /// Memory planner: best, greedy, best-fit or first-fit.
   std::string planner = "best";
+  /// Plan the mutable buffers of all methods into arena 2, one place per
+  /// FQN, so that the methods share them (prefill/decode KV caches).
+  bool shareMutableBuffers = false;
   /// Place every write-back copy at the end of the method (baseline).
   bool writeBackAtEnd = false;
   /// Make functional updates of mutated state in place (exir-reinplace-state).

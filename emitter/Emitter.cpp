@@ -19,6 +19,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <algorithm>
 
@@ -66,8 +67,9 @@ std::pair<std::string, std::string> splitOpName(llvm::StringRef full) {
 class MethodEmitter {
 public:
   MethodEmitter(ModuleOp module, pte::ProgramBuilder &pb,
-                const EmitOptions &options)
-      : module_(module), symbols_(module), pb_(pb), options_(options) {}
+                const EmitOptions &options, llvm::StringMap<uint32_t> &stateData)
+      : module_(module), symbols_(module), pb_(pb), options_(options),
+        stateData_(stateData) {}
 
   FailureOr<std::unique_ptr<fb::ExecutionPlanT>> emit(func::FuncOp func);
 
@@ -146,6 +148,9 @@ private:
   SymbolTable symbols_;
   pte::ProgramBuilder &pb_;
   const EmitOptions &options_;
+  // Mutable-segment index of each buffer's initial state, by FQN, for all
+  // methods: written once however many methods plan the buffer.
+  llvm::StringMap<uint32_t> &stateData_;
   fb::ExecutionPlanT *plan_ = nullptr;
   fb::ChainT *chain_ = nullptr;
   llvm::DenseMap<Value, int32_t> values_;
@@ -598,9 +603,12 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
     if (!lent && failed(exir::getElementsBytes(weight, weight.getValue(), bytes)))
       return failure();
     uint32_t dataIdx = 0;
-    if (mem)
-      dataIdx = pb_.addMutableData(bytes.data(), bytes.size());
-    else if (!external)
+    if (mem) {
+      auto [it, first] = stateData_.try_emplace(fqn, 0);
+      if (first)
+        it->second = pb_.addMutableData(bytes.data(), bytes.size());
+      dataIdx = it->second;
+    } else if (!external)
       dataIdx = pb_.addConstant(std::move(bytes));
     FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, dataIdx, fqn);
     if (failed(idx))
@@ -701,8 +709,9 @@ LogicalResult emitProgram(ModuleOp module, pte::ProgramBuilder &out,
     return a.getSymName() < b.getSymName();
   });
   out.program.version = 0;
+  llvm::StringMap<uint32_t> stateData;
   for (func::FuncOp f : funcs) {
-    MethodEmitter m(module, out, options);
+    MethodEmitter m(module, out, options, stateData);
     FailureOr<std::unique_ptr<fb::ExecutionPlanT>> plan = m.emit(f);
     if (failed(plan))
       return failure();

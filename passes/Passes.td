@@ -135,7 +135,11 @@ def PlanMemory : Pass<"exir-plan-memory", "mlir::ModuleOp"> {
   let summary = "Assign arena offsets to planned tensors (exir.mem)";
   let options = [
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"best\"",
-           "greedy, best-fit, first-fit or best (smallest of all)">
+           "greedy, best-fit, first-fit or best (smallest of all)">,
+    Option<"shareMutableBuffers", "share-mutable-buffers", "bool",
+           /*default=*/"false",
+           "Plan every mutable buffer into arena 2 at one offset per FQN, the "
+           "same in every method, so the methods share their state">
   ];
 }
 

@@ -10,6 +10,11 @@
 //   delegate_call:  exir.mems = [...] (per result), exir.scratch_mems = [...]
 //   func:           exir.arena_sizes = array<i64: 0, N>, exir.plan = {...}
 //
+// With share-mutable-buffers, every buffer some method writes is laid out
+// once for the whole module in arena 2 (sorted by FQN) and gets that place in
+// every method that uses it, read-only uses included: the methods then share
+// one state (spec section 6; the runtime backs arena 2 with one buffer).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
@@ -18,6 +23,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"
+
+#include <map>
+#include <string>
 
 namespace ptec {
 #define GEN_PASS_DEF_PLANMEMORY
@@ -68,6 +76,16 @@ planning::PlanResult runAlgorithm(llvm::StringRef name,
   return planning::planBest(r);
 }
 
+/// The arena of mutable buffers shared across methods (spec section 6).
+constexpr int64_t kSharedStateArena = 2;
+
+llvm::StringRef bufferFqn(func::FuncOp func, BlockArgument arg) {
+  exir::InputAttr in = exir::getInputAttr(func, arg.getArgNumber());
+  if (!in || in.getKind().getValue() != "buffer" || !in.getFqn())
+    return {};
+  return in.getFqn().getValue();
+}
+
 struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
   using PlanMemoryBase::PlanMemoryBase;
 
@@ -78,10 +96,54 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
           << algorithm << "' (expected best, greedy, best-fit or first-fit)";
       return signalPassFailure();
     }
+    if (shareMutableBuffers && failed(layOutSharedState()))
+      return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isDeclaration() && failed(planFunction(func)))
         return signalPassFailure();
   }
+
+  /// Places every buffer written by some method in arena 2, by FQN order;
+  /// one buffer name must have one type in every method.
+  LogicalResult layOutSharedState() {
+    std::map<std::string, std::pair<Type, func::FuncOp>> buffers;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!func.isDeclaration())
+        for (BlockArgument arg : func.getArguments())
+          if (!bufferFqn(func, arg).empty() && isWritten(arg))
+            buffers.try_emplace(bufferFqn(func, arg).str(), arg.getType(), func);
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isDeclaration())
+        continue;
+      for (BlockArgument arg : func.getArguments()) {
+        auto it = buffers.find(bufferFqn(func, arg).str());
+        if (it == buffers.end() || it->second.first == arg.getType())
+          continue;
+        return func.emitError("mutable buffer '")
+               << it->first << "' is " << arg.getType() << " in method '"
+               << func.getSymName() << "' but " << it->second.first
+               << " in method '" << it->second.second.getSymName()
+               << "'; methods can only share a buffer of one dtype and shape";
+      }
+    }
+    int64_t offset = 0;
+    for (auto &[fqn, entry] : buffers) {
+      int64_t size = tensorBytes(entry.first);
+      if (size < 0)
+        return entry.second.emitError("cannot share mutable buffer '")
+               << fqn << "' of type " << entry.first
+               << ": static shapes with int/float elements only";
+      size = (size + 15) / 16 * 16;
+      shared[fqn] = exir::MemAttr::get(&getContext(), kSharedStateArena,
+                                       offset, size);
+      offset += size;
+    }
+    sharedBytes = offset;
+    return success();
+  }
+
+  std::map<std::string, exir::MemAttr> shared;
+  int64_t sharedBytes = 0;
 
   LogicalResult planFunction(func::FuncOp func) {
     MLIRContext *ctx = func.getContext();
@@ -121,6 +183,10 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
       llvm::StringRef kind = in ? in.getKind().getValue() : "user_input";
       if (!llvm::isa<RankedTensorType>(arg.getType()))
         continue;
+      if (auto it = shared.find(bufferFqn(func, arg).str()); it != shared.end()) {
+        func.setArgAttr(arg.getArgNumber(), "exir.mem", it->second);
+        continue;
+      }
       bool planned = kind == "user_input" || (kind == "buffer" && isWritten(arg));
       if (planned && failed(addStorage(arg, 0, func.getLoc())))
         return failure();
@@ -220,6 +286,12 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
     SmallVector<int64_t> arenas(plan.arenaSizes.begin(), plan.arenaSizes.end());
     while (arenas.size() < 2)
       arenas.push_back(0);
+    if (shareMutableBuffers && sharedBytes > 0) {
+      if (arenas.size() > kSharedStateArena)
+        return func.emitError("memory planning used arena ")
+               << kSharedStateArena << ", which holds the shared mutable buffers";
+      arenas.push_back(sharedBytes); // the same arena 2 in every method
+    }
     func->setAttr("exir.arena_sizes", b.getDenseI64ArrayAttr(arenas));
     func->setAttr("exir.plan",
                   b.getDictionaryAttr({

@@ -42,6 +42,8 @@ Examples:
       print the imported IR
   aot-compile prefill.pt2:prefill decode.pt2:decode -o llm.pte
       two exported programs as two methods of one program (shared weights)
+  aot-compile prefill.pt2:prefill decode.pt2:decode --share-mutable-buffers -o llm.pte
+      ... that also share their state (KV caches) through arena 2
   aot-compile model.pt2 --compile-to=legalize -o model.mlir
       save the IR after a phase; `aot-compile model.mlir -o model.pte` resumes
   aot-compile model.pt2 --backend demo --planner greedy -o model.pte
@@ -155,7 +157,11 @@ int main(int argc, char **argv) {
                  "Where mutated state is copied back: at the earliest safe "
                  "point, or at the end of the method")
       ->check(CLI::IsMember({"earliest", "end"}));
-  bool noReinplace = false, stateNames = false, stackTraces = false;
+  bool noReinplace = false, stateNames = false, stackTraces = false, shareState = false;
+  app.add_flag("--share-mutable-buffers", shareState,
+               "Methods share their mutable buffers (a KV cache filled by prefill and "
+               "read by decode): each buffer gets one place in arena 2, the same in "
+               "every method, and runtimes give all methods one arena 2");
   app.add_flag("--emit-stacktraces", stackTraces,
                "Write each instruction's source frames (from the exported nodes' stack "
                "traces) into the .pte, so a runtime failure names the user's line");
@@ -224,6 +230,7 @@ int main(int argc, char **argv) {
   options.backends = backends;
   options.shareDelegates = !noShare;
   options.planner = planner;
+  options.shareMutableBuffers = shareState;
   options.writeBackAtEnd = writeBack == "end";
   options.reinplace = !noReinplace;
   options.emitStateNames = stateNames;
