@@ -34,12 +34,21 @@ public:
   MemoryAllocator *runtimeAllocator() const {
     return runtimeAllocator_ != nullptr ? runtimeAllocator_ : methodAllocator_;
   }
+  /// Arena j (memory_id j+1) already holds live state, shared with another
+  /// method (Module's mutable-buffer arena): loading a method leaves its
+  /// bytes alone instead of copying the program's initial values in.
+  void setArenaHoldsState(size_t j, bool holds) {
+    const uint64_t bit = j < 64 ? uint64_t(1) << j : 0;
+    stateArenas_ = holds ? stateArenas_ | bit : stateArenas_ & ~bit;
+  }
+  bool arenaHoldsState(size_t j) const { return j < 64 && ((stateArenas_ >> j) & 1) != 0; }
 
 private:
   MemoryAllocator *methodAllocator_;
   Span<const Span<uint8_t>> planned_;
   MemoryAllocator *tempAllocator_;
   MemoryAllocator *runtimeAllocator_ = nullptr;
+  uint64_t stateArenas_ = 0;
 };
 
 /// A method allocator that grows in heap chunks; used only while a method
@@ -78,6 +87,12 @@ public:
   static Result<std::unique_ptr<OwnedMemory>> create(Span<const int64_t> arenaSizes,
                                                      size_t tempBytes);
   MemoryManager &manager() { return manager_; }
+  /// Back arena j with `buffer` (not owned; at least as large as the arena,
+  /// aligned to kArenaAlignment) instead of memory of its own.
+  void useArena(size_t j, Span<uint8_t> buffer) {
+    if (j < spans_.size())
+      spans_[j] = buffer;
+  }
   size_t plannedBytes() const;
 
 private:

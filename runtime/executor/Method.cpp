@@ -272,15 +272,18 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
       return misaligned(data, "planned");
     tensor->setData(data, nbytes);
     planned = true;
+    // An arena that already holds state shared with another method keeps it
+    // (the initial values were copied when the arena was first set up).
+    const bool keep = m_.memory_->arenaHoldsState(memId - 1);
     if (extra != nullptr && extra->location() == fb::TensorDataLocation::EXTERNAL) {
       auto init = m_.program_->namedData(extra->fully_qualified_name()->c_str());
-      if (nbytes > 0)
+      if (nbytes > 0 && !keep)
         std::memcpy(data, init->data(), nbytes);
     } else if (t->data_buffer_idx() > 0) {
       auto init = m_.program_->mutableData(t->data_buffer_idx(), nbytes, &sub);
       if (!init.ok())
         return fail(init.error(), "value %zu: %s", i, sub.c_str());
-      if (nbytes > 0)
+      if (nbytes > 0 && !keep)
         std::memcpy(data, init.get(), nbytes);
     }
   } else if (t->data_buffer_idx() > 0) {

@@ -3,6 +3,9 @@
 #include "serde/pte/program_generated.h"
 #include "serde/pte/FlatbufferGet.h"
 
+#include <algorithm>
+#include <new>
+
 namespace ptec::rt {
 
 Result<std::unique_ptr<Module>> Module::finish(DataLoader loader, const ModuleOptions &options,
@@ -82,6 +85,14 @@ Error Module::loadMethod(const char *name) {
       return Error::MemoryAllocationFailed;
     }
   }
+  // Arena memory_id 2 shared by all methods: this method gets no memory of
+  // its own for it.
+  const bool shared = options_.shareMutableArena && arenas.size() >= 2 && arenas[1] > 0;
+  if (shared) {
+    if (Error e = allocateSharedArena(); e != Error::Ok)
+      return e;
+    arenas[1] = 0;
+  }
   auto memory = OwnedMemory::create(Span<const int64_t>(arenas.data(), arenas.size()),
                                     options_.tempAllocatorBytes);
   if (!memory.ok()) {
@@ -90,6 +101,10 @@ Error Module::loadMethod(const char *name) {
   }
   Loaded entry;
   entry.memory = std::move(memory.get());
+  if (shared) {
+    entry.memory->useArena(1, sharedArena_);
+    entry.memory->manager().setArenaHoldsState(1, sharedArenaHoldsState_);
+  }
   // One runtime allocator for all methods of this program (cached backend
   // contexts are shared across its methods, not across programs).
   entry.memory->manager().setRuntimeAllocator(&runtimeAllocator_);
@@ -98,6 +113,38 @@ Error Module::loadMethod(const char *name) {
     return method.error();
   entry.method = std::move(method.get());
   methods_.emplace(name, std::move(entry));
+  // The first method to load has copied the initial values: from now on the
+  // shared arena holds the program's state, which later loads must keep.
+  if (shared)
+    sharedArenaHoldsState_ = true;
+  return Error::Ok;
+}
+
+Error Module::allocateSharedArena() {
+  if (sharedStorage_)
+    return Error::Ok;
+  // One size for every method: the largest memory_id 2 of any plan.
+  uint64_t size = 0;
+  for (const std::string &n : program_->methodNames()) {
+    auto plan = program_->plan(n.c_str());
+    const auto *sizes = plan.ok() ? plan.get()->non_const_buffer_sizes() : nullptr;
+    if (sizes != nullptr && sizes->size() > 2 && pte::get8(sizes, 2) > 0)
+      size = std::max(size, static_cast<uint64_t>(pte::get8(sizes, 2)));
+  }
+  if (size > options_.maxPlannedBytes) {
+    detail_ = "the shared mutable-buffer arena (memory_id 2) needs more than the " +
+              std::to_string(options_.maxPlannedBytes) + "-byte limit (maxPlannedBytes)";
+    return Error::MemoryAllocationFailed;
+  }
+  const size_t align = OwnedMemory::kArenaAlignment;
+  sharedStorage_.reset(new (std::nothrow) uint8_t[size + align - 1]());
+  if (!sharedStorage_) {
+    detail_ = "cannot allocate the shared mutable-buffer arena (memory_id 2)";
+    return Error::MemoryAllocationFailed;
+  }
+  uintptr_t raw = reinterpret_cast<uintptr_t>(sharedStorage_.get());
+  uintptr_t aligned = (raw + align - 1) & ~uintptr_t(align - 1);
+  sharedArena_ = Span<uint8_t>(sharedStorage_.get() + (aligned - raw), size);
   return Error::Ok;
 }
 

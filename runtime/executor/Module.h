@@ -43,6 +43,11 @@ struct ModuleOptions {
   /// Data kept outside the program (a .ptd: FlatTensorData), for EXTERNAL
   /// tensors and backends' named data; must outlive the Module.
   const NamedDataMap *externalData = nullptr;
+  /// Back arena memory_id 2 of every method with ONE buffer the Module owns
+  /// (spec section 6: mutable buffers shared across methods live there, at
+  /// the same offsets in every method). Its initial values are copied in
+  /// when the first method using it loads; later loads keep the state.
+  bool shareMutableArena = true;
 };
 
 class Module {
@@ -83,6 +88,11 @@ public:
   /// The program's runtime allocator (its identity keys cached contexts).
   const MemoryAllocator *runtimeAllocator() const { return &runtimeAllocator_; }
 
+  /// The arena shared by all methods (memory_id 2, shareMutableArena): empty
+  /// until a method using it loads. It lives as long as the Module, so the
+  /// state in it survives unloading and reloading methods.
+  Span<uint8_t> sharedArena() const { return sharedArena_; }
+
 private:
   struct Loaded {
     std::unique_ptr<OwnedMemory> memory; // destroyed after the method
@@ -93,12 +103,18 @@ private:
   static Result<std::unique_ptr<Module>> finish(DataLoader loader, const ModuleOptions &options,
                                                 std::string *detail);
   Method *methodOrFail(const char *name);
+  Error allocateSharedArena();
 
   DataLoader loader_;
   ModuleOptions options_;
   std::unique_ptr<Program> program_;
   // Declared before methods_: outlives every method and its delegates.
   GrowingAllocator runtimeAllocator_;
+  // Declared before methods_ (they point into it). Zero-filled, aligned to
+  // OwnedMemory::kArenaAlignment inside sharedStorage_.
+  std::unique_ptr<uint8_t[]> sharedStorage_;
+  Span<uint8_t> sharedArena_;
+  bool sharedArenaHoldsState_ = false;
   std::map<std::string, Loaded> methods_;
   std::string detail_;
 };
