@@ -62,6 +62,8 @@ struct Options {
   std::string stateDir;
   int repeat = 1;
   int calls = 1;
+  std::vector<std::string> sequence; ///< methods to call in order (one program)
+  bool noSharedState = false;        ///< every method gets its own arena 2
   unsigned seed = 0;
   bool list = false;
   bool json = false;    ///< one JSON document on stdout instead of text lines
@@ -74,6 +76,15 @@ std::string forCall(std::string pattern, int call) {
   const std::string key = "{call}";
   for (size_t at = pattern.find(key); at != std::string::npos; at = pattern.find(key, at))
     pattern.replace(at, key.size(), std::to_string(call));
+  return pattern;
+}
+
+/// `pattern` with every "{method}" replaced by the method's name.
+std::string forMethod(std::string pattern, const std::string &method) {
+  const std::string key = "{method}";
+  for (size_t at = pattern.find(key); at != std::string::npos;
+       at = pattern.find(key, at + method.size()))
+    pattern.replace(at, key.size(), method);
   return pattern;
 }
 
@@ -157,11 +168,6 @@ bool makeDirs(const std::string &dir, std::string &why) {
     return false;
   }
   return true;
-}
-
-/// "call<k>_" when several calls are run (file names of outputs and states).
-std::string prefixFile(const Options &o, int call) {
-  return o.calls > 1 ? "call" + std::to_string(call) + "_" : "";
 }
 
 /// Writes a tensor value as .npy; non-tensors are skipped.
@@ -319,6 +325,75 @@ private:
   std::vector<uint64_t> ns_, calls_;
 };
 
+/// A loaded method of the run, with its inputs and the state it checks.
+struct MethodRun {
+  Method *method = nullptr;
+  std::vector<NamedState> states;
+  std::vector<std::pair<NamedState, std::string>> stateChecks; // state, file pattern
+  std::vector<InputData> data;
+};
+
+/// Loads method `name` and checks the command line against it (inputs,
+/// expected outputs, --expected-state names). False with `problem` set.
+bool setUpMethod(const Options &o, Module &m, const std::string &name, MethodRun &r,
+                 double &initMs, std::string &problem, int &code) {
+  code = kExitFailed;
+  if (!m.program().plan(name.c_str()).ok()) {
+    std::string names;
+    for (const std::string &n : m.methodNames())
+      names += (names.empty() ? "" : ", ") + n;
+    problem = "no method named '" + name + "' (methods: " + names + ")";
+    code = kExitUsage;
+    return false;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  Error e = m.loadMethod(name.c_str());
+  initMs += msSince(t0);
+  if (e != Error::Ok) {
+    problem = m.errorDetail() + " (" + toString(e) + ")";
+    return false;
+  }
+  r.method = m.method(name.c_str());
+  // Inputs: one --input per method input ("random" generates), or none at all.
+  const size_t nIn = r.method->inputsSize();
+  code = kExitUsage;
+  if (!o.inputs.empty() && o.inputs.size() != nIn) {
+    problem = "method '" + name + "' has " + std::to_string(nIn) + " inputs, " +
+              std::to_string(o.inputs.size()) +
+              " --input given (use 'random' for generated ones)";
+    return false;
+  }
+  if (!o.expected.empty() && o.expected.size() != r.method->outputsSize()) {
+    problem = "method '" + name + "' has " + std::to_string(r.method->outputsSize()) +
+              " outputs, " + std::to_string(o.expected.size()) + " --expected given";
+    return false;
+  }
+  r.data.resize(nIn);
+  r.states = listNamedState(m.program(), name.c_str());
+  for (const std::string &spec : o.expectedState) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      problem = "--expected-state '" + spec + "': expected NAME=FILE.npy";
+      return false;
+    }
+    std::string state = spec.substr(0, eq);
+    auto it = std::find_if(r.states.begin(), r.states.end(),
+                           [&](const NamedState &st) { return st.name == state; });
+    if (it == r.states.end()) {
+      std::string known;
+      for (const NamedState &st : r.states)
+        known += (known.empty() ? "" : ", ") + st.name;
+      problem = "method '" + name + "' has no mutable buffer named '" + state + "' (" +
+                (known.empty() ? "it names none; compile with aot-compile --emit-state-names"
+                               : "named: " + known) +
+                ")";
+      return false;
+    }
+    r.stateChecks.push_back({*it, spec.substr(eq + 1)});
+  }
+  return true;
+}
+
 int run(const Options &o) {
 #if PTEC_HAVE_DEMO_BACKEND
   ptec::demo::registerDemoBackend();
@@ -332,6 +407,7 @@ int run(const Options &o) {
     (void)ptec::xnnpack::xnnpackBackend().setThreads(static_cast<size_t>(o.xnnpackThreads));
 #endif
   ModuleOptions mo;
+  mo.shareMutableArena = !o.noSharedState;
 #if PTEC_HAVE_PORTABLE_KERNELS
   mo.kernels = KernelResolver(&findKernel);
 #endif
@@ -358,21 +434,30 @@ int run(const Options &o) {
     return 0;
   }
 
-  if (!m.program().plan(o.method.c_str()).ok()) {
-    std::string names;
-    for (const std::string &n : m.methodNames())
-      names += (names.empty() ? "" : ", ") + n;
-    return error(o, "no method named '" + o.method + "' (methods: " + names + ")", kExitUsage);
+  // The methods to call, in order: --sequence, or --method --calls times. All
+  // of them are loaded before the first call, into one program (they share
+  // its memory_id 2 arena: state carries over from method to method).
+  std::vector<std::string> steps = o.sequence;
+  if (steps.empty())
+    steps.assign(static_cast<size_t>(o.calls), o.method);
+  const std::string &primary = steps.front(); // delegates report and --profile
+  const bool several = steps.size() > 1;
+  std::map<std::string, MethodRun> runs;
+  double initMs = 0;
+  for (const std::string &name : steps) {
+    if (runs.count(name))
+      continue;
+    MethodRun r;
+    int code = kExitFailed;
+    std::string problem;
+    if (!setUpMethod(o, m, name, r, initMs, problem, code))
+      return error(o, problem, code);
+    runs.emplace(name, std::move(r));
   }
-  t0 = std::chrono::steady_clock::now();
-  Error e = m.loadMethod(o.method.c_str());
-  double initMs = msSince(t0);
-  if (e != Error::Ok)
-    return error(o, m.errorDetail() + " (" + toString(e) + ")");
-  Method &method = *m.method(o.method.c_str());
+  Method &method = *runs.at(primary).method;
   // Delegate entries and the init() calls the runtime made (shared handles:
   // one init per entry, not per call).
-  if (auto plan = m.program().plan(o.method.c_str());
+  if (auto plan = m.program().plan(primary.c_str());
       plan.ok() && plan.get()->delegates() && plan.get()->delegates()->size() > 0) {
     std::set<std::string> ids;
     for (const auto *d : *plan.get()->delegates())
@@ -383,102 +468,82 @@ int run(const Options &o) {
       inits.push_back({id, backendInitCount(id.c_str())});
     out.delegates(method.delegatesSize(), inits);
   }
-  InstructionProfile profile(m.program(), o.method);
+  InstructionProfile profile(m.program(), primary);
   if (o.profile)
     method.setProfiler(&profile);
 
-  // Inputs: one --input per method input ("random" generates), or none at all.
-  const size_t nIn = method.inputsSize();
-  if (!o.inputs.empty() && o.inputs.size() != nIn)
-    return error(o, "method '" + o.method + "' has " + std::to_string(nIn) + " inputs, " +
-                        std::to_string(o.inputs.size()) +
-                        " --input given (use 'random' for generated ones)", kExitUsage);
-  if (!o.expected.empty() && o.expected.size() != method.outputsSize())
-    return error(o, "method '" + o.method + "' has " + std::to_string(method.outputsSize()) +
-                        " outputs, " + std::to_string(o.expected.size()) + " --expected given", kExitUsage);
-  std::vector<std::pair<NamedState, std::string>> stateChecks; // state, file pattern
-  std::vector<NamedState> states = listNamedState(m.program(), o.method.c_str());
-  for (const std::string &spec : o.expectedState) {
-    size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0)
-      return error(o, "--expected-state '" + spec + "': expected NAME=FILE.npy", kExitUsage);
-    std::string name = spec.substr(0, eq);
-    auto it = std::find_if(states.begin(), states.end(),
-                           [&](const NamedState &st) { return st.name == name; });
-    if (it == states.end()) {
-      std::string known;
-      for (const NamedState &st : states)
-        known += (known.empty() ? "" : ", ") + st.name;
-      return error(o, "method '" + o.method + "' has no mutable buffer named '" + name +
-                          "' (" + (known.empty() ? "it names none; compile with "
-                                                   "aot-compile --emit-state-names"
-                                                 : "named: " + known) +
-                          ")",
-                   kExitUsage);
-    }
-    stateChecks.push_back({*it, spec.substr(eq + 1)});
-  }
-
   std::mt19937 rng(o.seed);
-  std::vector<InputData> data(nIn);
   std::vector<double> runMs;
   bool allClose = true;
-  for (int call = 0; call < o.calls; ++call) {
+  Error e = Error::Ok;
+  for (size_t step = 0; step < steps.size(); ++step) {
+    const int call = static_cast<int>(step);
+    MethodRun &r = runs.at(steps[step]);
+    Method &mt = *r.method;
+    const std::string &name = steps[step];
+    Options oc = o; // "{method}" resolved for this call
+    for (auto *list : {&oc.inputs, &oc.expected})
+      for (std::string &s : *list)
+        s = forMethod(s, name);
     std::string problem;
     int code;
-    if (!readInputs(o, method, call, rng, data, problem, code))
+    if (!readInputs(oc, mt, call, rng, r.data, problem, code))
       return error(o, problem, code);
-    for (int r = 0; r < std::max(1, o.repeat); ++r) {
-      for (size_t i = 0; i < nIn && e == Error::Ok; ++i)
-        e = method.input(i)->isTensor() ? method.setInput(i, data[i].tensor)
-                                        : method.setInput(i, *method.input(i));
+    for (int rep = 0; rep < std::max(1, o.repeat); ++rep) {
+      for (size_t i = 0; i < r.data.size() && e == Error::Ok; ++i)
+        e = mt.input(i)->isTensor() ? mt.setInput(i, r.data[i].tensor)
+                                    : mt.setInput(i, *mt.input(i));
       if (e != Error::Ok)
-        return error(o, std::string(method.errorDetail()) + " (" + toString(e) + ")");
-      t0 = std::chrono::steady_clock::now();
-      e = method.execute();
+        return error(o, std::string(mt.errorDetail()) + " (" + toString(e) + ")");
+      auto t0 = std::chrono::steady_clock::now();
+      e = mt.execute();
       runMs.push_back(msSince(t0));
       if (e != Error::Ok)
-        return error(o, o.method + ": " + method.errorDetail());
+        return error(o, name + ": " + mt.errorDetail());
     }
-    // One call: the plain output format; several: each line says its call.
-    std::string prefix = o.calls > 1 ? "call " + std::to_string(call) + " " : "";
-    for (size_t i = 0; i < method.outputsSize(); ++i)
-      out.value(prefix + "output " + std::to_string(i), *method.output(i));
+    // One call: the plain output format; several: each line says its call
+    // (and its method, for --sequence).
+    std::string prefix = !several ? ""
+                         : o.sequence.empty()
+                             ? "call " + std::to_string(call) + " "
+                             : "call " + std::to_string(call) + " " + name + " ";
+    for (size_t i = 0; i < mt.outputsSize(); ++i)
+      out.value(prefix + "output " + std::to_string(i), *mt.output(i));
 
     std::string why;
     for (const std::string &dir : {o.outputDir, o.stateDir})
       if (!dir.empty() && !makeDirs(dir, why))
         return error(o, why);
-    for (size_t i = 0; i < method.outputsSize() && !o.outputDir.empty(); ++i)
-      if (!writeTensor(o.outputDir + "/" + prefixFile(o, call) + "output_" + std::to_string(i) +
-                           ".npy",
-                       *method.output(i), why))
+    const std::string filePrefix = several ? "call" + std::to_string(call) + "_" : "";
+    for (size_t i = 0; i < mt.outputsSize() && !o.outputDir.empty(); ++i)
+      if (!writeTensor(o.outputDir + "/" + filePrefix + "output_" + std::to_string(i) + ".npy",
+                       *mt.output(i), why))
         return error(o, why);
-    for (const NamedState &st : states)
+    for (const NamedState &st : r.states)
       if (!o.stateDir.empty() &&
-          !writeTensor(o.stateDir + "/" + prefixFile(o, call) + "state_" + st.name + ".npy",
-                       *method.value(st.valueIndex), why))
+          !writeTensor(o.stateDir + "/" + filePrefix + "state_" + st.name + ".npy",
+                       *mt.value(st.valueIndex), why))
         return error(o, why);
 
-    for (size_t i = 0; i < o.expected.size(); ++i) {
-      std::string file = forCall(o.expected[i], call);
+    for (size_t i = 0; i < oc.expected.size(); ++i) {
+      std::string file = forCall(oc.expected[i], call);
       auto want = readNpy(file.c_str(), &why);
       if (!want.ok())
         return error(o, "expected " + std::to_string(i) + ": " + why);
       std::string label = prefix + "output " + std::to_string(i);
-      if (!out.compare(label, *method.output(i), want.get(), {o.rtol, o.atol}, why)) {
+      if (!out.compare(label, *mt.output(i), want.get(), {o.rtol, o.atol}, why)) {
         if (!why.empty())
           out.mismatch(label, why);
         allClose = false;
       }
     }
-    for (const auto &[st, pattern] : stateChecks) {
-      std::string file = forCall(pattern, call);
+    for (const auto &[st, pattern] : r.stateChecks) {
+      std::string file = forCall(forMethod(pattern, name), call);
       auto want = readNpy(file.c_str(), &why);
       if (!want.ok())
         return error(o, "expected state '" + st.name + "': " + why);
       std::string label = prefix + "state " + st.name;
-      if (!out.compare(label, *method.value(st.valueIndex), want.get(), {o.rtol, o.atol},
+      if (!out.compare(label, *mt.value(st.valueIndex), want.get(), {o.rtol, o.atol},
                        why)) {
         if (!why.empty())
           out.mismatch(label, why);
@@ -486,7 +551,6 @@ int run(const Options &o) {
       }
     }
   }
-
   out.timings(loadMs, initMs, runMs, peakRssKiB() / 1024.0);
   if (o.profile)
     profile.report(out);
@@ -522,6 +586,17 @@ int main(int argc, char **argv) {
                  "index, and every call is checked")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  app.add_option("--sequence", o.sequence,
+                 "Call these methods in this order, each once, in one loaded program "
+                 "(comma-separated or repeated: prefill,decode,decode); the methods share "
+                 "their state through arena memory_id 2. '{call}' in file paths becomes the "
+                 "call's index and '{method}' its method")
+      ->delimiter(',')
+      ->excludes("--method")
+      ->excludes("--calls");
+  app.add_flag("--no-shared-state", o.noSharedState,
+               "Give every method its own memory_id 2 arena instead of the program's "
+               "shared one (for comparison: methods then do not see each other's state)");
   app.add_option("--expected-state", o.expectedState,
                  "NAME=FILE.npy: after each call, the mutable buffer NAME must equal FILE "
                  "(needs a program compiled with --emit-state-names)");
@@ -554,6 +629,8 @@ int main(int argc, char **argv) {
   pte-run model.pte --input x.npy --expected y.npy --json > run.json
   pte-run model.pte --calls 3 --input x_{call}.npy --expected y_{call}.npy \
           --expected-state cache=cache_{call}.npy      # state over three calls
+  pte-run llm.pte --sequence prefill,decode,decode --input tok_{call}.npy \
+          --input pos_{call}.npy --expected logits_{call}.npy  # methods share state
 
 Exit status: 0 ok; 1 outputs differ, or the program or an input file is bad (message on
 stderr); 2 usage error.)");
