@@ -16,6 +16,13 @@ Its 'refused_calls' ({"inputs": [...], "error": "<text>"}) are inputs the
 runtime must refuse (e.g. a dynamic dim above its bound): pte-run must exit
 non-zero and print <text> (case-insensitive).
 
+A model with an ordered multi-method 'sequence' (llama_decoder: prefill,
+then decode steps) is compiled with --share-mutable-buffers and the whole
+sequence runs in ONE loaded program (pte-run --sequence), outputs and buffers
+compared after every call; the same sequence must FAIL when the methods do
+not share their state (compiled without sharing, or run with
+--no-shared-state), so a broken sharing cannot pass unnoticed.
+
 --matrix repeats all of it for every combination of --write-back
 earliest|end, re-inplacing on|off and --backend none|demo.
 Standard library only; exits non-zero on any failure.
@@ -58,6 +65,55 @@ def link_calls(tmp, model_dir, method, calls):
     return ins + outs + states + ["--calls", str(len(calls))]
 
 
+def sequence_args(tmp, model_dir, seq):
+    """pte-run arguments for meta 'sequence': --sequence m0,m1,... and per-call
+    files under one naming pattern ('{call}'). Every call must have the same
+    number of inputs and outputs and the same buffers (None otherwise)."""
+    first = seq[0]
+    if any(len(c["inputs"]) != len(first["inputs"]) or
+           len(c["outputs"]) != len(first["outputs"]) or
+           set(c["buffers_after"]) != set(first["buffers_after"]) for c in seq):
+        return None
+    return ["--sequence", ",".join(c["method"] for c in seq)] + \
+        link_calls(tmp, os.path.abspath(model_dir), "sequence", seq)[:-2]  # no --calls
+
+
+def check_sequence(args, meta, tmp, pte, unshared_pte, label):
+    """Runs meta 'sequence' on `pte` (must match) and on programs whose methods do
+    not share state (must not). Returns the number of failures."""
+    seq_args = sequence_args(tmp, args.model, meta["sequence"])
+    if seq_args is None:
+        print(f"FAIL{label}: the calls of 'sequence' differ in inputs, outputs or buffers")
+        return 1
+    run_tool = os.path.join(args.bin, "pte-run")
+    tol = ["--rtol", str(meta.get("rtol", 1e-4)), "--atol", str(meta.get("atol", 1e-5))]
+    failures = 0
+    rc, log = run([run_tool, pte, *seq_args, *tol])
+    print(log.rstrip())
+    methods = " ".join(c["method"] for c in meta["sequence"])
+    if rc != 0:
+        print(f"FAIL{label}: sequence ({methods}) (exit {rc})")
+        failures += 1
+    else:
+        print(f"ok{label}: sequence of {len(meta['sequence'])} calls ({methods}) "
+              f"matches PyTorch, outputs and state after every call")
+    # Without shared state a later method starts from the initial state: it
+    # must not match (otherwise the test could not see sharing break).
+    for what, cmd in (("compiled without --share-mutable-buffers",
+                       [run_tool, unshared_pte, *seq_args, *tol]),
+                      ("run with --no-shared-state",
+                       [run_tool, pte, *seq_args, *tol, "--no-shared-state"])):
+        rc, log = run(cmd)
+        if rc != 1 or "output 0 vs expected" not in log:
+            print(log.rstrip())
+            print(f"FAIL{label}: the sequence {what} gave exit {rc}, expected "
+                  "a mismatch (exit 1)")
+            failures += 1
+        else:
+            print(f"ok{label}: the sequence {what} does not match, as it must not")
+    return failures
+
+
 def check(args, meta, tmp, options, label):
     """Compile with `options`, check determinism and delegates, run every method.
     Returns the number of failures."""
@@ -67,12 +123,14 @@ def check(args, meta, tmp, options, label):
     inspect = os.path.join(args.bin, "pte-inspect")
     failures = 0
     sources = [f"{os.path.join(args.model, m['file'])}:{m['method']}" for m in methods]
+    share = ["--share-mutable-buffers"] if "sequence" in meta else []
     outs = []
-    for k in range(2):
+    for k in range(3 if share else 2):
         out = os.path.join(tmp, f"model{k}.pte")
         # Shape rules after every pass too: a pass that breaks them fails here.
+        # (The third program, for the sequence check, shares nothing.)
         rc, log = run([aot, *sources, "-o", out, "--emit-state-names",
-                       "--exir-verify-each", *options])
+                       "--exir-verify-each", *options, *(share if k < 2 else [])])
         if rc != 0:
             print(f"FAIL compile{label} ({rc}):\n{log}")
             return 1
@@ -132,6 +190,8 @@ def check(args, meta, tmp, options, label):
             else:
                 print(f"ok{label}: method {m['method']} refuses inputs of shapes {shapes}: "
                       f"{log.strip().splitlines()[-1] if log.strip() else ''}")
+    if share:
+        failures += check_sequence(args, meta, tmp, outs[0], outs[2], label)
     return failures
 
 

@@ -47,7 +47,8 @@ except ImportError:  # newer torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
-from zoo_calls import CALLS, call_files, call_inputs, method_meta  # noqa: E402
+from zoo_calls import (CALLS, call_files, call_inputs, method_meta,  # noqa: E402
+                       record_sequence)
 
 MODELS_FILE = os.path.abspath(zoo_models.__file__).replace(".pyc", ".py")
 MODELS_REL = "test/models/zoo_models.py"   # path written into stack traces
@@ -857,7 +858,7 @@ def graph_text(name, ep):
 # --------------------------------------------------------------------------------------
 # Driver
 # --------------------------------------------------------------------------------------
-def generate_method(entry, method, stem, user_names, inputs):
+def generate_method(entry, method, stem, user_names, inputs, progs=None):
     """Returns {relative file name: bytes} for one method + its meta pieces.
 
     A method that mutates state is recorded over CALLS consecutive calls of ONE eager
@@ -869,8 +870,12 @@ def generate_method(entry, method, stem, user_names, inputs):
     gm, pnames, bnames = trace_method(model, inputs)
     prog = build_program(gm, model, pnames, bnames, user_names)
     n_mut = sum(1 for k, _ in prog.output_kinds if k != "user_output")
-    stateful = n_mut > 0
+    # A model with an ordered multi-method sequence records its state there, not
+    # over random independent calls.
+    stateful = n_mut > 0 and entry.sequence is None
     n_calls = CALLS if stateful else 1
+    if progs is not None:
+        progs[method] = prog
 
     # Reference: the ORIGINAL eager module, called n_calls times from its initial state.
     ref_model = entry.factory()
@@ -922,11 +927,34 @@ def generate_method(entry, method, stem, user_names, inputs):
     return files, method_meta(method, stem, metas, stateful)
 
 
+def sequence_check(entry, progs):
+    """check() for record_sequence: runs each method's final graph with the state
+    carried over (by FQN, shared by all methods) and compares it with eager PyTorch."""
+    model = entry.factory()
+    state = dict([(n, p.detach().clone()) for n, p in model.named_parameters()]
+                 + [(n, b.detach().clone()) for n, b in model.named_buffers()])
+
+    def check(method, ins, outs, buffers):
+        prog = progs[method]
+        n_mut = sum(1 for k, _ in prog.output_kinds if k != "user_output")
+        _, results = run_program(prog, [state[n] for n in prog.pnames + prog.bnames], ins)
+        for got, want in zip(results[n_mut:], outs):
+            assert torch.allclose(got, want, rtol=1e-5, atol=1e-5), \
+                "%s %s: sequence output mismatch" % (entry.name, method)
+        for (kind, target), got in zip(prog.output_kinds[:n_mut], results[:n_mut]):
+            assert kind == "buffer_mutation", "sequence with a mutated input"
+            assert torch.allclose(got, buffers[target], rtol=1e-5, atol=1e-6), \
+                "%s %s: sequence state mismatch for %s" % (entry.name, method, target)
+            state[target] = got.clone()
+    return check
+
+
 def generate_entry(entry):
     files = {}
     methods = []
+    progs = {}
     for method, stem, user_names, inputs in entry.methods:
-        f, m = generate_method(entry, method, stem, user_names, inputs)
+        f, m = generate_method(entry, method, stem, user_names, inputs, progs)
         files.update(f)
         methods.append(m)
     meta = {"name": entry.name}
@@ -937,6 +965,10 @@ def generate_entry(entry):
     meta["rtol"] = 1e-4
     meta["atol"] = 1e-5
     meta["buffers_after"] = methods[0]["buffers_after"] if len(methods) == 1 else {}
+    if entry.sequence is not None:
+        f, meta["sequence"] = record_sequence(entry, {m["method"]: m for m in methods},
+                                              sequence_check(entry, progs))
+        files.update(f)
     meta["notes"] = entry.notes
     files["meta.json"] = (json.dumps(meta, indent=2) + "\n").encode()
     return files

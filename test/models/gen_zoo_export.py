@@ -34,7 +34,8 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
-from zoo_calls import CALLS, call_files, call_inputs, method_meta  # noqa: E402
+from zoo_calls import (CALLS, call_files, call_inputs, method_meta,  # noqa: E402
+                       record_sequence)
 
 def _flat(out):
     return list(out) if isinstance(out, (tuple, list)) else [out]
@@ -57,7 +58,8 @@ def export_method(entry, method, stem, user_names, inputs, out_dir):
     out_names = [s.arg.name for s in sig.output_specs
                  if s.kind in (kinds.USER_OUTPUT, kinds.USER_INPUT_MUTATION)]
     buffers = [s.target for s in sig.output_specs if s.kind == kinds.BUFFER_MUTATION]
-    stateful = bool(buffers or mutated_inputs)
+    # A model with a multi-method 'sequence' records its state there instead.
+    stateful = bool(buffers or mutated_inputs) and entry.sequence is None
 
     # Reference: the ORIGINAL eager module, called CALLS times (state carries over);
     # round trip: the saved program's module, called alongside, reproduces it.
@@ -112,6 +114,9 @@ def main(argv=None):
         meta["rtol"] = 1e-4
         meta["atol"] = 1e-5
         meta["buffers_after"] = methods[0]["buffers_after"] if len(methods) == 1 else {}
+        if entry.sequence is not None:
+            f, meta["sequence"] = record_sequence(entry, {m["method"]: m for m in methods})
+            files.update(f)
         meta["notes"] = entry.notes + " (exported with torch %s)" % torch.__version__
         files["meta.json"] = (json.dumps(meta, indent=2) + "\n").encode()
         for fn in sorted(files):

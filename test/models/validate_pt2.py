@@ -79,6 +79,18 @@ SCHEMAS = [
     "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)",
     "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)",
     "_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
+    # llama_decoder
+    "embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, "
+    "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
+    "index.Tensor(Tensor self, Tensor?[] indices) -> Tensor",
+    "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
+    "gt.Tensor(Tensor self, Tensor other) -> Tensor",
+    "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
+    "neg(Tensor self) -> Tensor",
+    "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
+    "rsqrt(Tensor self) -> Tensor",
+    "silu(Tensor self) -> Tensor",
+    "cat(Tensor[] tensors, int dim=0) -> Tensor",
     # fixtures of test/models_pending (dynamic shapes, control flow)
     "sym_size.int(Tensor self, int dim) -> SymInt",
     "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor",
@@ -771,6 +783,13 @@ def check_fixture_dir(c, d):
             for io in call["inputs"]:
                 check_npy(c, os.path.join(d, io["file"]), io["dtype"], io["shape"])
         check_refused(c, d, m)
+    for k, call in enumerate(meta.get("sequence", [])):  # ordered multi-method calls
+        c.check(call["method"] in [m["method"] for m in meta["methods"]],
+                "%s: sequence call %d names an unknown method" % (d, k))
+        for io in call["inputs"] + call["outputs"]:
+            check_npy(c, os.path.join(d, io["file"]), io["dtype"], io["shape"])
+        for fqn, fn in call["buffers_after"].items():
+            c.check(os.path.exists(os.path.join(d, fn)), "%s: %s missing" % (d, fn))
     if RUN:
         check_fixture_run(c, d, meta)
 

@@ -79,3 +79,44 @@ def method_meta(method, stem, metas, stateful):
     if stateful:
         meta["calls"] = metas
     return meta
+
+
+def record_sequence(entry, method_metas, check=None):
+    """An ordered multi-method run (entry.sequence) on ONE eager module: the state
+    carries over from call to call and from method to method. `method_metas` maps a
+    method to its meta entry (input/output names; its buffers_after keys are the
+    buffers it mutates). check(method, inputs, outputs, buffers) lets the generator
+    compare its own program run with the eager call. Files are seq<k>_input_<i>.npy,
+    seq<k>_expected_<i>.npy, seq<k>_state_<fqn>.npy. Returns ({file: bytes},
+    [{"method", "inputs", "outputs", "buffers_after"}] in call order)."""
+    model = entry.factory()
+    files, metas = {}, []
+
+    def call(method, inputs):
+        m = method_metas[method]
+        ins = [t.clone() for t in inputs]
+        with torch.no_grad():
+            out = model(*[t.clone() for t in ins])
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        buffers = dict(model.named_buffers())
+        state = {fqn: buffers[fqn].clone() for fqn in m["buffers_after"]}
+        if check is not None:
+            check(method, ins, outs, state)
+        p = "seq%d_" % len(metas)
+        rec = {"method": method, "inputs": [], "outputs": [], "buffers_after": {}}
+        for i, (decl, t) in enumerate(zip(m["inputs"], ins)):
+            files[p + "input_%d.npy" % i] = npy_bytes(t)
+            rec["inputs"].append({"name": decl["name"], "dtype": NP_DTYPE[t.dtype],
+                                  "shape": list(t.shape), "file": p + "input_%d.npy" % i})
+        for i, (decl, t) in enumerate(zip(m["outputs"], outs)):
+            files[p + "expected_%d.npy" % i] = npy_bytes(t)
+            rec["outputs"].append({"name": decl["name"], "dtype": NP_DTYPE[t.dtype],
+                                   "shape": list(t.shape), "file": p + "expected_%d.npy" % i})
+        for fqn, t in state.items():
+            files[p + "state_%s.npy" % fqn] = npy_bytes(t)
+            rec["buffers_after"][fqn] = p + "state_%s.npy" % fqn
+        metas.append(rec)
+        return [o.clone() for o in outs]
+
+    entry.sequence(call)
+    return files, metas

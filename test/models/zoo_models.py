@@ -256,11 +256,14 @@ class ZooEntry:
     one method is written as `model.pt2`; several methods as `<file_stem>.pt2` each.
     """
 
-    def __init__(self, name, factory, methods, notes):
+    def __init__(self, name, factory, methods, notes, sequence=None):
         self.name = name
         self.factory = factory
         self.methods = methods
         self.notes = notes
+        # sequence(call): an ordered multi-method run on ONE eager module;
+        # call(method, inputs) runs it and returns its outputs (zoo_calls.py).
+        self.sequence = sequence
 
 
 def zoo():
@@ -314,4 +317,147 @@ def zoo():
         ZooEntry("demo_ops", lambda: _build(DemoOps, 11),
                  [("forward", "model", ["a", "x", "b"], _inputs(112, (2, 2), (2, 2), (2, 2)))],
                  "sin(a) and mm(a, x) + b on 2x2 floats, for the demo delegate backend."),
+        ZooEntry("llama_decoder", lambda: _build(LlamaDecoder, 20),
+                 [("prefill", "prefill", ["tokens", "input_pos"], llama_prompt()),
+                  ("decode", "decode", ["tokens", "input_pos"], llama_decode_example())],
+                 "LLaMA-style decoder (vocab 64, dim 32, 2 layers, 4 query / 2 KV heads, "
+                 "RMSNorm, rotary embeddings, SiLU-gated MLP, context 16) with a KV cache "
+                 "per layer in mutable buffers, written by index_put at input_pos. "
+                 "'sequence': prefill of 8 tokens, then 5 greedy decode steps on one "
+                 "module (compile with --share-mutable-buffers).",
+                 sequence=llama_sequence),
     ]
+
+
+# --------------------------------------------------------------------------------------
+# llama_decoder (appended last: line numbers above are in committed stack traces)
+# --------------------------------------------------------------------------------------
+LLAMA_PROMPT_LEN = 8      # prefill length: a plain parameter (dynamic later)
+LLAMA_DECODE_STEPS = 5
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps=1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(1.0 + 0.1 * torch.randn(dim))
+
+    def forward(self, x):
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+        return x * self.weight
+
+
+def _rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+
+
+class Attention(nn.Module):
+    """Grouped-query attention over a KV cache written at `input_pos`."""
+
+    def __init__(self, dim, n_heads, n_kv_heads, max_ctx):
+        super().__init__()
+        self.n_heads, self.n_kv_heads = n_heads, n_kv_heads
+        self.head_dim = dim // n_heads
+        self.wq = nn.Linear(dim, n_heads * self.head_dim, bias=False)
+        self.wk = nn.Linear(dim, n_kv_heads * self.head_dim, bias=False)
+        self.wv = nn.Linear(dim, n_kv_heads * self.head_dim, bias=False)
+        self.wo = nn.Linear(n_heads * self.head_dim, dim, bias=False)
+        # [position, kv head, head dim] (batch 1): index_put along dim 0 only
+        shape = (max_ctx, n_kv_heads, self.head_dim)
+        self.register_buffer("k_cache", torch.zeros(shape))
+        self.register_buffer("v_cache", torch.zeros(shape))
+
+    def forward(self, x, cos, sin, mask, input_pos):
+        b, s, _ = x.shape
+        q = self.wq(x).view(s, self.n_heads, self.head_dim)
+        k = self.wk(x).view(s, self.n_kv_heads, self.head_dim)
+        v = self.wv(x).view(s, self.n_kv_heads, self.head_dim)
+        q = q * cos + _rotate_half(q) * sin
+        k = k * cos + _rotate_half(k) * sin
+        self.k_cache[input_pos] = k
+        self.v_cache[input_pos] = v
+        rep = self.n_heads // self.n_kv_heads
+        t = self.k_cache.shape[0]
+        keys = self.k_cache.permute(1, 0, 2)[:, None].expand(self.n_kv_heads, rep, t, -1)
+        keys = keys.reshape(1, self.n_heads, t, self.head_dim)
+        vals = self.v_cache.permute(1, 0, 2)[:, None].expand(self.n_kv_heads, rep, t, -1)
+        vals = vals.reshape(1, self.n_heads, t, self.head_dim)
+        q = q.transpose(0, 1)[None]
+        scores = torch.matmul(q, keys.transpose(2, 3)) * (1.0 / self.head_dim ** 0.5)
+        scores = scores.masked_fill(mask, -1e9)
+        ctx = torch.matmul(torch.softmax(scores, dim=-1), vals)
+        return self.wo(ctx.transpose(1, 2).reshape(b, s, -1))
+
+
+class FeedForward(nn.Module):
+    def __init__(self, dim, hidden):
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden, bias=False)
+        self.w2 = nn.Linear(hidden, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden, bias=False)
+
+    def forward(self, x):
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, dim, n_heads, n_kv_heads, hidden, max_ctx):
+        super().__init__()
+        self.attention_norm = RMSNorm(dim)
+        self.attention = Attention(dim, n_heads, n_kv_heads, max_ctx)
+        self.ffn_norm = RMSNorm(dim)
+        self.feed_forward = FeedForward(dim, hidden)
+
+    def forward(self, x, cos, sin, mask, input_pos):
+        x = x + self.attention(self.attention_norm(x), cos, sin, mask, input_pos)
+        return x + self.feed_forward(self.ffn_norm(x))
+
+
+class LlamaDecoder(nn.Module):
+    """forward(tokens [1, S] i64, input_pos [S] i64) -> logits [1, S, vocab]; the same
+    module serves prefill (S = prompt length) and decode (S = 1)."""
+
+    def __init__(self, vocab=64, dim=32, n_layers=2, n_heads=4, n_kv_heads=2, hidden=64,
+                 max_ctx=16):
+        super().__init__()
+        self.tok_embeddings = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList(
+            [DecoderLayer(dim, n_heads, n_kv_heads, hidden, max_ctx) for _ in range(n_layers)])
+        self.norm = RMSNorm(dim)
+        self.output = nn.Linear(dim, vocab, bias=False)
+        head_dim = dim // n_heads
+        inv = 1.0 / (10000.0 ** (torch.arange(0, head_dim, 2).float() / head_dim))
+        freqs = torch.outer(torch.arange(max_ctx).float(), inv)
+        freqs = torch.cat([freqs, freqs], dim=-1)
+        self.register_buffer("rope_cos", freqs.cos())
+        self.register_buffer("rope_sin", freqs.sin())
+        self.register_buffer("cache_pos", torch.arange(max_ctx))
+
+    def forward(self, tokens, input_pos):
+        x = self.tok_embeddings(tokens)
+        cos, sin = self.rope_cos[input_pos][:, None], self.rope_sin[input_pos][:, None]
+        mask = self.cache_pos[None, :] > input_pos[:, None]  # True: not visible yet
+        for layer in self.layers:
+            x = layer(x, cos, sin, mask, input_pos)
+        return self.output(self.norm(x))
+
+
+def llama_prompt():
+    gen = torch.Generator().manual_seed(115)
+    return (torch.randint(0, 64, (1, LLAMA_PROMPT_LEN), generator=gen),
+            torch.arange(LLAMA_PROMPT_LEN))
+
+
+def llama_decode_example():
+    return (torch.tensor([[7]]), torch.tensor([LLAMA_PROMPT_LEN]))
+
+
+def llama_sequence(call):
+    """Prefill the prompt, then greedy decoding: each step feeds back the argmax token."""
+    tokens, pos = llama_prompt()
+    logits = call("prefill", (tokens, pos))[0]
+    n = LLAMA_PROMPT_LEN
+    for step in range(LLAMA_DECODE_STEPS):
+        nxt = logits[:, -1].argmax(-1, keepdim=True)
+        logits = call("decode", (nxt, torch.tensor([n + step])))[0]
