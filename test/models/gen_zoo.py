@@ -601,8 +601,8 @@ class Serializer:
             if n.op != "call_function" or n.target is operator.getitem:
                 continue
             target = n.target.target_string if isinstance(n.target, FutureOp) else \
-                "torch.ops.aten.%s.%s" % (n.target.overloadpacket.__name__,
-                                          n.target._overloadname)
+                "torch.ops.%s.%s" % (n.target._schema.name.replace("::", "."),
+                                     n.target._overloadname)
             nodes.append({
                 "target": target,
                 "inputs": self.inputs(n),
@@ -724,7 +724,11 @@ def weights_config_and_files(model):
     for i, (fqn, is_param, t) in enumerate(weights_payloads(model)):
         assert t.is_contiguous() and t.storage_offset() == 0
         assert t.storage().size() == t.numel(), "weight %s is a view" % fqn
-        data = t.contiguous().numpy().tobytes()
+        if t.dtype in (torch.bfloat16, torch.float16):   # numpy has no bfloat16
+            t16 = t.contiguous().view(torch.int16)
+            data = t16.numpy().astype("<i2").tobytes()
+        else:
+            data = t.contiguous().numpy().tobytes()
         path = "weight_%d" % i
         config[fqn] = {"path_name": path, "is_param": is_param, "use_pickle": False,
                        "tensor_meta": tensor_meta(t, requires_grad=is_param)}
@@ -824,7 +828,8 @@ def _fmt_arg(a):
 
 
 def _shape(meta):
-    return "%s[%s]" % ({7: "f32", 5: "i64", 12: "bool", 4: "i32", 8: "f64"}.get(
+    return "%s[%s]" % ({7: "f32", 5: "i64", 12: "bool", 4: "i32", 8: "f64", 6: "f16",
+                        13: "bf16", 1: "u8", 2: "i8"}.get(
         meta["dtype"], "t%d" % meta["dtype"]), ",".join(str(s["as_int"]) for s in meta["sizes"]))
 
 
@@ -962,8 +967,9 @@ def generate_entry(entry):
         m = methods[0]
         meta.update({"file": m["file"], "inputs": m["inputs"], "outputs": m["outputs"]})
     meta["methods"] = methods
-    meta["rtol"] = 1e-4
-    meta["atol"] = 1e-5
+    # an entry may set its own tolerance (reduced-precision models; the notes say why)
+    meta["rtol"] = getattr(entry, "rtol", 1e-4)
+    meta["atol"] = getattr(entry, "atol", 1e-5)
     meta["buffers_after"] = methods[0]["buffers_after"] if len(methods) == 1 else {}
     if entry.sequence is not None:
         f, meta["sequence"] = record_sequence(entry, {m["method"]: m for m in methods},

@@ -97,6 +97,16 @@ SCHEMAS = [
     "gt.Scalar(Tensor self, Scalar other) -> Tensor",
     "lt.Tensor(Tensor self, Tensor other) -> Tensor",
     "cos(Tensor self) -> Tensor",
+    # vit_encoder (and cat above), cnn_bf16, fp16_affine_pool, qdq_linear
+    "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
+    "_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, "
+    "Device? device=None, bool? pin_memory=None, bool non_blocking=False, "
+    "MemoryFormat? memory_format=None) -> Tensor",
+    "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
+    "quantized_decomposed::quantize_per_tensor(Tensor input, float scale, int zero_point, "
+    "int quant_min, int quant_max, ScalarType dtype) -> Tensor",
+    "quantized_decomposed::dequantize_per_tensor(Tensor input, float scale, int zero_point, "
+    "int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
 ]
 
 # Python symbolic ops (section 6.2 of the pt2 spec): positional, no schema.
@@ -131,8 +141,9 @@ def _split_top(s):
 
 
 def parse_schema(s):
-    m = re.match(r"^([\w]+)(?:\.(\w+))?\((.*)\)\s*->\s*(.*)$", s)
-    name, overload, params, rets = m.group(1), m.group(2) or "default", m.group(3), m.group(4)
+    m = re.match(r"^(?:(\w+)::)?([\w]+)(?:\.(\w+))?\((.*)\)\s*->\s*(.*)$", s)
+    ns, name, overload = m.group(1) or "aten", m.group(2), m.group(3) or "default"
+    params, rets = m.group(4), m.group(5)
     args, kwarg_only = [], False
     for p in _split_top(params):
         if p == "*":
@@ -144,7 +155,7 @@ def parse_schema(s):
                      "has_default": bool(_)})
     rets = rets.strip()
     n_ret = len(_split_top(rets[1:-1])) if rets.startswith("(") else 1
-    return "torch.ops.aten.%s.%s" % (name, overload), {"args": args, "n_returns": n_ret}
+    return "torch.ops.%s.%s.%s" % (ns, name, overload), {"args": args, "n_returns": n_ret}
 
 
 SCHEMA_TABLE = dict(parse_schema(s) for s in SCHEMAS)
@@ -575,7 +586,9 @@ def run_archive(c, path, inputs):
     root = [n for n in zf.namelist() if n.endswith("/archive_format")][0].split("/")[0]
     ep = json.loads(zf.read(root + "/models/model.json"))
     wcfg = json.loads(zf.read(root + "/data/weights/model_weights_config.json"))["config"]
-    np_dtype = {7: "<f4", 5: "<i8", 12: "|b1", 4: "<i4", 8: "<f8"}
+    np_dtype = {7: "<f4", 5: "<i8", 12: "|b1", 4: "<i4", 8: "<f8", 6: "<i2", 13: "<i2",
+                1: "|u1", 2: "|i1"}
+    half = {6: torch.float16, 13: torch.bfloat16}   # numpy has no bfloat16: int16 bits
     g = ep["graph_module"]["graph"]
     env = {}
     users = iter(inputs)
@@ -586,8 +599,10 @@ def run_archive(c, path, inputs):
             meta = wcfg[v.get("parameter_name") or v.get("buffer_name")]
             tm = meta["tensor_meta"]
             raw = zf.read("%s/data/weights/%s" % (root, meta["path_name"]))
-            flat = np.frombuffer(raw, dtype=np_dtype[tm["dtype"]]).copy()
-            env[name] = torch.from_numpy(flat).as_strided(
+            flat = torch.from_numpy(np.frombuffer(raw, dtype=np_dtype[tm["dtype"]]).copy())
+            if tm["dtype"] in half:
+                flat = flat.view(half[tm["dtype"]])
+            env[name] = flat.as_strided(
                 [s["as_int"] for s in tm["sizes"]], [s["as_int"] for s in tm["strides"]],
                 tm["storage_offset"]["as_int"])
         else:
@@ -618,7 +633,8 @@ def run_graph(c, where, g, env, binding):
     """Runs one graph (method body or subgraph) in `env`, checking every tensor's
     shape against its tensor_values entry (symbolic sizes evaluated with `binding`)."""
     import torch
-    torch_dtype = {7: torch.float32, 5: torch.int64, 12: torch.bool, 4: torch.int32,
+    torch_dtype = {6: torch.float16, 13: torch.bfloat16, 1: torch.uint8, 2: torch.int8,
+                   7: torch.float32, 5: torch.int64, 12: torch.bool, 4: torch.int32,
                    8: torch.float64}
     mem_fmt = {1: torch.contiguous_format, 2: torch.channels_last, 4: torch.preserve_format}
 
@@ -684,8 +700,12 @@ def run_graph(c, where, g, env, binding):
         elif target in SYM_OPS:
             res = [SYM_OPS[target](*args)]
         else:
-            _, _, _, op, overload = target.split(".")
-            if op == "_native_batch_norm_legit_no_training" and \
+            _, _, ns, op, overload = target.split(".")
+            if ns == "quantized_decomposed":
+                import zoo_models  # noqa: F401  (defines the ops where torch lacks them)
+                packet = getattr(torch.ops.quantized_decomposed, op)
+                res = getattr(packet, overload)(*args, **kwargs)
+            elif op == "_native_batch_norm_legit_no_training" and \
                     not hasattr(torch.ops.aten, op):
                 res = torch.ops.aten.native_batch_norm.default(*args[:5], False, *args[5:])
             else:
@@ -802,7 +822,9 @@ def cross_check_with_torch(c):
     except ImportError:
         return
     for target, sch in SCHEMA_TABLE.items():
-        _, _, _, op, overload = target.split(".")
+        _, _, ns, op, overload = target.split(".")
+        if ns != "aten":
+            continue   # quantized_decomposed: not in every torch
         packet = getattr(torch.ops.aten, op, None)
         if packet is None:
             continue
