@@ -41,9 +41,11 @@ namespace ptec::exir {
 /// Version of the textual/bytecode IR schema written into saved programs
 /// (module attribute `exir.version`). Minor bumps only add things; see
 /// docs/ir-versioning.md. 1.0: lowered modules without sharing or scratch;
-/// 1.1: `share_handle_across_calls` and `scratch` on exir.lowered_module.
+/// 1.1: `share_handle_across_calls` and `scratch` on exir.lowered_module;
+/// 1.2: dynamic shapes (exir.sym_size/sym_const/sym, `exir.sym_args`,
+/// `exir.dynamic_dims`).
 constexpr int kIrVersionMajor = 1;
-constexpr int kIrVersionMinor = 1;
+constexpr int kIrVersionMinor = 2;
 
 /// Known graph-input kinds of #exir.input.
 bool isValidInputKind(llvm::StringRef kind);
@@ -79,6 +81,15 @@ mlir::Value getStorageRoot(mlir::Value v);
 /// an op with one result means the op writes its result into operand i (a
 /// write to operand i's storage, visible to every effect query).
 constexpr llvm::StringLiteral kInplaceOfAttrName = "exir.inplace_of";
+/// Binds the symbolic-int operands of an exir.aten to its SymInt arguments:
+/// ["size[1]", "end"], one entry per operand after the tensor operands.
+constexpr llvm::StringLiteral kSymArgsAttrName = "exir.sym_args";
+/// User inputs with run-time sizes: `exir.dynamic_dims = array<i64: 1>` on
+/// the function argument lists the dims whose type size is an upper bound.
+constexpr llvm::StringLiteral kDynamicDimsAttrName = "exir.dynamic_dims";
+/// Splits one `exir.sym_args` entry: "size[1]" -> ("size", 1), "end" ->
+/// ("end", -1). False when malformed.
+bool parseSymArg(llvm::StringRef entry, llvm::StringRef &name, int64_t &index);
 /// The operand index named by a well-formed `exir.inplace_of` on `op`
 /// (one result, index in range), or -1.
 int getInplaceOperand(mlir::Operation *op);

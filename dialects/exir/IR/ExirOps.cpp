@@ -49,6 +49,17 @@ static bool isTensorArg(const schema::Argument &a) {
   return a.type.isTensorLike();
 }
 
+unsigned AtenOp::getNumTensorInputs() {
+  int64_t n = 0;
+  for (int32_t seg : getOperandSegments())
+    n += std::max<int32_t>(seg, 0);
+  return static_cast<unsigned>(std::min<int64_t>(n, getInputs().size()));
+}
+
+ArrayAttr AtenOp::getSymArgs() {
+  return (*this)->getAttrOfType<ArrayAttr>(kSymArgsAttrName);
+}
+
 OperandRange AtenOp::getArgOperands(unsigned argIndex) {
   const schema::FunctionSchema *s = getSchema();
   ArrayRef<int32_t> segs = getOperandSegments();
@@ -180,6 +191,74 @@ LogicalResult AtenOp::verify() {
   return success();
 }
 
+bool ptec::exir::parseSymArg(StringRef entry, StringRef &name, int64_t &index) {
+  index = -1;
+  name = entry;
+  if (!entry.ends_with("]"))
+    return !entry.empty() && !entry.contains('[');
+  auto [base, rest] = entry.drop_back().split('[');
+  name = base;
+  return !base.empty() && !rest.getAsInteger(10, index) && index >= 0;
+}
+
+/// Symbolic-int operands: one `exir.sym_args` entry each, naming an int
+/// argument (or an element inside an int list attribute's range).
+static LogicalResult verifySymArgs(AtenOp op, const schema::FunctionSchema &s) {
+  auto syms = op.getSymOperands();
+  ArrayAttr binds = op.getSymArgs();
+  size_t nBinds = binds ? binds.size() : 0;
+  if (nBinds != syms.size())
+    return op.emitOpError("has ") << syms.size() << " symbolic operands but "
+                                  << kSymArgsAttrName << " binds " << nBinds;
+  if (nBinds == 0)
+    return success();
+  for (auto [v, a] : llvm::zip(syms, binds.getValue())) {
+    if (!v.getType().isInteger(64))
+      return op.emitOpError("symbolic operands must be i64, got ") << v.getType();
+    auto entry = llvm::dyn_cast<StringAttr>(a);
+    StringRef name;
+    int64_t index;
+    if (!entry || !parseSymArg(entry.getValue(), name, index))
+      return op.emitOpError(kSymArgsAttrName) << " entry " << a
+                                              << " is not \"name\" or \"name[k]\"";
+    int argIdx = s.findArgument(name);
+    if (argIdx < 0 || isTensorArg(s.arguments[argIdx]))
+      return op.emitOpError(kSymArgsAttrName)
+             << " names '" << name << "', which is not a non-tensor argument of '"
+             << op.getOpName() << "'";
+    Attribute attr = op->getAttr(name);
+    if (index < 0 ? !llvm::isa_and_nonnull<IntegerAttr>(attr)
+                  : !llvm::isa_and_nonnull<DenseI64ArrayAttr>(attr) ||
+                        index >= llvm::cast<DenseI64ArrayAttr>(attr).size())
+      return op.emitOpError(kSymArgsAttrName)
+             << " entry '" << entry.getValue() << "' does not name an int"
+             << (index < 0 ? "" : " list element") << " of the op";
+  }
+  return success();
+}
+
+LogicalResult SymSizeOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (getDim() < 0 || getDim() >= rank)
+    return emitOpError("dim ") << getDim() << " is out of range for a rank-"
+                               << rank << " tensor";
+  return success();
+}
+
+LogicalResult SymOp::verify() {
+  StringRef fn = getFn();
+  size_t want = fn == "neg" ? 1 : 2;
+  static const StringRef kFns[] = {"add", "sub", "mul",  "floordiv",
+                                   "mod", "max", "min", "neg"};
+  bool known = llvm::is_contained(kFns, fn);
+  if (!known)
+    return emitOpError("unknown symbolic function '") << fn << "'";
+  if (getArgs().size() != want)
+    return emitOpError("'") << fn << "' takes " << want << " operands, got "
+                            << getArgs().size();
+  return success();
+}
+
 LogicalResult AtenOp::verifySchema() {
   const schema::FunctionSchema *s = getSchema();
   if (!s)
@@ -236,12 +315,14 @@ LogicalResult AtenOp::verifySchema() {
     return emitOpError("operand_segments has ")
            << segs.size() << " entries but '" << getOpName() << "' has "
            << numTensorArgs << " tensor arguments";
-  if (total != static_cast<int64_t>(getInputs().size()))
+  if (total > static_cast<int64_t>(getInputs().size()))
     return emitOpError("operand_segments add up to ")
            << total << " but the op has " << getInputs().size() << " operands";
-  for (Value v : getInputs())
+  for (Value v : getTensorInputs())
     if (!llvm::isa<TensorType>(v.getType()))
       return emitOpError("operands must be tensors, got ") << v.getType();
+  if (failed(verifySymArgs(*this, *s)))
+    return failure();
 
   // Non-tensor arguments: present (or defaulted) and of a matching kind.
   for (const schema::Argument &a : s->arguments) {

@@ -62,6 +62,19 @@ def Exir_AtenOp : Exir_Op<"aten", [
     booleans, strings, `array<i64: ...>` for int lists, a `TypeAttr` for dtypes,
     a string for layouts, memory formats and devices, `#exir.none` for None.
 
+    Dynamic shapes: a `SymInt` argument (or element of a `SymInt[]`) whose
+    value is only known at run time is an `i64` operand after the tensor
+    operands, bound by the `exir.sym_args` string array ("size[1]" for
+    element 1 of `size`, "end" for a scalar), one entry per such operand in
+    order. The attribute itself then holds the value at the shapes' upper
+    bounds, so shape rules and memory planning see the largest program.
+
+    ```mlir
+    %v = exir.aten "aten::view"(%x, %s) {size = array<i64: 1, 32, 4, 8>,
+           exir.sym_args = ["size[1]"], operand_segments = array<i32: 1>}
+           : (tensor<1x32x32xf32>, i64) -> tensor<1x32x4x8xf32>
+    ```
+
     ```mlir
     %y = exir.aten "aten::add.Tensor"(%a, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>}
            : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -90,6 +103,17 @@ def Exir_AtenOp : Exir_Op<"aten", [
     /// `-> Tensor(a)` of a view), or null when the result is fresh or the op
     /// has no schema.
     ::mlir::Value getAliasedOperand(unsigned resultIndex);
+    /// Tensor operands (the ones operand_segments counts), then the
+    /// symbolic-int operands named by `exir.sym_args`.
+    unsigned getNumTensorInputs();
+    ::mlir::OperandRange getTensorInputs() {
+      return getInputs().take_front(getNumTensorInputs());
+    }
+    ::mlir::OperandRange getSymOperands() {
+      return getInputs().drop_front(getNumTensorInputs());
+    }
+    /// The `exir.sym_args` bindings, parallel to getSymOperands().
+    ::mlir::ArrayAttr getSymArgs();
     /// Non-tensor argument value by schema name, or null when absent.
     ::mlir::Attribute getArgAttr(::llvm::StringRef name) {
       return (*this)->getAttr(name);
@@ -101,6 +125,51 @@ def Exir_AtenOp : Exir_Op<"aten", [
                    "::llvm::ArrayRef<int32_t>":$segments,
                    "::llvm::ArrayRef<::mlir::NamedAttribute>":$args)>
   ];
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic sizes (dynamic shapes)
+//===----------------------------------------------------------------------===//
+
+def Exir_SymSizeOp : Exir_Op<"sym_size", [Pure]> {
+  let summary = "the run-time size of one dimension of a tensor";
+  let description = [{
+    Emitted as the prim op `aten::sym_size.int`, which writes the size into a
+    placeholder `Int` value at run time.
+
+    ```mlir
+    %s = exir.sym_size %x, 1 : tensor<1x32x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$dim);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$input `,` $dim attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Exir_SymConstOp : Exir_Op<"sym_const", [Pure]> {
+  let summary = "a literal operand of symbolic size arithmetic";
+  let arguments = (ins I64Attr:$value);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$value attr-dict";
+}
+
+def Exir_SymOp : Exir_Op<"sym", [Pure]> {
+  let summary = "integer arithmetic on symbolic sizes";
+  let description = [{
+    `fn` is one of add, sub, mul, floordiv, mod (Python semantics: rounding
+    toward negative infinity), max, min (two operands) or neg (one). Emitted
+    as the prim op `executorch_prim::<fn>.Scalar` (`sym_max`, `sym_min` for
+    max and min).
+
+    ```mlir
+    %n = exir.sym "mul"(%s, %c) : (i64, i64) -> i64
+    ```
+  }];
+  let arguments = (ins StrAttr:$fn, Variadic<I64>:$args);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$fn `(` $args `)` attr-dict `:` functional-type($args, $result)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -76,3 +76,52 @@ func.func @inplace_of_type_mismatch(%x: tensor<2x2xf32>, %k: tensor<2x1xf32>) ->
   %y = exir.aten "aten::slice_scatter"(%x, %k) {dim = 1 : i64, start = 0 : i64, end = 1 : i64, exir.inplace_of = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
   return %y : tensor<2x2xf32>
 }
+
+// -----
+
+// Symbolic-int operands (dynamic shapes) must each be bound by exir.sym_args.
+func.func @sym_unbound(%x: tensor<8xf32>, %s: i64) -> tensor<8xf32> {
+  // expected-error @+1 {{has 1 symbolic operands but exir.sym_args binds 0}}
+  %y = exir.aten "aten::view"(%x, %s) {size = array<i64: 8>, operand_segments = array<i32: 1>} : (tensor<8xf32>, i64) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @sym_bad_target(%x: tensor<8xf32>, %s: i64) -> tensor<8xf32> {
+  // expected-error @+1 {{exir.sym_args entry 'size[1]' does not name an int list element of the op}}
+  %y = exir.aten "aten::view"(%x, %s) {size = array<i64: 8>, exir.sym_args = ["size[1]"], operand_segments = array<i32: 1>} : (tensor<8xf32>, i64) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @sym_names_tensor(%x: tensor<8xf32>, %s: i64) -> tensor<8xf32> {
+  // expected-error @+1 {{exir.sym_args names 'self', which is not a non-tensor argument of 'aten::view'}}
+  %y = exir.aten "aten::view"(%x, %s) {size = array<i64: 8>, exir.sym_args = ["self"], operand_segments = array<i32: 1>} : (tensor<8xf32>, i64) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}
+
+// -----
+
+func.func @sym_size_dim(%x: tensor<8xf32>) -> i64 {
+  // expected-error @+1 {{dim 1 is out of range for a rank-1 tensor}}
+  %s = exir.sym_size %x, 1 : tensor<8xf32>
+  return %s : i64
+}
+
+// -----
+
+func.func @sym_fn(%a: i64) -> i64 {
+  // expected-error @+1 {{unknown symbolic function 'pow'}}
+  %s = exir.sym "pow"(%a, %a) : (i64, i64) -> i64
+  return %s : i64
+}
+
+// -----
+
+func.func @sym_arity(%a: i64) -> i64 {
+  // expected-error @+1 {{'mul' takes 2 operands, got 1}}
+  %s = exir.sym "mul"(%a) : (i64) -> i64
+  return %s : i64
+}

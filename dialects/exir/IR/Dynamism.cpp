@@ -1,0 +1,62 @@
+//===- Dynamism.cpp - which values have run-time shapes -------------------===//
+
+#include "dialects/exir/IR/Dynamism.h"
+
+#include "dialects/exir/IR/ExirDialect.h"
+
+using namespace mlir;
+
+namespace ptec::exir {
+
+namespace {
+
+bool isSymInt(Value v) { return v.getType().isInteger(64); }
+
+} // namespace
+
+bool usesDynamicValue(Operation *op, const llvm::DenseSet<Value> &dynamic) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      found |= isSymInt(v) || dynamic.contains(v);
+  });
+  return found;
+}
+
+llvm::DenseSet<Value> findDynamicValues(func::FuncOp func) {
+  llvm::DenseSet<Value> dynamic;
+  if (func.isExternal())
+    return dynamic;
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), kDynamicDimsAttrName))
+      dynamic.insert(arg);
+  // Ops are visited in order, so every operand is classified before its users.
+  for (Operation &op : func.getBody().front()) {
+    if (!usesDynamicValue(&op, dynamic))
+      continue;
+    for (Value r : op.getResults()) {
+      if (!llvm::isa<TensorType>(r.getType()))
+        continue;
+      dynamic.insert(r);
+      // An out-variant or in-place result lives in an operand's storage.
+      dynamic.insert(getStorageRoot(r));
+    }
+  }
+  return dynamic;
+}
+
+bool hasDynamicShapes(func::FuncOp func) {
+  if (func.isExternal())
+    return false;
+  for (BlockArgument arg : func.getArguments())
+    if (func.getArgAttr(arg.getArgNumber(), kDynamicDimsAttrName))
+      return true;
+  bool sym = false;
+  func.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      sym |= isSymInt(r);
+  });
+  return sym;
+}
+
+} // namespace ptec::exir
