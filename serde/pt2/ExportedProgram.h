@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,11 @@ bool isKnownDType(int64_t code);
 
 struct TensorMeta {
   DType dtype = DType::Unknown;
-  std::vector<int64_t> sizes;
-  std::vector<int64_t> strides;
+  std::vector<int64_t> sizes;       // -1 where symbolic
+  /// Symbolic sizes: the SymExpr text of each dim ("" for a static one);
+  /// empty when every size is static.
+  std::vector<std::string> symSizes;
+  std::vector<int64_t> strides;     // -1 where symbolic (dense layout assumed)
   int64_t storageOffset = 0;
   bool requiresGrad = false;
   std::string device = "cpu";  // "cpu", "cuda:0", ...
@@ -99,6 +103,7 @@ struct Graph {
   std::vector<Node> nodes;
   std::map<std::string, TensorMeta> tensorValues;
   std::map<std::string, int64_t> symIntValues;  // concrete ones only
+  std::map<std::string, std::string> symIntExprs;  // symbolic ones: SymExpr text
   bool isSingleTensorReturn = false;
 };
 
@@ -155,6 +160,12 @@ struct ExportedProgram {
   std::map<std::string, int64_t> opsetVersion;
   std::vector<std::string> verifiers;
   std::string inSpec, outSpec;  // root module_call_graph entry's pytree specs (JSON strings)
+  /// range_constraints: symbol -> [min, max]; max empty = unbounded.
+  struct Range {
+    int64_t min = 0;
+    std::optional<int64_t> max;
+  };
+  std::map<std::string, Range> rangeConstraints;
   enum class Container { Pt2Archive, LegacyZip } container = Container::Pt2Archive;
   std::string archiveRoot;      // root folder of a PT2 archive ("" when none)
 };

@@ -37,7 +37,7 @@ std::string symbolText(const std::string &expr) {
 // A SymInt union: {"as_int": n} or {"as_expr": {...}} (a plain string
 // before schema 3). Returns nullopt and sets `expr` for a symbolic value.
 std::optional<int64_t> symInt(const json &j, const Where &w, const SchemaForm &form,
-                              std::string &expr) {
+                              std::string &expr, std::string *raw = nullptr) {
   if (j.is_number_integer())  // TensorMeta.storage_offset before schema 5; tolerated elsewhere
     return getInt(j, w);
   UnionValue u = unionOf(j, w, form.unions);
@@ -45,12 +45,17 @@ std::optional<int64_t> symInt(const json &j, const Where &w, const SchemaForm &f
     return getInt(*u.value, u.payload(w));
   if (u.key == "as_expr" || (form.oldSpellings && u.key == "as_symbol")) {
     expr = "?";
+    std::string text;
     if (u.value->is_object()) {
       if (const json *e = opt(*u.value, "expr_str"); e && e->is_string())
-        expr = symbolText(e->get<std::string>());
+        text = e->get<std::string>();
     } else if (u.value->is_string()) {
-      expr = symbolText(u.value->get<std::string>());
+      text = u.value->get<std::string>();
     }
+    if (!text.empty())
+      expr = symbolText(text);
+    if (raw)
+      *raw = text;
     return std::nullopt;
   }
   failAt(w, "unknown SymInt kind '" + u.key + "'");
@@ -80,7 +85,7 @@ constexpr int kMaxGraphDepth = 64;
 
 // Returns false and fills `use` when some size/stride/offset is symbolic.
 bool tensorMeta(const json &j, const Where &w, const SchemaForm &form, TensorMeta &meta,
-                SymbolicUse &use) {
+                SymbolicUse &use, bool symbolicSizesRejected = false) {
   expectObject(j, w);
   meta.dtype = dtypeFrom(req(j, "dtype", w), w["dtype"], form);
   bool isStatic = true;
@@ -91,16 +96,25 @@ bool tensorMeta(const json &j, const Where &w, const SchemaForm &form, TensorMet
     Where wk = w[key];
     expectArray(*arr, wk);
     out.reserve(arr->size());
+    bool isSizes = std::string(key) == "sizes";
     for (size_t d = 0; d < arr->size(); ++d) {
-      std::string expr;
-      std::optional<int64_t> v = symInt((*arr)[d], wk[d], form, expr);
-      if (v && *v < 0 && std::string(key) == "sizes")
+      std::string expr, raw;
+      std::optional<int64_t> v = symInt((*arr)[d], wk[d], form, expr, &raw);
+      if (v && *v < 0 && isSizes)
         failAt(wk[d], "dimension " + std::to_string(d) + " has size " + std::to_string(*v) +
                           "; sizes are never negative");
-      if (!v && isStatic) {
-        isStatic = false;
-        use.what = std::string(word) + " " + std::to_string(d);
-        use.expr = expr;
+      // Symbolic sizes are kept (dynamic shapes; the importer bounds them);
+      // symbolic strides of a dense tensor follow from its sizes.
+      if (!v && isSizes) {
+        if (raw.empty())
+          failAt(wk[d], "dimension " + std::to_string(d) + " is symbolic but has no expression");
+        meta.symSizes.resize(arr->size());
+        meta.symSizes[d] = raw;
+        if (symbolicSizesRejected && isStatic) {
+          isStatic = false;
+          use.what = std::string(word) + " " + std::to_string(d);
+          use.expr = expr;
+        }
       }
       out.push_back(v.value_or(-1));
     }
@@ -409,8 +423,11 @@ Graph parseGraph(const json &j, const Where &w, ParseState &st) {
     expectObject(*sv, ws);
     for (auto it = sv->begin(); it != sv->end(); ++it) {
       std::string expr;
-      if (std::optional<int64_t> v = symInt(*it, ws[it.key()], st.form, expr))
+      std::string raw;
+      if (std::optional<int64_t> v = symInt(*it, ws[it.key()], st.form, expr, &raw))
         g.symIntValues[it.key()] = *v;
+      else
+        g.symIntExprs[it.key()] = raw;
     }
   }
   g.isSingleTensorReturn = boolField(j, "is_single_tensor_return", w, false);
@@ -518,6 +535,29 @@ const Argument *findInputArg(const ExportedProgram &ep, const std::string &tenso
   return nullptr;
 }
 
+// {"s0": {"min_val": 2, "max_val": 32}}; null, missing or beyond-int64 (or
+// float, as torch writes infinity) bounds are unbounded.
+void readRangeConstraints(const json &j, const Where &w, ExportedProgram &ep) {
+  expectObject(j, w);
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    Where wr = w[it.key()];
+    expectObject(*it, wr);
+    auto bound = [&](const char *key) -> std::optional<int64_t> {
+      const json *v = opt(*it, key);
+      if (!v || !v->is_number_integer())
+        return std::nullopt;
+      if (v->is_number_unsigned() &&
+          v->get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        return std::nullopt;
+      return v->get<int64_t>();
+    };
+    ExportedProgram::Range r;
+    r.min = bound("min_val").value_or(0);
+    r.max = bound("max_val");
+    ep.rangeConstraints[it.key()] = r;
+  }
+}
+
 void rejectSymbolic(const ParseState &st, const ExportedProgram &ep) {
   if (st.symbolic.empty())
     return;
@@ -536,7 +576,7 @@ void rejectSymbolic(const ParseState &st, const ExportedProgram &ep) {
   }
   bool isInput = findInputArg(ep, pick->tensor) != nullptr;
   fail(std::string(isInput ? "input" : "tensor") + " '" + pick->tensor + "' " + pick->what +
-       " is symbolic (" + pick->expr + "); dynamic shapes are not supported yet");
+       " is symbolic (" + pick->expr + "); symbolic storage offsets are not supported");
 }
 }  // namespace
 
@@ -677,6 +717,8 @@ void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::strin
     ep.graph = parseGraph(req(gm, "graph", wgm), wgm["graph"], st);
     readSignature(gm, wgm, st, ep);
     readCallSpecs(gm, wgm, st.form, ep);
+    if (const json *rc = opt(doc, "range_constraints"))
+      readRangeConstraints(*rc, root["range_constraints"], ep);
   } catch (const json::exception &e) {
     fail(entryName + ": invalid JSON: " + e.what());
   } catch (const Pt2Error &e) {
@@ -707,7 +749,8 @@ std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text
       m.usePickle = boolField(*it, "use_pickle", we, false);
       if (const json *tm = opt(*it, "tensor_meta")) {
         SymbolicUse use;
-        if (!tensorMeta(*tm, we["tensor_meta"], SchemaForm{}, m.meta, use))
+        if (!tensorMeta(*tm, we["tensor_meta"], SchemaForm{}, m.meta, use,
+                        /*symbolicSizesRejected=*/true))
           failAt(we["tensor_meta"], use.what + " is symbolic (" + use.expr +
                                         "); a stored tensor must have static sizes");
         m.hasTensorMeta = true;

@@ -224,6 +224,9 @@ void bindSignature(ExportedProgram &ep, const std::string &where) {
       continue;
     const TensorMeta &want = tv->second;
     const TensorMeta &have = it->second.meta;
+    if (!want.symSizes.empty())
+      fail(std::string(word) + " '" + spec.target + "' (graph input '" + spec.arg.name +
+           "') has a symbolic size; only user inputs can be dynamic");
     if (want.dtype != have.dtype || want.sizes != have.sizes)
       fail(std::string(word) + " '" + spec.target + "': stored tensor is " +
            describeTensor(have.dtype, have.sizes) + " but graph input '" + spec.arg.name +

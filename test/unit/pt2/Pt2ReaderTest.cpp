@@ -373,20 +373,44 @@ TEST_CASE("non-persistent buffers live in constants", "[pt2]") {
   CHECK_FALSE(ep.inputSpecs[1].persistent);
 }
 
-TEST_CASE("symbolic sizes away from the inputs name the tensor", "[pt2]") {
+TEST_CASE("symbolic sizes are kept for the importer to bound", "[pt2]") {
   json m = basicModel();
   m["graph_module"]["graph"]["tensor_values"]["mm"]["sizes"][1] = {
       {"as_expr", {{"expr_str", "s0 + 1"}, {"hint", nullptr}}}};
-  // A symbolic sym_int_values entry is skipped, not an error.
   m["graph_module"]["graph"]["sym_int_values"]["sym_size"] = {{"as_expr", {{"expr_str", "s0"}}}};
   m["graph_module"]["graph"]["sym_int_values"]["five"] = {{"as_int", 5}};
+  m["range_constraints"] = {{"s0", {{"min_val", 2}, {"max_val", 31}}},
+                            {"s1", {{"min_val", 1}, {"max_val", nullptr}}},
+                            {"s2", {{"min_val", 0}, {"max_val", 9223372036854775807ull}}},
+                            {"s3", {{"min_val", 0}, {"max_val", 18446744073709551615ull}}}};
   std::vector<ZipEntry> entries = basicEntries();
+  setEntry(entries, "m/models/model.json", m.dump());
+  ExportedProgram sym = mustRead(writeZip(entries, ZipStyle::Libzip));
+  const TensorMeta &mm = sym.graph.tensorValues.at("mm");
+  CHECK(mm.sizes[1] == -1);
+  REQUIRE(mm.symSizes.size() == mm.sizes.size());
+  CHECK(mm.symSizes[0].empty());
+  CHECK(mm.symSizes[1] == "s0 + 1");
+  CHECK(sym.graph.symIntExprs.at("sym_size") == "s0");
+  CHECK(sym.graph.symIntValues.at("five") == 5);
+  CHECK(sym.graph.symIntValues.count("sym_size") == 0);
+  CHECK(sym.rangeConstraints.at("s0").min == 2);
+  CHECK(sym.rangeConstraints.at("s0").max == 31);
+  CHECK_FALSE(sym.rangeConstraints.at("s1").max.has_value());
+  CHECK(sym.rangeConstraints.at("s2").max == INT64_MAX);
+  CHECK_FALSE(sym.rangeConstraints.at("s3").max.has_value()); // beyond int64: unbounded
+
+  // A symbolic storage offset is still refused, naming the tensor.
+  m["graph_module"]["graph"]["tensor_values"]["mm"]["sizes"][1] = {{"as_int", 2}};
+  m["graph_module"]["graph"]["tensor_values"]["mm"]["storage_offset"] = {
+      {"as_expr", {{"expr_str", "s0 + 1"}, {"hint", nullptr}}}};
   setEntry(entries, "m/models/model.json", m.dump());
   std::string bytes = writeZip(entries, ZipStyle::Libzip);
   ReadError err;
   CHECK_FALSE(readPt2FromMemory(bytes.data(), bytes.size(), "m.pt2", &err).has_value());
   CHECK(err.message ==
-        "m.pt2: tensor 'mm' dimension 1 is symbolic (s0 + 1); dynamic shapes are not supported yet");
+        "m.pt2: tensor 'mm' storage offset is symbolic (s0 + 1); symbolic storage offsets are "
+        "not supported");
 
   m["graph_module"]["graph"]["tensor_values"]["mm"] = tensorMeta(7, {4, 2});
   setEntry(entries, "m/models/model.json", m.dump());

@@ -316,10 +316,10 @@ std::vector<MalformedCase> malformedCases() {
   }
   {
     json m = basicModel();
-    m["graph_module"]["graph"]["tensor_values"]["x"]["sizes"][0] = {
+    m["graph_module"]["graph"]["tensor_values"]["x"]["storage_offset"] = {
         {"as_expr", {{"expr_str", "Symbol('s0', integer=True, positive=True)"}, {"hint", {{"as_int", 4}}}}}};
-    cases.push_back({"symbolic input dimension", build(withModel(m)),
-                     "m.pt2: input 'x' dimension 0 is symbolic (s0); dynamic shapes are not supported yet"});
+    cases.push_back({"symbolic input storage offset", build(withModel(m)),
+                     "m.pt2: input 'x' storage offset is symbolic (s0); symbolic storage offsets are not supported"});
   }
   {
     json m = basicModel();
