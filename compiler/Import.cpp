@@ -11,6 +11,7 @@
 #include "compiler/Import.h"
 
 #include "compiler/ImportArguments.h"
+#include "compiler/ImportSymbolic.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/ShapeRules.h"
 #include "dialects/exir/schema/OperatorSchema.h"
@@ -51,6 +52,10 @@ constexpr size_t kBlobAlignment = 16;
 struct Scope {
   const pt2::Graph &graph;
   llvm::StringMap<Value> values;
+  /// Symbolic ints defined so far, and every symbolic int's value at the
+  /// upper bound (concrete ones from the file included) for attributes.
+  llvm::StringMap<import::SymValue> syms;
+  std::map<std::string, int64_t> symInts;
   /// Outputs of nodes that failed to import (and of nodes using them):
   /// their users are skipped silently, so one bad node gives one error.
   llvm::StringSet<> poisoned;
@@ -197,7 +202,8 @@ private:
   static std::pair<StringRef, int> userFrame(const pt2::Node &node);
 
   FailureOr<RankedTensorType> tensorType(const pt2::TensorMeta &meta,
-                                         StringRef what, Location loc);
+                                         StringRef what, Location loc,
+                                         SmallVectorImpl<int64_t> *dynamicDims = nullptr);
   FailureOr<RankedTensorType> valueType(const pt2::Graph &graph,
                                         StringRef name, Location loc);
   FailureOr<Value> lookup(Scope &scope, StringRef name, const pt2::Node &node,
@@ -231,6 +237,7 @@ private:
   OpBuilder b;
   const schema::OperatorRegistry &registry;
   const pt2::ExportedProgram *program = nullptr;
+  std::unique_ptr<import::SymbolicShapes> shapes; // of `program`
   std::string methodName;
   int64_t lastHandle = 0; // debug handles given in this method
   unsigned errors = 0; // nodes that failed, over all methods
@@ -310,7 +317,8 @@ Importer::scalarOverload(const schema::FunctionSchema &s, ArrayRef<bool> scalarF
 }
 
 FailureOr<RankedTensorType> Importer::tensorType(const pt2::TensorMeta &meta,
-                                                 StringRef what, Location loc) {
+                                                 StringRef what, Location loc,
+                                                 SmallVectorImpl<int64_t> *dynamicDims) {
   Type elem = import::elementTypeFor(&ctx, meta.dtype);
   if (!elem)
     return emitError(loc) << what << " has dtype " << static_cast<int>(meta.dtype)
@@ -319,13 +327,16 @@ FailureOr<RankedTensorType> Importer::tensorType(const pt2::TensorMeta &meta,
     return emitError(loc) << what << " has " << meta.sizes.size()
                           << " dims; the runtime supports at most "
                           << exir::kMaxTensorRank;
-  for (size_t d = 0; d < meta.sizes.size(); ++d)
-    if (meta.sizes[d] < 0)
-      return emitError(loc) << "dimension " << d << " of " << what
-                            << " is symbolic; dynamic shapes are not supported yet";
   if (meta.layout != 7)
     return emitError(loc) << what << " is not a dense (strided) tensor";
-  return RankedTensorType::get(meta.sizes, elem);
+  // Symbolic sizes: the type holds the size at the symbols' upper bounds.
+  SmallVector<int64_t> sizes, dyn;
+  std::string error;
+  if (!shapes->boundSizes(meta, sizes, dyn, &error))
+    return emitError(loc) << what << ": " << error;
+  if (dynamicDims)
+    dynamicDims->assign(dyn.begin(), dyn.end());
+  return RankedTensorType::get(sizes, elem);
 }
 
 FailureOr<RankedTensorType> Importer::valueType(const pt2::Graph &graph,
@@ -409,6 +420,7 @@ void Importer::createWeights() {
 
 LogicalResult Importer::importMethod(const MethodSource &src) {
   program = &src.program;
+  shapes = std::make_unique<import::SymbolicShapes>(src.program);
   methodName = src.methodName;
   lastHandle = 0;
   const pt2::Graph &graph = program->graph;
@@ -460,9 +472,18 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
                             << import::argumentKindName(arg.kind)
                             << "); only tensor inputs are supported";
     }
-    FailureOr<RankedTensorType> type = valueType(graph, arg.name, loc);
+    auto meta = graph.tensorValues.find(arg.name);
+    if (meta == graph.tensorValues.end())
+      return emitError(loc) << "tensor '" << arg.name
+                            << "' has no entry in the graph's tensor_values";
+    SmallVector<int64_t> dynamicDims;
+    FailureOr<RankedTensorType> type = tensorType(
+        meta->second, ("input '" + arg.name + "'"), loc, &dynamicDims);
     if (failed(type))
       return failure();
+    if (!dynamicDims.empty() && spec.kind != pt2::InputKind::UserInput)
+      return emitError(loc) << inputKindName(spec.kind) << " '" << spec.target
+                            << "' has a symbolic size; only user inputs can be dynamic";
     StringRef kind = inputKindName(spec.kind);
     StringAttr name;
     if (spec.kind == pt2::InputKind::UserInput) {
@@ -477,9 +498,13 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
     }
     argTypes.push_back(*type);
     argLocs.push_back(loc);
-    argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+    SmallVector<NamedAttribute> attrs{b.getNamedAttr(
         exir::ExirDialect::kInputAttrName,
-        exir::InputAttr::get(&ctx, b.getStringAttr(kind), name))));
+        exir::InputAttr::get(&ctx, b.getStringAttr(kind), name))};
+    if (!dynamicDims.empty())
+      attrs.push_back(b.getNamedAttr(exir::kDynamicDimsAttrName,
+                                     b.getDenseI64ArrayAttr(dynamicDims)));
+    argAttrs.push_back(b.getDictionaryAttr(attrs));
   }
 
   // Results: kinds first, so buffers written by any method become mutable.
@@ -521,6 +546,7 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
                                      b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   Scope scope{graph, {}};
+  scope.symInts = graph.symIntValues;
   for (auto [i, input] : llvm::enumerate(program->inputSpecs)) {
     entry->getArgument(i).setLoc(argLocs[i]);
     if (failed(define(scope, input.arg.name, entry->getArgument(i), argLocs[i])))
@@ -743,6 +769,16 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
   StringRef target = node.target;
   if (target.starts_with(kHopPrefix))
     return importHop(node, target.drop_front(kHopPrefix.size()), scope, loc);
+  if (import::isSymbolicNode(target)) {
+    std::string error;
+    auto tensor = [&](StringRef name) { return scope.values.lookup(name); };
+    if (!import::importSymbolicNode(b, loc, node, tensor, scope.syms, &error))
+      return emitError(loc) << "node '" << node.name << "' (" << target << "): " << error;
+    for (const pt2::Argument &out : node.outputs)
+      if (auto it = scope.syms.find(out.name); it != scope.syms.end() && !it->second.checkOnly)
+        scope.symInts[out.name] = it->second.bound;
+    return success();
+  }
   if (!target.starts_with(kOpsPrefix)) {
     // What torch.export writes outside torch.ops: symbolic arithmetic on
     // sizes (_operator.*, math.*, torch.sym_*) under dynamic shapes, and
@@ -804,9 +840,10 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
     s = alt;
   }
 
-  SmallVector<Value> operands;
+  SmallVector<Value> operands, symOperands;
   SmallVector<int32_t> segments;
   SmallVector<NamedAttribute> attrs;
+  SmallVector<std::string> symBindings;
   for (auto [i, arg] : llvm::enumerate(s->arguments)) {
     if (arg.type.isTensorLike()) {
       if (failed(bindTensorArg(arg, bound[i], node, scope, loc, operands,
@@ -817,12 +854,27 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
     std::string error;
     FailureOr<Attribute> attr =
         bound[i] ? import::convertArgument(&ctx, arg, *bound[i],
-                                           scope.graph.symIntValues, &error)
+                                           scope.symInts, &error)
                  : import::defaultArgument(&ctx, arg, &error);
     if (failed(attr))
       return emitError(loc) << "node '" << node.name << "' (" << s->fullName()
                             << "): argument '" << arg.name << "': " << error;
     attrs.push_back(b.getNamedAttr(arg.name, *attr));
+    // Symbolic ints in it become operands; the attribute keeps their values
+    // at the upper bound.
+    if (bound[i] &&
+        !import::bindSymbolicArgument(arg.name, *bound[i], llvm::isa<FloatAttr>(*attr),
+                                      scope.syms, scope.symInts, symOperands,
+                                      symBindings, &error))
+      return emitError(loc) << "node '" << node.name << "' (" << s->fullName()
+                            << "): " << error;
+  }
+  operands.append(symOperands.begin(), symOperands.end());
+  if (!symBindings.empty()) {
+    SmallVector<Attribute> entries;
+    for (const std::string &e : symBindings)
+      entries.push_back(b.getStringAttr(e));
+    attrs.push_back(b.getNamedAttr(exir::kSymArgsAttrName, b.getArrayAttr(entries)));
   }
 
   SmallVector<std::string> names;

@@ -156,12 +156,24 @@ def case(name):
         n = add()
         n["inputs"].append({"name": "beta", "arg": {"as_int": 1}, "kind": 2})
         return program([n]), w
-    if name == "symbolic_dim":
-        sym = {"expr_str": "Symbol('s0', integer=True, positive=True)",
-               "hint": {"as_int": 2}}
+    if name.startswith("symbolic_dim"):
+        # x: [size, 2] with a symbolic size (the import stops there, or at
+        # the add, whose other operand is static).
+        s0 = "Symbol('s0', integer=True, positive=True)"
+        size = {"symbolic_dim": s0,                                   # broadcast mismatch
+                "symbolic_dim_unbounded": s0,
+                "symbolic_dim_no_range": "Symbol('u0', integer=True)",
+                "symbolic_dim_decreasing": "Add(Integer(32), Mul(Integer(-1), %s))" % s0,
+                "symbolic_dim_weight": s0}[name]
+        sym = {"expr_str": size, "hint": {"as_int": 2}}
         p = program([add()])
-        p["graph_module"]["graph"]["tensor_values"]["x"] = meta([sym, 2])
+        tv = p["graph_module"]["graph"]["tensor_values"]
+        tv["x"] = meta([sym, 2])
+        if name == "symbolic_dim_weight":
+            tv["w"] = meta([sym, 2])
         p["range_constraints"] = {"s0": {"min_val": 2, "max_val": 64}}
+        if name == "symbolic_dim_unbounded":
+            p["range_constraints"]["s0"]["max_val"] = None
         return p, w
     if name == "custom_obj":
         specs = [{"parameter": {"arg": {"name": "w"}, "parameter_name": "w"}},
