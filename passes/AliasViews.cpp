@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/exir/IR/Dynamism.h"
 #include "passes/AtenBuilder.h"
 #include "passes/Passes.h"
 #include "passes/analysis/AliasAnalysis.h"
@@ -52,7 +53,12 @@ struct AliasViewsPass : impl::AliasViewsBase<AliasViewsPass> {
   LogicalResult aliasViews(func::FuncOp func) {
     // Tentatively: every candidate a view, the copy kept beside it unused.
     SmallVector<std::pair<exir::AtenOp, exir::AtenOp>> pairs; // copy, view
+    // A view of a run-time shape keeps its copy kernel: its size list reads
+    // the symbolic ints at run time, an alias would fix the upper bound.
+    llvm::DenseSet<Value> dynamic = exir::findDynamicValues(func);
     func.walk([&](exir::AtenOp op) {
+      if (exir::usesDynamicValue(op, dynamic))
+        return;
       auto type = llvm::dyn_cast<RankedTensorType>(op->getResultTypes().empty()
                                                        ? Type()
                                                        : op->getResult(0).getType());

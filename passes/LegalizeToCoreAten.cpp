@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/exir/IR/Dynamism.h"
 #include "passes/AtenBuilder.h"
 #include "passes/Passes.h"
 
@@ -62,7 +63,8 @@ bool boolArg(exir::AtenOp op, StringRef name, bool dflt) {
 
 class Legalizer {
 public:
-  explicit Legalizer(exir::AtenOp op) : op(op), b(op), loc(op.getLoc()) {}
+  Legalizer(exir::AtenOp op, bool dynamic)
+      : op(op), b(op), loc(op.getLoc()), dynamic(dynamic) {}
 
   /// Returns success when `op` was rewritten (and erased), failure when it
   /// is left alone. `error` is set when the op is recognized but malformed.
@@ -136,6 +138,7 @@ private:
   exir::AtenOp op;
   OpBuilder b;
   Location loc;
+  bool dynamic = false; // op uses a value with a run-time shape
 };
 
 LogicalResult Legalizer::rename(StringRef newName,
@@ -147,6 +150,22 @@ LogicalResult Legalizer::rename(StringRef newName,
       if (n == from)
         n = to;
     attrs.push_back(attr(n, na.getValue()));
+  }
+  // Symbolic-int bindings follow their argument's new name.
+  for (NamedAttribute &na : attrs) {
+    auto binds = llvm::dyn_cast<ArrayAttr>(na.getValue());
+    if (na.getName() != exir::kSymArgsAttrName || !binds)
+      continue;
+    SmallVector<Attribute> renamed;
+    for (Attribute a : binds) {
+      std::string entry = llvm::cast<StringAttr>(a).str();
+      for (auto [from, to] : renames)
+        if (StringRef(entry).starts_with(from) &&
+            (entry.size() == from.size() || entry[from.size()] == '['))
+          entry = to.str() + entry.substr(from.size());
+      renamed.push_back(b.getStringAttr(entry));
+    }
+    na = attr(exir::kSymArgsAttrName, b.getArrayAttr(renamed));
   }
   auto newOp = b.create<exir::AtenOp>(loc, newName, op->getResultTypes(),
                                       op.getInputs(), op.getOperandSegments(),
@@ -541,6 +560,24 @@ LogicalResult Legalizer::run(bool &error) {
       return failure();
     op->erase();
     return success();
+  } else if (dynamic && (llvm::is_contained({"aten::linear", "aten::conv1d", "aten::conv2d",
+                                              "aten::batch_norm", "aten::layer_norm",
+                                              "aten::matmul", "aten::flatten.using_ints",
+                                              "aten::scaled_dot_product_attention",
+                                              "aten::softmax.int", "aten::log_softmax.int",
+                                              "aten::adaptive_avg_pool2d", "aten::max_pool2d",
+                                              "aten::relu6", "aten::silu", "aten::hardswish",
+                                              "aten::hardsigmoid", "aten::mean", "aten::sum",
+                                              "aten::squeeze"},
+                                             name))) {
+    // The decompositions below derive sizes from static types; with
+    // dynamic shapes those are upper bounds, not the run-time sizes.
+    op.emitError("'") << name
+                      << "' on a dynamically shaped value is not supported yet: its "
+                         "decomposition needs static shapes (export with "
+                         "run_decompositions() to get core ATen ops)";
+    error = true;
+    return failure();
   } else if (name == "aten::linear") {
     r = linear();
   } else if (name == "aten::conv1d") {
@@ -588,11 +625,16 @@ struct LegalizeToCoreAtenPass
   using LegalizeToCoreAtenBase::LegalizeToCoreAtenBase;
 
   void runOnOperation() override {
-    SmallVector<exir::AtenOp> work;
-    getOperation().walk([&](exir::AtenOp op) { work.push_back(op); });
+    SmallVector<std::pair<exir::AtenOp, bool>> work;
+    getOperation().walk([&](func::FuncOp func) {
+      llvm::DenseSet<Value> dynamic = exir::findDynamicValues(func);
+      func.walk([&](exir::AtenOp op) {
+        work.push_back({op, exir::usesDynamicValue(op, dynamic)});
+      });
+    });
     bool error = false;
-    for (exir::AtenOp op : work)
-      (void)Legalizer(op).run(error);
+    for (auto [op, dynamic] : work)
+      (void)Legalizer(op, dynamic).run(error);
     if (error)
       signalPassFailure();
   }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/AotBackend.h"
+#include "dialects/exir/IR/Dynamism.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -69,7 +70,11 @@ public:
   Partitioner(ArrayRef<Backend> backends, bool report)
       : backends(backends), report(report) {}
 
+  llvm::DenseSet<Value> dynamic;
+
   void run(Block &block) {
+    if (auto func = llvm::dyn_cast<func::FuncOp>(block.getParentOp()))
+      dynamic = exir::findDynamicValues(func);
     formGroups(block);
     for (Group &g : groups) {
       const aot::AotBackend &b = *backends[g.backend].impl;
@@ -147,6 +152,14 @@ private:
   /// The first backend, in priority order, that takes `op`.
   std::optional<unsigned> pick(Operation *op) {
     SmallVector<std::string> reasons;
+    // Backends compile fixed shapes; run-time shapes stay on portable kernels.
+    if (exir::usesDynamicValue(op, dynamic) ||
+        llvm::any_of(op->getResultTypes(), [](Type t) { return t.isInteger(64); })) {
+      if (report && llvm::isa<exir::AtenOp>(op))
+        op->emitRemark("'") << llvm::cast<exir::AtenOp>(op).getOpName()
+                            << "' not delegated (its shapes are only known at run time)";
+      return std::nullopt;
+    }
     for (auto [i, b] : llvm::enumerate(backends)) {
       std::optional<std::string> why = b.impl->refuse(op);
       if (!why)

@@ -62,7 +62,7 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
 
   // Operands: the functional ones, then the out arguments. An out `Tensor[]`
   // takes every alloc; otherwise out args match returns one to one.
-  SmallVector<Value> operands(op.getInputs());
+  SmallVector<Value> operands(op.getTensorInputs());
   SmallVector<int32_t> segments(op.getOperandSegments());
   unsigned nextAlloc = 0;
   for (const schema::Argument &a : out->arguments) {
@@ -85,6 +85,9 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
     return op.emitError("out-variant '")
            << outName << "' has fewer out arguments than '" << op.getOpName()
            << "' has results";
+
+  // Symbolic-int operands stay last (exir.sym_args travels with the attrs).
+  operands.append(op.getSymOperands().begin(), op.getSymOperands().end());
 
   SmallVector<Type> resultTypes;
   for (unsigned i = 0; i < out->returns.size() && i < allocs.size(); ++i)

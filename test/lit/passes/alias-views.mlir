@@ -56,3 +56,19 @@ func.func @inplace_and_opaque(%s: tensor<4x2xf32>, %k: tensor<1x2xf32>, %y: tens
   %d = exir.delegate_call @demo_0(%w) : (tensor<4xf32>) -> tensor<4xf32>
   return %v, %d : tensor<8xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A reshape whose size is only known at run time keeps its copy kernel: an
+// aliasing view would fix the upper-bound shape.
+// CHECK-LABEL: func.func @dynamic_reshape
+// CHECK-NOT: exir.alias_views
+// CHECK: exir.aten "aten::view_copy"(%arg0, %[[S:.*]]) {exir.sym_args = ["size[0]"]
+// CHECK-NOT: "aten::view"
+func.func @dynamic_reshape(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}) -> tensor<64xf32> {
+  %s = exir.sym_size %x, 0 : tensor<16x4xf32>
+  %c = exir.sym_const 4
+  %n = exir.sym "mul"(%s, %c) : (i64, i64) -> i64
+  %v = exir.aten "aten::view_copy"(%x, %n) {size = array<i64: 64>, exir.sym_args = ["size[0]"], operand_segments = array<i32: 1>} : (tensor<16x4xf32>, i64) -> tensor<64xf32>
+  return %v : tensor<64xf32>
+}

@@ -113,3 +113,4 @@ func.func @activations(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c = exir.aten "aten::softmax.int"(%b) {dim = 0 : i64, dtype = #exir.none, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
   return %c : tensor<4xf32>
 }
+

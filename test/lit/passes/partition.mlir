@@ -173,3 +173,15 @@ func.func @dead_group(%a: tensor<2x2xf32>, %x: tensor<2x2xf32>, %b: tensor<2x2xf
   %o = exir.aten "aten::add.Tensor"(%m, %b) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
   return %a : tensor<2x2xf32>
 }
+
+// -----
+
+// Backends compile fixed shapes: ops on a dynamic input stay outside every
+// region (the demo backend would otherwise take this sin).
+// CHECK-LABEL: func.func @dynamic_sin
+// CHECK-NOT: exir.delegate_region
+// CHECK: exir.aten "aten::sin"
+func.func @dynamic_sin(%x: tensor<2x2xf32> {exir.dynamic_dims = array<i64: 0>}) -> tensor<2x2xf32> {
+  %y = exir.aten "aten::sin"(%x) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}

@@ -47,3 +47,17 @@ func.func @missing(%x: tensor<4xf32>) -> tensor<4xf32> {
   %b = exir.aten "aten::square"(%a) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
   return %b : tensor<4xf32>
 }
+
+// -----
+
+// Symbolic-int operands stay after the out argument, still bound by
+// exir.sym_args.
+// CHECK-LABEL: func.func @dynamic_view
+// CHECK: %[[S:.*]] = exir.sym_size %arg0, 0
+// CHECK: %[[A:.*]] = exir.alloc : tensor<64xf32>
+// CHECK: exir.aten "aten::view_copy.out"(%arg0, %[[A]], %[[S]]) {exir.sym_args = ["size[0]"], operand_segments = array<i32: 1, 1>, size = array<i64: 64>}
+func.func @dynamic_view(%x: tensor<64xf32> {exir.dynamic_dims = array<i64: 0>}) -> tensor<64xf32> {
+  %s = exir.sym_size %x, 0 : tensor<64xf32>
+  %v = exir.aten "aten::view_copy"(%x, %s) {size = array<i64: 64>, exir.sym_args = ["size[0]"], operand_segments = array<i32: 1>} : (tensor<64xf32>, i64) -> tensor<64xf32>
+  return %v : tensor<64xf32>
+}

@@ -1,0 +1,32 @@
+// RUN: ptec-opt %s --split-input-file --exir-legalize-to-core --verify-diagnostics | FileCheck %s
+
+// Dynamic shapes: renames keep the symbolic-int operands and rename their
+// bindings with the argument (reshape's `shape` is view_copy's `size`).
+// CHECK-LABEL: func.func @dynamic_reshape
+// CHECK: %[[S:.*]] = exir.sym_size %arg0, 0
+// CHECK: exir.aten "aten::view_copy"(%arg0, %[[S]]) {exir.sym_args = ["size[0]"], operand_segments = array<i32: 1>, size = array<i64: 16, 4>}
+func.func @dynamic_reshape(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}) -> tensor<16x4xf32> {
+  %s = exir.sym_size %x, 0 : tensor<16x4xf32>
+  %y = exir.aten "aten::reshape"(%x, %s) {shape = array<i64: 16, 4>, exir.sym_args = ["shape[0]"], operand_segments = array<i32: 1>} : (tensor<16x4xf32>, i64) -> tensor<16x4xf32>
+  return %y : tensor<16x4xf32>
+}
+
+// -----
+
+// A decomposition that derives sizes from static types is refused: with
+// dynamic shapes those are upper bounds, not the run-time sizes.
+func.func @dynamic_linear(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}, %w: tensor<8x4xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'aten::linear' on a dynamically shaped value is not supported yet}}
+  %y = exir.aten "aten::linear"(%x, %w) {operand_segments = array<i32: 1, 1, 0>} : (tensor<16x4xf32>, tensor<8x4xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
+
+// -----
+
+// The same op on static shapes decomposes.
+// CHECK-LABEL: func.func @static_linear
+// CHECK-NOT: aten::linear
+func.func @static_linear(%x: tensor<16x4xf32>, %w: tensor<8x4xf32>) -> tensor<16x8xf32> {
+  %y = exir.aten "aten::linear"(%x, %w) {operand_segments = array<i32: 1, 1, 0>} : (tensor<16x4xf32>, tensor<8x4xf32>) -> tensor<16x8xf32>
+  return %y : tensor<16x8xf32>
+}
