@@ -12,6 +12,7 @@
 
 #include <functional>
 
+#include "dialects/exir/IR/Dynamism.h"
 #include "dialects/exir/IR/ExirDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -143,6 +144,16 @@ private:
   LogicalResult emitCopy(exir::CopyOp op);
   LogicalResult emitDelegateCall(exir::DelegateCallOp op);
   LogicalResult emitArguments(func::FuncOp func);
+  LogicalResult emitSymbolic(Operation *op);
+  /// Symbolic-int operands of `op` by binding ("size[1]", "end"): their value
+  /// indices, to use instead of the attribute's upper-bound numbers.
+  FailureOr<llvm::StringMap<int32_t>> symBindings(exir::AtenOp op);
+  /// A value with a run-time shape: DYNAMIC_BOUND, its sizes the bound.
+  void markDynamic(Value v, int32_t idx) {
+    if (dynamic_.contains(v))
+      plan_->values[idx]->val.AsTensor()->shape_dynamism =
+          fb::TensorShapeDynamism::DYNAMIC_BOUND;
+  }
 
   ModuleOp module_;
   SymbolTable symbols_;
@@ -154,6 +165,7 @@ private:
   fb::ExecutionPlanT *plan_ = nullptr;
   fb::ChainT *chain_ = nullptr;
   llvm::DenseMap<Value, int32_t> values_;
+  llvm::DenseSet<Value> dynamic_; // tensors with run-time shapes
   std::map<std::pair<std::string, std::string>, int32_t> operators_;
   llvm::DenseMap<Operation *, int32_t> sharedDelegates_;
   Location currentLoc_ = UnknownLoc::get(module_.getContext());
@@ -337,6 +349,9 @@ LogicalResult MethodEmitter::emitAten(exir::AtenOp op) {
                              << "' is functional; run exir-to-out-variants "
                                 "before emitting";
   Location loc = op.getLoc();
+  FailureOr<llvm::StringMap<int32_t>> syms = symBindings(op);
+  if (failed(syms))
+    return failure();
   fb::KernelCallT call;
   auto [name, overload] = splitOpName(op.getOpName());
   call.op_index = operatorIndex(name, overload);
@@ -360,6 +375,26 @@ LogicalResult MethodEmitter::emitAten(exir::AtenOp op) {
         case schema::DefaultValue::Kind::DoubleList: attr = b.getDenseF64ArrayAttr(d.doubles); break;
         case schema::DefaultValue::Kind::Enum: call.args.push_back(addInt(d.i)); continue;
         default: return op.emitError("unsupported default for '") << arg.name << "'";
+        }
+      }
+      // A symbolic int (or list with some) refers to the value the prim ops
+      // compute at run time; the attribute holds only its upper bound.
+      if (auto it = syms->find(arg.name); it != syms->end()) {
+        call.args.push_back(it->second);
+        continue;
+      }
+      if (auto ints = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(attr);
+          ints && !syms->empty()) {
+        fb::IntListT list;
+        bool bound = false;
+        for (auto [k, v] : llvm::enumerate(ints.asArrayRef())) {
+          auto it = syms->find((arg.name + "[" + std::to_string(k) + "]"));
+          bound |= it != syms->end();
+          list.items.push_back(it != syms->end() ? it->second : addInt(v));
+        }
+        if (bound) {
+          call.args.push_back(addValue(std::move(list)));
+          continue;
         }
       }
       FailureOr<int32_t> idx = addArgValue(loc, attr, arg);
@@ -444,6 +479,58 @@ LogicalResult MethodEmitter::emitAten(exir::AtenOp op) {
     return op.emitError("internal: KernelCall for '")
            << op.getOpName() << "' has " << call.args.size() << " args, expected "
            << s->arguments.size() + 1;
+  fb::InstructionArgumentsUnion u;
+  u.Set(std::move(call));
+  addInstruction(std::move(u));
+  return success();
+}
+
+FailureOr<llvm::StringMap<int32_t>> MethodEmitter::symBindings(exir::AtenOp op) {
+  llvm::StringMap<int32_t> out;
+  ArrayAttr binds = op.getSymArgs();
+  auto syms = op.getSymOperands();
+  if (!binds && syms.empty())
+    return out;
+  if (!binds || binds.size() != syms.size())
+    return op.emitError("symbolic operands do not match ") << exir::kSymArgsAttrName;
+  for (auto [v, a] : llvm::zip(syms, binds.getValue())) {
+    auto it = values_.find(v);
+    if (it == values_.end())
+      return op.emitError("symbolic operand has no value in the program");
+    out[llvm::cast<StringAttr>(a).getValue()] = it->second;
+  }
+  return out;
+}
+
+/// Symbolic ints: a placeholder Int the prim op overwrites at run time
+/// (spec section 4), or an Int holding a literal operand.
+LogicalResult MethodEmitter::emitSymbolic(Operation *op) {
+  if (auto c = llvm::dyn_cast<exir::SymConstOp>(op)) {
+    values_[c.getResult()] = addInt(c.getValue());
+    return success();
+  }
+  fb::KernelCallT call;
+  if (auto size = llvm::dyn_cast<exir::SymSizeOp>(op)) {
+    FailureOr<int32_t> self = valueOf(op->getLoc(), size.getInput());
+    if (failed(self))
+      return failure();
+    call.op_index = operatorIndex("aten::sym_size", "int");
+    call.args = {*self, addInt(size.getDim())};
+  } else {
+    auto sym = llvm::cast<exir::SymOp>(op);
+    StringRef fn = sym.getFn();
+    std::string prim = fn == "max" ? "sym_max" : fn == "min" ? "sym_min" : fn.str();
+    call.op_index = operatorIndex("executorch_prim::" + prim, "Scalar");
+    for (Value a : sym.getArgs()) {
+      auto it = values_.find(a);
+      if (it == values_.end())
+        return op->emitError("symbolic operand has no value in the program");
+      call.args.push_back(it->second);
+    }
+  }
+  int32_t result = addInt(0);
+  values_[op->getResult(0)] = result;
+  call.args.push_back(result);
   fb::InstructionArgumentsUnion u;
   u.Set(std::move(call));
   addInstruction(std::move(u));
@@ -556,6 +643,7 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
       FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, 0);
       if (failed(idx))
         return failure();
+      markDynamic(arg, *idx);
       values_[arg] = *idx;
       plan_->inputs.push_back(*idx);
       continue;
@@ -652,6 +740,7 @@ MethodEmitter::emit(func::FuncOp func) {
     plan->non_const_buffer_sizes = {0, 0};
   plan->non_const_buffer_sizes[0] = 0;
 
+  dynamic_ = exir::findDynamicValues(func);
   if (failed(emitArguments(func)))
     return failure();
 
@@ -666,11 +755,14 @@ MethodEmitter::emit(func::FuncOp func) {
       FailureOr<int32_t> idx = addTensor(op.getLoc(), alloc.getType(), mem, 0);
       if (failed(idx))
         return failure();
+      markDynamic(alloc.getResult(), *idx);
       values_[alloc.getResult()] = *idx;
     } else if (auto aten = llvm::dyn_cast<exir::AtenOp>(op)) {
       r = aten.getOpName() == "aten::view" ? emitView(aten) : emitAten(aten);
     } else if (auto copy = llvm::dyn_cast<exir::CopyOp>(op)) {
       r = emitCopy(copy);
+    } else if (llvm::isa<exir::SymSizeOp, exir::SymConstOp, exir::SymOp>(op)) {
+      r = emitSymbolic(&op);
     } else if (auto call = llvm::dyn_cast<exir::DelegateCallOp>(op)) {
       r = emitDelegateCall(call);
     } else if (auto ret = llvm::dyn_cast<func::ReturnOp>(op)) {
