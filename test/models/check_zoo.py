@@ -40,7 +40,8 @@ def main():
     import zoo_models
     import gen_zoo_dynamic
     sets = [("gen_zoo.py", HERE, [e.name for e in zoo_models.zoo()]),
-            ("gen_zoo_dynamic.py", PENDING, gen_zoo_dynamic.names())]
+            ("gen_zoo_dynamic.py", HERE, gen_zoo_dynamic.enabled()),
+            ("gen_zoo_dynamic.py", PENDING, gen_zoo_dynamic.pending())]
     bad = total = 0
     for script, committed, names in sets:
         with tempfile.TemporaryDirectory() as tmp:
