@@ -466,8 +466,9 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
       if (arg.kind == AK::SymInt || arg.kind == AK::SymFloat ||
           arg.kind == AK::SymBool)
         return emitError(loc) << "input '" << arg.name
-                              << "' is a symbolic scalar; dynamic shapes are "
-                                 "not supported yet";
+                              << "' is a symbolic scalar; only tensor inputs "
+                                 "are supported (dynamic sizes come from tensor "
+                                 "dims)";
       return emitError(loc) << "input '" << arg.name << "' is not a tensor ("
                             << import::argumentKindName(arg.kind)
                             << "); only tensor inputs are supported";
@@ -664,7 +665,8 @@ LogicalResult Importer::nodeResults(const pt2::Node &node,
     case AK::SymBool:
       return emitError(loc) << "node '" << node.name << "' (" << node.target
                             << ") computes the symbolic value '" << out.name
-                            << "'; dynamic shapes are not supported yet";
+                            << "'; only sym_size.int and integer size arithmetic "
+                               "make symbolic values";
     default:
       return emitError(loc) << "node '" << node.name << "' (" << node.target
                             << ") has a non-tensor output ("
@@ -780,15 +782,8 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
     return success();
   }
   if (!target.starts_with(kOpsPrefix)) {
-    // What torch.export writes outside torch.ops: symbolic arithmetic on
-    // sizes (_operator.*, math.*, torch.sym_*) under dynamic shapes, and
-    // nothing else; anything other is an unknown call target, not "dynamic".
-    bool symbolic = target.starts_with("_operator.") || target.starts_with("operator.") ||
-                    target.starts_with("math.") || target.starts_with("torch.sym_") ||
-                    target.starts_with("torch._sym_");
-    if (symbolic)
-      return emitError(loc) << "node '" << node.name << "' is symbolic size arithmetic ('"
-                            << target << "'); dynamic shapes are not supported yet";
+    // Size arithmetic (_operator.*, math.*, torch.sym_*) went to
+    // importSymbolicNode above; anything else is an unknown call target.
     return emitError(loc) << "node '" << node.name << "' calls '" << target
                           << "', which is not an operator (torch.ops.<namespace>.<op>"
                              ".<overload>), a higher-order op or size arithmetic";

@@ -262,7 +262,8 @@ private:
     if (!v.name.empty() && (v.kind == AK::SymInt || v.kind == AK::SymFloat ||
                             v.kind == AK::SymBool))
       return fail("symbolic value '" + v.name +
-                  "' is not supported yet (dynamic shapes)");
+                  "' is not a symbolic int defined before this node (only sym_size.int "
+                  "and integer size arithmetic make symbolic values)");
     return fail(std::string("expected ") + t.str() + ", got " +
                 argumentKindName(v.kind));
   }
@@ -316,7 +317,9 @@ private:
   /// Items of a SymInts/SymFloats/SymBools list, resolved or failed.
   FailureOr<Attribute> unresolved(const pt2::Argument &v, size_t k) {
     std::string name = k < v.names.size() ? v.names[k] : std::string();
-    return fail("symbolic value '" + name + "' is not supported yet (dynamic shapes)");
+    return fail("symbolic value '" + name +
+                "' is not a symbolic int defined before this node (only sym_size.int "
+                "and integer size arithmetic make symbolic values)");
   }
 
   FailureOr<Attribute> convertList(const pt2::Argument &v, const schema::SchemaType &t) {

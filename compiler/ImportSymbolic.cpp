@@ -18,10 +18,6 @@ namespace {
 /// Sizes above this are refused: a bound is memory the program reserves.
 constexpr int64_t kMaxBoundedDim = int64_t(1) << 31;
 
-std::string readable(const std::string &text, const std::optional<pt2::SymExpr> &e) {
-  return e ? e->str() : text;
-}
-
 } // namespace
 
 SymbolicShapes::SymbolicShapes(const pt2::ExportedProgram &program) {
@@ -92,7 +88,6 @@ bool SymbolicShapes::boundSizes(const pt2::TensorMeta &meta,
       *error = "dimension " + std::to_string(d) + " is symbolic without an expression";
       return false;
     }
-  (void)readable;
   return true;
 }
 

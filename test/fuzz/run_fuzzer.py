@@ -31,7 +31,7 @@ MAX_LEN = {"pt2": 262144, "unpickler": 65536, "schema": 4096, "pipeline": 262144
            "pte": 262144, "ptd": 65536, "ir": 262144}
 # Zoo models whose compiled forms seed the pte and ir targets (small ones).
 SEED_MODELS = ["mlp", "mutable_buffer", "mutate_input", "no_inputs", "state_order",
-               "demo_ops", "small_cnn"]
+               "demo_ops", "small_cnn", "dyn_attention"]
 
 
 def copy_files(paths, dest, prefix):

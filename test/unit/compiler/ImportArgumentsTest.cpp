@@ -162,7 +162,8 @@ TEST_CASE_METHOD(Fixture, "values are checked against the schema type", "[import
     sym.ints = {4, 0};
     sym.symIsName = {false, true};
     CHECK(failed(convertArgument(&ctx, dims, sym, noSyms, &error)));
-    CHECK(error == "symbolic value 's0' is not supported yet (dynamic shapes)");
+    CHECK(error == "symbolic value 's0' is not a symbolic int defined before this node (only "
+                   "sym_size.int and integer size arithmetic make symbolic values)");
     std::map<std::string, int64_t> known{{"s0", 8}};
     auto resolved = convertArgument(&ctx, dims, sym, known, &error);
     REQUIRE(succeeded(resolved));
