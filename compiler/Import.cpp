@@ -11,6 +11,7 @@
 #include "compiler/Import.h"
 
 #include "compiler/ImportArguments.h"
+#include "compiler/ImportControlFlow.h"
 #include "compiler/ImportSymbolic.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/ShapeRules.h"
@@ -216,6 +217,9 @@ private:
   LogicalResult importNode(const pt2::Node &node, Scope &scope);
   LogicalResult importHop(const pt2::Node &node, StringRef hop, Scope &scope,
                           Location loc);
+  /// A cond / while_loop subgraph into a new entry block of `region`.
+  LogicalResult importSubgraph(const pt2::Graph &sub, Region &region,
+                               SmallVectorImpl<Value> &results);
   LogicalResult bindTensorArg(const schema::Argument &arg,
                               const pt2::Argument *value, const pt2::Node &node,
                               Scope &scope, Location loc,
@@ -898,8 +902,63 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
   return success();
 }
 
+LogicalResult Importer::importSubgraph(const pt2::Graph &sub, Region &region,
+                                       SmallVectorImpl<Value> &results) {
+  Location loc = fileLoc();
+  SmallVector<Type> types;
+  SmallVector<Location> locs;
+  for (const pt2::Argument &in : sub.inputs) {
+    FailureOr<RankedTensorType> t = valueType(sub, in.name, loc);
+    if (failed(t))
+      return failure();
+    types.push_back(*t);
+    locs.push_back(namedLoc(in.name));
+  }
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = b.createBlock(&region, {}, types, locs);
+  Scope inner{sub, {}};
+  inner.symInts = sub.symIntValues;
+  for (auto [in, arg] : llvm::zip(sub.inputs, block->getArguments()))
+    if (failed(define(inner, in.name, arg, loc)))
+      return failure();
+  if (failed(importNodes(inner)))
+    return failure();
+  for (const pt2::Argument &out : sub.outputs) {
+    SmallVector<std::string> outNames;
+    if (out.kind == AK::Tensor)
+      outNames.push_back(out.name);
+    else if (out.kind == AK::Tensors)
+      outNames.assign(out.names.begin(), out.names.end());
+    else
+      return emitError(loc) << "a subgraph returns a non-tensor value ("
+                            << import::argumentKindName(out.kind) << ")";
+    for (const std::string &name : outNames) {
+      Value v = inner.values.lookup(name);
+      if (!v)
+        return emitError(loc) << "a subgraph returns '" << name
+                              << "', which it never defines";
+      results.push_back(v);
+    }
+  }
+  return success();
+}
+
 LogicalResult Importer::importHop(const pt2::Node &node, StringRef hop,
                                   Scope &scope, Location loc) {
+  if (import::isControlFlowHop(hop)) {
+    import::ControlFlowHooks hooks;
+    hooks.lookup = [&](StringRef name) { return lookup(scope, name, node, loc); };
+    hooks.importGraph = [&](const pt2::Graph &g, Region &r, SmallVectorImpl<Value> &out) {
+      return importSubgraph(g, r, out);
+    };
+    SmallVector<std::pair<std::string, Value>> defs;
+    if (failed(import::importControlFlow(b, loc, node, hop, hooks, defs)))
+      return failure();
+    for (auto &[name, v] : defs)
+      if (failed(define(scope, name, v, loc)))
+        return failure();
+    return success();
+  }
   if (hop != "wrap_with_set_grad_enabled" && hop != "wrap_with_autocast")
     return emitError(loc) << "higher-order op '" << hop << "' (node '"
                           << node.name << "') is not supported yet";

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "emitter/Emitter.h"
+#include "emitter/MethodEmitter.h"
 
 #include <functional>
 
@@ -65,115 +66,9 @@ std::pair<std::string, std::string> splitOpName(llvm::StringRef full) {
   return {full.substr(0, dot).str(), full.substr(dot + 1).str()};
 }
 
-class MethodEmitter {
-public:
-  MethodEmitter(ModuleOp module, pte::ProgramBuilder &pb,
-                const EmitOptions &options, llvm::StringMap<uint32_t> &stateData)
-      : module_(module), symbols_(module), pb_(pb), options_(options),
-        stateData_(stateData) {}
+} // namespace
 
-  FailureOr<std::unique_ptr<fb::ExecutionPlanT>> emit(func::FuncOp func);
-
-private:
-  // --- values ---
-  template <typename T> int32_t addValue(T &&v) {
-    auto ev = std::make_unique<fb::EValueT>();
-    ev->val.Set(std::forward<T>(v));
-    plan_->values.push_back(std::move(ev));
-    return static_cast<int32_t>(plan_->values.size() - 1);
-  }
-  int32_t addInt(int64_t v) { fb::IntT t; t.int_val = v; return addValue(std::move(t)); }
-  int32_t addBool(bool v) { fb::BoolT t; t.bool_val = v; return addValue(std::move(t)); }
-  int32_t addDouble(double v) { fb::DoubleT t; t.double_val = v; return addValue(std::move(t)); }
-  int32_t addNull() { return addValue(fb::NullT()); }
-  int32_t addString(llvm::StringRef s) { fb::StringT t; t.string_val = s.str(); return addValue(std::move(t)); }
-  FailureOr<int32_t> addTensor(Location loc, Type type, exir::MemAttr mem,
-                               uint32_t dataBufferIdx, llvm::StringRef fqn = {});
-  FailureOr<int32_t> addArgValue(Location loc, Attribute attr,
-                                 const schema::Argument &arg);
-  FailureOr<int32_t> valueOf(Location loc, Value v);
-
-  // --- instructions ---
-  void addInstruction(fb::InstructionArgumentsUnion args) {
-    auto instr = std::make_unique<fb::InstructionT>();
-    instr->instr_args = std::move(args);
-    chain_->instructions.push_back(std::move(instr));
-    instructionLocs.push_back(currentLoc_);
-    if (options_.emitStackTraces)
-      chain_->stacktrace.push_back(framesOf(currentLoc_));
-  }
-  /// The user's source frames of `loc` (the exported node's stack trace,
-  /// innermost last as upstream writes them); empty when it has none.
-  static std::unique_ptr<fb::FrameListT> framesOf(Location loc) {
-    auto frames = std::make_unique<fb::FrameListT>();
-    std::string name;
-    std::function<void(Location)> walk = [&](Location l) {
-      if (auto n = llvm::dyn_cast<NameLoc>(l)) {
-        name = n.getName().str();
-        walk(n.getChildLoc());
-      } else if (auto f = llvm::dyn_cast<FileLineColLoc>(l)) {
-        // Line 0 is the importer's stand-in (the input file itself, for a
-        // node without a stack trace): keep only the node's name then, so
-        // the program does not depend on where its input was.
-        if (f.getLine() == 0)
-          return;
-        auto frame = std::make_unique<fb::FrameT>();
-        frame->filename = f.getFilename().str();
-        frame->lineno = static_cast<int32_t>(f.getLine());
-        frame->name = name;
-        frames->items.push_back(std::move(frame));
-      } else if (auto c = llvm::dyn_cast<CallSiteLoc>(l)) {
-        walk(c.getCaller());
-        walk(c.getCallee());
-      } else if (auto fused = llvm::dyn_cast<FusedLoc>(l)) {
-        for (Location inner : fused.getLocations())
-          walk(inner);
-      }
-    };
-    walk(loc);
-    if (frames->items.empty() && !name.empty()) {
-      auto frame = std::make_unique<fb::FrameT>();
-      frame->name = name;
-      frames->items.push_back(std::move(frame));
-    }
-    return frames;
-  }
-  int32_t operatorIndex(const std::string &name, const std::string &overload);
-  LogicalResult emitAten(exir::AtenOp op);
-  LogicalResult emitView(exir::AtenOp op);
-  LogicalResult emitCopy(exir::CopyOp op);
-  LogicalResult emitDelegateCall(exir::DelegateCallOp op);
-  LogicalResult emitArguments(func::FuncOp func);
-  LogicalResult emitSymbolic(Operation *op);
-  /// Symbolic-int operands of `op` by binding ("size[1]", "end"): their value
-  /// indices, to use instead of the attribute's upper-bound numbers.
-  FailureOr<llvm::StringMap<int32_t>> symBindings(exir::AtenOp op);
-  /// A value with a run-time shape: DYNAMIC_BOUND, its sizes the bound.
-  void markDynamic(Value v, int32_t idx) {
-    if (dynamic_.contains(v))
-      plan_->values[idx]->val.AsTensor()->shape_dynamism =
-          fb::TensorShapeDynamism::DYNAMIC_BOUND;
-  }
-
-  ModuleOp module_;
-  SymbolTable symbols_;
-  pte::ProgramBuilder &pb_;
-  const EmitOptions &options_;
-  // Mutable-segment index of each buffer's initial state, by FQN, for all
-  // methods: written once however many methods plan the buffer.
-  llvm::StringMap<uint32_t> &stateData_;
-  fb::ExecutionPlanT *plan_ = nullptr;
-  fb::ChainT *chain_ = nullptr;
-  llvm::DenseMap<Value, int32_t> values_;
-  llvm::DenseSet<Value> dynamic_; // tensors with run-time shapes
-  std::map<std::pair<std::string, std::string>, int32_t> operators_;
-  llvm::DenseMap<Operation *, int32_t> sharedDelegates_;
-  Location currentLoc_ = UnknownLoc::get(module_.getContext());
-
-public:
-  size_t numDelegateCalls = 0;
-  std::vector<Location> instructionLocs;
-};
+namespace emit {
 
 FailureOr<int32_t> MethodEmitter::addTensor(Location loc, Type type,
                                             exir::MemAttr mem,
@@ -721,6 +616,63 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
   return success();
 }
 
+LogicalResult MethodEmitter::emitBlock(Block &block) {
+  for (Operation &op : block) {
+    if (llvm::isa<exir::YieldOp>(op))
+      continue; // read by the control-flow op that holds the block
+    if (failed(emitOp(op)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult MethodEmitter::emitOp(Operation &op) {
+  currentLoc_ = op.getLoc();
+  if (auto alloc = llvm::dyn_cast<exir::AllocOp>(op)) {
+    auto mem = alloc->getAttrOfType<exir::MemAttr>("exir.mem");
+    if (!mem)
+      return alloc.emitError("exir.alloc is not planned; run "
+                             "exir-plan-memory before emitting");
+    FailureOr<int32_t> idx = addTensor(op.getLoc(), alloc.getType(), mem, 0);
+    if (failed(idx))
+      return failure();
+    markDynamic(alloc.getResult(), *idx);
+    values_[alloc.getResult()] = *idx;
+    return success();
+  }
+  if (auto aten = llvm::dyn_cast<exir::AtenOp>(op))
+    return aten.getOpName() == "aten::view" ? emitView(aten) : emitAten(aten);
+  if (auto copy = llvm::dyn_cast<exir::CopyOp>(op))
+    return emitCopy(copy);
+  if (llvm::isa<exir::SymSizeOp, exir::SymConstOp, exir::SymOp>(op))
+    return emitSymbolic(&op);
+  if (auto call = llvm::dyn_cast<exir::DelegateCallOp>(op))
+    return emitDelegateCall(call);
+  if (auto cond = llvm::dyn_cast<exir::CondOp>(op))
+    return emitCond(cond);
+  if (auto loop = llvm::dyn_cast<exir::WhileOp>(op))
+    return emitWhile(loop);
+  if (auto ret = llvm::dyn_cast<func::ReturnOp>(op))
+    return emitReturn(ret);
+  return op.emitError("cannot emit '")
+         << op.getName() << "' into an ExecuTorch program";
+}
+
+LogicalResult MethodEmitter::emitReturn(func::ReturnOp ret) {
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    exir::OutputAttr out = exir::getOutputAttr(func_, i);
+    if (out && out.getKind().getValue() == "buffer_mutation")
+      return func_.emitError("output ")
+             << i << " is a buffer mutation; run exir-place-write-back "
+                     "before emitting";
+    FailureOr<int32_t> idx = valueOf(ret.getLoc(), v);
+    if (failed(idx))
+      return failure();
+    plan_->outputs.push_back(*idx);
+  }
+  return success();
+}
+
 FailureOr<std::unique_ptr<fb::ExecutionPlanT>>
 MethodEmitter::emit(func::FuncOp func) {
   auto plan = std::make_unique<fb::ExecutionPlanT>();
@@ -744,50 +696,13 @@ MethodEmitter::emit(func::FuncOp func) {
   if (failed(emitArguments(func)))
     return failure();
 
-  for (Operation &op : func.getBody().front()) {
-    currentLoc_ = op.getLoc();
-    LogicalResult r = success();
-    if (auto alloc = llvm::dyn_cast<exir::AllocOp>(op)) {
-      auto mem = alloc->getAttrOfType<exir::MemAttr>("exir.mem");
-      if (!mem)
-        return alloc.emitError("exir.alloc is not planned; run "
-                               "exir-plan-memory before emitting");
-      FailureOr<int32_t> idx = addTensor(op.getLoc(), alloc.getType(), mem, 0);
-      if (failed(idx))
-        return failure();
-      markDynamic(alloc.getResult(), *idx);
-      values_[alloc.getResult()] = *idx;
-    } else if (auto aten = llvm::dyn_cast<exir::AtenOp>(op)) {
-      r = aten.getOpName() == "aten::view" ? emitView(aten) : emitAten(aten);
-    } else if (auto copy = llvm::dyn_cast<exir::CopyOp>(op)) {
-      r = emitCopy(copy);
-    } else if (llvm::isa<exir::SymSizeOp, exir::SymConstOp, exir::SymOp>(op)) {
-      r = emitSymbolic(&op);
-    } else if (auto call = llvm::dyn_cast<exir::DelegateCallOp>(op)) {
-      r = emitDelegateCall(call);
-    } else if (auto ret = llvm::dyn_cast<func::ReturnOp>(op)) {
-      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-        exir::OutputAttr out = exir::getOutputAttr(func, i);
-        if (out && out.getKind().getValue() == "buffer_mutation")
-          return func.emitError("output ")
-                 << i << " is a buffer mutation; run exir-place-write-back "
-                         "before emitting";
-        FailureOr<int32_t> idx = valueOf(ret.getLoc(), v);
-        if (failed(idx))
-          return failure();
-        plan->outputs.push_back(*idx);
-      }
-    } else {
-      return op.emitError("cannot emit '")
-             << op.getName() << "' into an ExecuTorch program";
-    }
-    if (failed(r))
-      return failure();
-  }
+  func_ = func;
+  if (failed(emitBlock(func.getBody().front())))
+    return failure();
   return plan;
 }
 
-} // namespace
+} // namespace emit
 
 LogicalResult emitProgram(ModuleOp module, pte::ProgramBuilder &out,
                           const EmitOptions &options, EmitStats *stats) {
@@ -803,7 +718,7 @@ LogicalResult emitProgram(ModuleOp module, pte::ProgramBuilder &out,
   out.program.version = 0;
   llvm::StringMap<uint32_t> stateData;
   for (func::FuncOp f : funcs) {
-    MethodEmitter m(module, out, options, stateData);
+    emit::MethodEmitter m(module, out, options, stateData);
     FailureOr<std::unique_ptr<fb::ExecutionPlanT>> plan = m.emit(f);
     if (failed(plan))
       return failure();

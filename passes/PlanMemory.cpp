@@ -145,6 +145,44 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
   std::map<std::string, exir::MemAttr> shared;
   int64_t sharedBytes = 0;
 
+  /// exir.cond / exir.while at top-level index `i`: a while's results are
+  /// its carried values, planned like any result; every storage made inside
+  /// either's regions lives from `i` (a loop runs them all at `i`; a cond's
+  /// results alias them, see the lifetime walk), so it shares bytes with
+  /// nothing live during or after the op.
+  template <typename AddStorage>
+  LogicalResult planControlFlow(Operation &op, int64_t i, AddStorage &addStorage,
+                                llvm::MapVector<Operation *, SmallVector<Value>> &nested) {
+    if (llvm::isa<exir::WhileOp>(op))
+      for (Value r : op.getResults())
+        if (failed(addStorage(r, i, op.getLoc())))
+          return failure();
+    SmallVector<Value> &mine = nested[&op];
+    WalkResult walked = op.walk([&](Operation *inner) {
+      if (inner == &op)
+        return WalkResult::advance();
+      if (auto alloc = llvm::dyn_cast<exir::AllocOp>(inner)) {
+        if (failed(addStorage(alloc.getResult(), i, inner->getLoc())))
+          return WalkResult::interrupt();
+        mine.push_back(alloc.getResult());
+      } else if (auto aten = llvm::dyn_cast<exir::AtenOp>(inner)) {
+        for (OpResult r : aten->getResults())
+          if (!aten.getAliasedOperand(r.getResultNumber())) {
+            aten.emitError("result ") << r.getResultNumber() << " of '" << aten.getOpName()
+                                      << "' has no planned storage; run "
+                                         "exir-to-out-variants first";
+            return WalkResult::interrupt();
+          }
+      } else if (!llvm::isa<exir::YieldOp, exir::SymConstOp>(inner)) {
+        inner->emitError("'") << inner->getName()
+                              << "' inside control flow cannot be planned";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return failure(walked.wasInterrupted());
+  }
+
   LogicalResult planFunction(func::FuncOp func) {
     MLIRContext *ctx = func.getContext();
     Block &body = func.getBody().front();
@@ -194,6 +232,8 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
       if (planned && kind == "buffer")
         storages[arg].last = end;
     }
+    // Storages made inside control-flow regions, by the op holding them.
+    llvm::MapVector<Operation *, SmallVector<Value>> regionStorages;
     for (Operation &op : body) {
       int64_t i = index[&op];
       if (auto alloc = llvm::dyn_cast<exir::AllocOp>(op)) {
@@ -203,6 +243,9 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
         for (Value r : call.getResults())
           if (failed(addStorage(r, i, op.getLoc())))
             return failure();
+      } else if (llvm::isa<exir::CondOp, exir::WhileOp>(op)) {
+        if (failed(planControlFlow(op, i, addStorage, regionStorages)))
+          return failure();
       } else if (auto aten = llvm::dyn_cast<exir::AtenOp>(op)) {
         for (OpResult r : aten->getResults())
           if (!aten.getAliasedOperand(r.getResultNumber()))
@@ -212,18 +255,27 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
       }
     }
 
-    // Lifetimes: every use of every value stored in a storage.
+    // Lifetimes: every use of every value stored in a storage. A cond's
+    // results have no storage: they alias its branches' (MoveCall), whose
+    // storages therefore live until the results' last use.
+    llvm::DenseMap<Operation *, int64_t> condLast;
     func.walk([&](Operation *user) {
       if (user == func)
         return;
       for (Value v : user->getOperands()) {
-        auto it = storages.find(exir::getStorageRoot(v));
+        Value root = exir::getStorageRoot(v);
+        int64_t at = llvm::isa<func::ReturnOp>(user) ? end : indexOf(user);
+        if (auto cond = root.getDefiningOp<exir::CondOp>())
+          condLast[cond] = std::max(condLast[cond], at);
+        auto it = storages.find(root);
         if (it == storages.end())
           continue;
-        int64_t at = llvm::isa<func::ReturnOp>(user) ? end : indexOf(user);
         it->second.last = std::max(it->second.last, at);
       }
     });
+    for (auto &[op, values] : regionStorages)
+      for (Value v : values)
+        storages[v].last = std::max(storages[v].last, condLast.lookup(op));
 
     // Delegate scratch: one request per spec per call site, live only for
     // that call.

@@ -9,6 +9,8 @@
 
 #include "passes/Passes.h"
 
+#include "passes/AtenBuilder.h"
+
 #include "runtime/kernels/KernelRegistry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -115,11 +117,42 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
   return success();
 }
 
+/// Control-flow regions yield values with storage of their own: a branch's
+/// results are moved (aliased) into the cond's results, a loop body's are
+/// copied into the carried values, so a yielded value whose storage is not
+/// made inside the region (an input, a value from above, a view of one) is
+/// cloned first. Then a cond result never aliases a value planned outside
+/// its branch, and no carried value is overwritten by another's copy.
+LogicalResult cloneForeignYields(Region &region) {
+  Block &block = region.front();
+  auto yield = llvm::cast<exir::YieldOp>(block.getTerminator());
+  for (OpOperand &o : yield->getOpOperands()) {
+    Value root = exir::getStorageRoot(o.get());
+    Operation *def = root.getDefiningOp();
+    if (def && region.isAncestor(def->getParentRegion()))
+      continue;
+    OpBuilder b(yield);
+    FailureOr<Value> copy = buildAtenValue(b, yield.getLoc(), "aten::clone",
+                                           o.get().getType(), {{o.get()}});
+    if (failed(copy))
+      return failure();
+    o.set(*copy);
+  }
+  return success();
+}
+
 struct ToOutVariantsPass : impl::ToOutVariantsBase<ToOutVariantsPass> {
   using ToOutVariantsBase::ToOutVariantsBase;
 
   void runOnOperation() override {
     bool anyFailed = false;
+    getOperation().walk([&](Operation *op) {
+      if (auto cond = llvm::dyn_cast<exir::CondOp>(op))
+        anyFailed |= failed(cloneForeignYields(cond.getThenRegion())) ||
+                     failed(cloneForeignYields(cond.getElseRegion()));
+      else if (auto loop = llvm::dyn_cast<exir::WhileOp>(op))
+        anyFailed |= failed(cloneForeignYields(loop.getBodyRegion()));
+    });
     SmallVector<exir::AtenOp> work;
     getOperation().walk([&](exir::AtenOp op) {
       // Ops inside a delegate region belong to their backend.

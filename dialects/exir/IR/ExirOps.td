@@ -212,8 +212,8 @@ def Exir_AllocOp : Exir_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
 //===----------------------------------------------------------------------===//
 
 def Exir_YieldOp : Exir_Op<"yield", [Pure, Terminator, ReturnLike,
-    ParentOneOf<["DelegateRegionOp"]>]> {
-  let summary = "results of a delegate region";
+    ParentOneOf<["DelegateRegionOp", "CondOp", "WhileOp"]>]> {
+  let summary = "results of a delegate region or of a control-flow region";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ /* no values */ }]>];
@@ -288,6 +288,76 @@ def Exir_DelegateCallOp : Exir_Op<"delegate_call", [
   let assemblyFormat = [{
     $callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow (torch.ops.higher_order.cond / while_loop)
+//===----------------------------------------------------------------------===//
+
+def Exir_CondOp : Exir_Op<"cond", [RecursiveMemoryEffects]> {
+  let summary = "run one of two regions, chosen by a boolean tensor";
+  let description = [{
+    `torch.ops.higher_order.cond`. `pred` is a `tensor<i1>` (rank 0). Both
+    regions take the `inputs` as block arguments (they also may use values
+    from above) and end in `exir.yield` of the op's result types. The
+    emitter inlines both regions into the method's chain with
+    `JumpFalseCall`s and moves the taken branch's results into the op's
+    result values with `MoveCall` (docs/ir.md, "Control flow").
+
+    ```mlir
+    %r = exir.cond %p (%x) : tensor<i1>, (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%a: tensor<4xf32>):
+      %s = exir.aten "aten::sin"(%a) ...
+      exir.yield %s : tensor<4xf32>
+    } {
+    ^bb0(%a: tensor<4xf32>):
+      %c = exir.aten "aten::cos"(%a) ...
+      exir.yield %c : tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$pred, Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$then_region, SizedRegion<1>:$else_region);
+  let assemblyFormat = [{
+    $pred `(` $inputs `)` attr-dict `:` type($pred) `,` functional-type($inputs, $results)
+    $then_region $else_region
+  }];
+  let hasVerifier = 1;
+}
+
+def Exir_WhileOp : Exir_Op<"while", [RecursiveMemoryEffects, AttrSizedOperandSegments]> {
+  let summary = "repeat a body region while a condition region yields true";
+  let description = [{
+    `torch.ops.higher_order.while_loop`. Both regions take the carried
+    values, then the extra (loop-invariant) values, as block arguments. The
+    condition region yields one `tensor<i1>` (rank 0); the body yields the
+    next carried values. The results are the carried values when the
+    condition first yields false (the initial ones for zero iterations).
+    Memory planning gives each result its own storage (`exir.mems`); the
+    emitter copies the initial values and each iteration's body results
+    there (docs/ir.md, "Control flow").
+
+    ```mlir
+    %r = exir.while (%i0) (%n) : (tensor<i64>) (tensor<i64>) -> tensor<i64> {
+    ^bb0(%i: tensor<i64>, %m: tensor<i64>):
+      %lt = exir.aten "aten::lt.Tensor"(%i, %m) ...
+      exir.yield %lt : tensor<i1>
+    } {
+    ^bb0(%i: tensor<i64>, %m: tensor<i64>):
+      %j = exir.aten "aten::add.Scalar"(%i) ...
+      exir.yield %j : tensor<i64>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$carried, Variadic<AnyType>:$extra);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$cond_region, SizedRegion<1>:$body_region);
+  let assemblyFormat = [{
+    `(` $carried `)` `(` $extra `)` attr-dict `:` `(` type($carried) `)`
+    `(` type($extra) `)` `->` type($results) $cond_region $body_region
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // PTEC_EXIR_OPS_TD
