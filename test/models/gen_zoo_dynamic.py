@@ -652,7 +652,7 @@ def names():
 
 # Fixtures the compiler supports live in the zoo (test/models) and run as e2e
 # tests; the others wait in test/models_pending.
-ENABLED = {"dyn_mlp", "dyn_attention"}
+ENABLED = {"dyn_mlp", "dyn_attention", "cond_model", "while_model"}
 
 
 def enabled():
