@@ -429,9 +429,13 @@ LogicalResult Legalizer::reduceAll(StringRef target) {
   return replaceWith(make(target, op->getResult(0).getType(), {{x}}, attrs));
 }
 
-/// A slice over a whole dimension with step 1 is the identity.
+/// A slice over a whole dimension with step 1 is the identity. Not when
+/// start or end is a symbolic int: the types then hold the sizes at the
+/// bound, where the slice may be whole, while a run-time end can be smaller.
 static bool isFullSlice(exir::AtenOp op, Value whole, Value part) {
   if (!whole || !part || whole.getType() != part.getType())
+    return false;
+  if (!op.getSymOperands().empty())
     return false;
   if (intArg(op, "step", 1) != 1)
     return false;
@@ -566,12 +570,13 @@ LogicalResult Legalizer::run(bool &error) {
                                               "aten::scaled_dot_product_attention",
                                               "aten::softmax.int", "aten::log_softmax.int",
                                               "aten::adaptive_avg_pool2d", "aten::max_pool2d",
-                                              "aten::relu6", "aten::silu", "aten::hardswish",
-                                              "aten::hardsigmoid", "aten::mean", "aten::sum",
-                                              "aten::squeeze"},
+                                              "aten::mean", "aten::sum", "aten::squeeze"},
                                              name))) {
     // The decompositions below derive sizes from static types; with
     // dynamic shapes those are upper bounds, not the run-time sizes.
+    // (relu6, silu, hardswish and hardsigmoid are not here: they become
+    // elementwise ops of the same type, whose kernels take the run-time
+    // shape of their input, so they stay valid under dynamic shapes.)
     op.emitError("'") << name
                       << "' on a dynamically shaped value is not supported yet: its "
                          "decomposition needs static shapes (export with "

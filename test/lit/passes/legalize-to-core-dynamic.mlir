@@ -30,3 +30,20 @@ func.func @static_linear(%x: tensor<16x4xf32>, %w: tensor<8x4xf32>) -> tensor<16
   %y = exir.aten "aten::linear"(%x, %w) {operand_segments = array<i32: 1, 1, 0>} : (tensor<16x4xf32>, tensor<8x4xf32>) -> tensor<16x8xf32>
   return %y : tensor<16x8xf32>
 }
+
+// -----
+
+// Activations that become elementwise ops of the same type (silu = x *
+// sigmoid(x), relu6 = hardtanh) need no sizes: they decompose on dynamic
+// shapes too (a LLaMA MLP's silu in a dynamic prefill).
+// CHECK-LABEL: func.func @dynamic_silu
+// CHECK: %[[G:.*]] = exir.aten "aten::sigmoid"(%arg0)
+// CHECK: exir.aten "aten::mul.Tensor"(%arg0, %[[G]])
+// CHECK-NOT: aten::silu
+// CHECK: exir.aten "aten::hardtanh"
+// CHECK-NOT: aten::relu6
+func.func @dynamic_silu(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}) -> (tensor<16x4xf32>, tensor<16x4xf32>) {
+  %y = exir.aten "aten::silu"(%x) {operand_segments = array<i32: 1>} : (tensor<16x4xf32>) -> tensor<16x4xf32>
+  %z = exir.aten "aten::relu6"(%x) {operand_segments = array<i32: 1>} : (tensor<16x4xf32>) -> tensor<16x4xf32>
+  return %y, %z : tensor<16x4xf32>, tensor<16x4xf32>
+}
