@@ -339,7 +339,7 @@ def Exir_WhileOp : Exir_Op<"while", [RecursiveMemoryEffects, AttrSizedOperandSeg
     there (docs/ir.md, "Control flow").
 
     ```mlir
-    %r = exir.while (%i0) (%n) : (tensor<i64>) (tensor<i64>) -> tensor<i64> {
+    %r = exir.while (%i0) (%n) : (tensor<i64>, tensor<i64>) -> tensor<i64> {
     ^bb0(%i: tensor<i64>, %m: tensor<i64>):
       %lt = exir.aten "aten::lt.Tensor"(%i, %m) ...
       exir.yield %lt : tensor<i1>
@@ -354,8 +354,8 @@ def Exir_WhileOp : Exir_Op<"while", [RecursiveMemoryEffects, AttrSizedOperandSeg
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$cond_region, SizedRegion<1>:$body_region);
   let assemblyFormat = [{
-    `(` $carried `)` `(` $extra `)` attr-dict `:` `(` type($carried) `)`
-    `(` type($extra) `)` `->` type($results) $cond_region $body_region
+    `(` $carried `)` `(` $extra `)` attr-dict `:` functional-type(operands, results)
+    $cond_region $body_region
   }];
   let hasVerifier = 1;
 }

@@ -115,6 +115,9 @@ def case(name):
         return program([node("torch.ops.higher_order.cond",
                              [("", {"as_bool": True}), ("", tensor("x"))],
                              [tensor("y")], 12)]), w
+    if name == "map":
+        return program([node("torch.ops.higher_order.map_impl",
+                             [("", tensor("x"))], [tensor("y")], 12)]), w
     if name in ("grad_wrapper", "autocast_wrapper"):
         # wrap_with_set_grad_enabled(False, sub, x, w) /
         # wrap_with_autocast("cpu", bfloat16, True, False, sub, x, w)
