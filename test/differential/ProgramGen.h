@@ -20,4 +20,9 @@ namespace ptec::difftest {
 /// The program of `seed`, as exir text at the import phase (method forward).
 std::string generateProgram(uint64_t seed);
 
+/// A program of `seed` with run-time sizes (DynamicGen.cpp): a user input
+/// whose rows are dynamic up to a bound, symbolic sizes and the ops that read
+/// them; at most one static buffer. Same text for the same seed.
+std::string generateDynamicProgram(uint64_t seed);
+
 } // namespace ptec::difftest

@@ -7,6 +7,13 @@
 // the runtime's kernels, so that it can judge both. Covers the operators the
 // random program generator uses (and refuses anything else by name).
 //
+// Dynamic shapes: the inputs may be smaller than their types (the bounds);
+// exir.sym_size reads the run-time size, exir.sym computes with Python
+// semantics, an argument bound by exir.sym_args takes its operand's run-time
+// value instead of the attribute, and every result's shape is derived from
+// its operands' run-time shapes (never from its type, which must only bound
+// it).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -37,7 +44,8 @@ public:
 
   struct Input {
     std::string name;
-    std::vector<int64_t> shape;
+    std::vector<int64_t> shape;       ///< at the bound when dynamic
+    std::vector<int64_t> dynamicDims; ///< exir.dynamic_dims (empty: static)
   };
   /// The user inputs, in argument order.
   const std::vector<Input> &userInputs() const { return inputs_; }

@@ -9,7 +9,13 @@
 // mutable buffer after every call. The caller's input buffers must be left
 // as they were (planned inputs are copied in).
 //
-//   state_diff [--seeds N] [--first S] [--calls K] [--quick] [--save DIR] [-v]
+// A program with dynamic inputs (exir.dynamic_dims; --dynamic generates them)
+// is called at different run-time sizes in one loaded program: a random
+// size, 1, the bound, more random sizes; then a call above the bound that the
+// runtime must refuse, and one more call that must still work. Outputs are
+// compared at their run-time shapes.
+//
+//   state_diff [--dynamic] [--seeds N] [--first S] [--calls K] [--quick] [--save DIR] [-v]
 //   state_diff regression.mlir ...
 //
 // Exit status: 0 all agree, 1 a disagreement or compile failure, 2 usage.
@@ -73,14 +79,22 @@ std::vector<Combo> allCombos() {
 
 struct Stats {
   size_t programs = 0, compiles = 0, calls = 0, failures = 0, refused = 0;
+  std::set<int64_t> sizes; // run-time sizes of dynamic dims that were checked
+};
+
+/// One call: its user inputs, and whether the runtime must refuse them.
+struct Call {
+  std::vector<RefTensor> inputs;
+  bool refuse = false;
 };
 
 struct Options {
   size_t seeds = 200, first = 0;
   int calls = 3;
-  bool quick = false, verbose = false;
+  bool quick = false, verbose = false, dynamic = false;
   std::string saveDir;
   std::vector<std::string> files;
+  std::vector<int64_t> sizes; // --sizes: the dynamic calls' sizes (0 above the bound)
 };
 
 /// Runs the phases after import up to (and excluding) `last`.
@@ -111,8 +125,15 @@ std::string compare(const rt::EValue *v, const RefTensor &want) {
   if (v == nullptr || !v->isTensor())
     return "not a tensor";
   const rt::Tensor &t = v->toTensor();
-  if (t.numel() != want.numel())
-    return "numel " + std::to_string(t.numel()) + " vs " + std::to_string(want.numel());
+  std::vector<int64_t> shape(t.sizes().begin(), t.sizes().end());
+  if (shape != want.shape) {
+    std::string got, expected;
+    for (int64_t d : shape)
+      got += (got.empty() ? "" : ", ") + std::to_string(d);
+    for (int64_t d : want.shape)
+      expected += (expected.empty() ? "" : ", ") + std::to_string(d);
+    return "shape [" + got + "], expected [" + expected + "]";
+  }
   if (t.dtype() != rt::ScalarType::Float)
     return "dtype is not float32";
   const float *p = static_cast<const float *>(t.data());
@@ -147,19 +168,17 @@ public:
     if (!ref)
       return fail(label, "reference: " + why, text);
 
-    // Inputs per call, then the reference results per call.
+    // Inputs per call, then the reference results per call (none for a
+    // refused call: it changes nothing).
     std::mt19937 rng(static_cast<uint32_t>(std::hash<std::string>{}(label)));
-    std::vector<std::vector<RefTensor>> inputs(o_.calls);
+    std::vector<Call> calls = planCalls(*ref, rng);
     std::vector<RefMethod::Result> expected;
-    for (int c = 0; c < o_.calls; ++c) {
-      for (const RefMethod::Input &in : ref->userInputs()) {
-        RefTensor t;
-        t.shape = in.shape;
-        for (int64_t i = 0; i < t.numel(); ++i)
-          t.data.push_back(static_cast<float>(std::uniform_real_distribution<double>(-1, 1)(rng)));
-        inputs[c].push_back(std::move(t));
+    for (const Call &call : calls) {
+      if (call.refuse) {
+        expected.emplace_back();
+        continue;
       }
-      std::optional<RefMethod::Result> r = ref->call(inputs[c], &why);
+      std::optional<RefMethod::Result> r = ref->call(call.inputs, &why);
       if (!r)
         return fail(label, "reference: " + why, text);
       expected.push_back(std::move(*r));
@@ -203,7 +222,7 @@ public:
           continue;
         }
         ++stats.compiles;
-        std::string problem = runCalls(bytes, inputs, expected, *ref);
+        std::string problem = runCalls(bytes, calls, expected, *ref);
         if (!problem.empty())
           ok = fail(label, where + ": " + problem, text);
       }
@@ -214,10 +233,51 @@ public:
   }
 
 private:
+  /// The calls of one program: `o_.calls` at the declared shapes; with
+  /// dynamic inputs, at least four at different sizes (a random one, 1, the
+  /// bound, random ones) where every dynamic dim takes the same size capped
+  /// at its bound, then one above the bounds (refused) and one more.
+  std::vector<Call> planCalls(const RefMethod &ref, std::mt19937 &rng) {
+    int64_t bound = 0;
+    for (const RefMethod::Input &in : ref.userInputs())
+      for (int64_t d : in.dynamicDims)
+        bound = std::max(bound, in.shape.at(d));
+    std::vector<int64_t> sizes; // 0: the declared shapes; -1: above the bounds
+    auto random = [&] { return std::uniform_int_distribution<int64_t>(1, bound)(rng); };
+    if (bound == 0) {
+      sizes.assign(o_.calls, 0);
+    } else if (!o_.sizes.empty()) { // as given (0: a refused call, above the bound)
+      for (int64_t n : o_.sizes)
+        sizes.push_back(n == 0 ? -1 : n);
+    } else {
+      sizes = {random(), 1, bound};
+      for (int c = 3; c < std::max(o_.calls, 4); ++c)
+        sizes.push_back(random());
+      sizes.push_back(-1);
+      sizes.push_back(random());
+    }
+    std::vector<Call> calls;
+    for (int64_t size : sizes) {
+      Call call;
+      call.refuse = size < 0;
+      for (const RefMethod::Input &in : ref.userInputs()) {
+        RefTensor t;
+        t.shape = in.shape;
+        for (int64_t d : in.dynamicDims)
+          t.shape[d] = size < 0 ? t.shape[d] + 1 : size == 0 ? t.shape[d] : std::min(size, t.shape[d]);
+        for (int64_t i = 0; i < t.numel(); ++i)
+          t.data.push_back(static_cast<float>(std::uniform_real_distribution<double>(-1, 1)(rng)));
+        call.inputs.push_back(std::move(t));
+      }
+      calls.push_back(std::move(call));
+    }
+    return calls;
+  }
+
   /// Loads the program and runs every call; "" when all outputs and states
   /// match.
   std::string runCalls(const std::vector<uint8_t> &bytes,
-                       const std::vector<std::vector<RefTensor>> &inputs,
+                       const std::vector<Call> &calls,
                        const std::vector<RefMethod::Result> &expected, const RefMethod &ref) {
     auto initial = [&](const std::string &name) -> const RefTensor & {
       static const RefTensor none;
@@ -236,24 +296,47 @@ private:
       return "load method: " + module.errorDetail();
     rt::Method &method = *module.method("forward");
     std::vector<rt::NamedState> states = rt::listNamedState(module.program(), "forward");
-    for (size_t c = 0; c < inputs.size(); ++c) {
-      std::string call = "call " + std::to_string(c) + ": ";
-      std::vector<std::vector<float>> host(inputs[c].size());
-      std::vector<rt::Tensor> tensors(inputs[c].size());
-      if (method.inputsSize() != inputs[c].size())
+    for (size_t c = 0; c < calls.size(); ++c) {
+      const std::vector<RefTensor> &inputs = calls[c].inputs;
+      std::string call = "call " + std::to_string(c) + " (input shapes";
+      for (const RefTensor &t : inputs) {
+        call += " [";
+        for (size_t k = 0; k < t.shape.size(); ++k)
+          call += (k ? ", " : "") + std::to_string(t.shape[k]);
+        call += "]";
+      }
+      call += "): ";
+      std::vector<std::vector<float>> host(inputs.size());
+      std::vector<rt::Tensor> tensors(inputs.size());
+      if (method.inputsSize() != inputs.size())
         return call + "the method has " + std::to_string(method.inputsSize()) + " inputs";
-      for (size_t i = 0; i < inputs[c].size(); ++i) {
-        host[i].assign(inputs[c][i].data.begin(), inputs[c][i].data.end());
+      bool refused = false;
+      for (size_t i = 0; i < inputs.size() && !refused; ++i) {
+        host[i].assign(inputs[i].data.begin(), inputs[i].data.end());
         tensors[i].init(rt::ScalarType::Float,
-                        rt::Span<const int64_t>(inputs[c][i].shape.data(),
-                                                inputs[c][i].shape.size()));
+                        rt::Span<const int64_t>(inputs[i].shape.data(), inputs[i].shape.size()));
         tensors[i].setData(host[i].data(), host[i].size() * sizeof(float));
-        if (method.setInput(i, tensors[i]) != rt::Error::Ok)
-          return call + "setInput: " + method.errorDetail();
+        if (method.setInput(i, tensors[i]) != rt::Error::Ok) {
+          if (!calls[c].refuse)
+            return call + "setInput: " + method.errorDetail();
+          if (std::string(method.errorDetail()).find("above its bound") == std::string::npos)
+            return call + "refused, but not for its bound: " + method.errorDetail();
+          refused = true;
+        }
+      }
+      if (calls[c].refuse) {
+        if (!refused)
+          return call + "inputs above their bounds were accepted";
+        ++stats.refused;
+        continue;
       }
       if (method.execute() != rt::Error::Ok)
         return call + "execute: " + method.errorDetail();
       ++stats.calls;
+      for (const RefMethod::Input &in : ref.userInputs())
+        for (int64_t d : in.dynamicDims)
+          for (const RefTensor &t : inputs)
+            stats.sizes.insert(t.shape.at(d));
       const RefMethod::Result &want = expected[c];
       if (method.outputsSize() != want.outputs.size())
         return call + std::to_string(method.outputsSize()) + " outputs, expected " +
@@ -283,7 +366,7 @@ private:
       }
       for (size_t i = 0; i < host.size(); ++i)
         for (size_t k = 0; k < host[i].size(); ++k)
-          if (host[i][k] != static_cast<float>(inputs[c][i].data[k]))
+          if (host[i][k] != static_cast<float>(inputs[i].data[k]))
             return call + "the caller's input " + std::to_string(i) + " was modified";
     }
     return "";
@@ -292,6 +375,9 @@ private:
   bool fail(const std::string &label, const std::string &what, const std::string &text) {
     ++stats.failures;
     std::printf("FAIL %s: %s\n", label.c_str(), what.c_str());
+    if (printed_.insert(label).second) // the program, once per program
+      std::printf("---- program of %s ----\n%s---- end of program ----\n", label.c_str(),
+                  text.c_str());
     if (!o_.saveDir.empty() && saved_.insert(label).second) {
       std::string name = label;
       for (char &ch : name)
@@ -305,13 +391,13 @@ private:
 
   const Options &o_;
   MLIRContext &ctx_;
-  std::set<std::string> saved_;
+  std::set<std::string> saved_, printed_;
 };
 
 int usage(const char *msg) {
   std::fprintf(stderr,
                "state_diff: %s\nusage: state_diff [--seeds N] [--first S] [--calls K] "
-               "[--quick] [--save DIR] [-v] [program.mlir ...]\n",
+               "[--quick] [--dynamic] [--save DIR] [-v] [program.mlir ...]\n",
                msg);
   return 2;
 }
@@ -339,6 +425,20 @@ int main(int argc, char **argv) {
         o.calls = static_cast<int>(n);
     } else if (a == "--quick") {
       o.quick = true;
+    } else if (a == "--sizes") {
+      const char *v = value();
+      if (!v)
+        return usage("missing value for --sizes");
+      std::istringstream list(v);
+      for (std::string item; std::getline(list, item, ',');) {
+        char *end = nullptr;
+        long n = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || n < 0)
+          return usage("bad value for --sizes");
+        o.sizes.push_back(n);
+      }
+    } else if (a == "--dynamic") {
+      o.dynamic = true;
     } else if (a == "-v") {
       o.verbose = true;
     } else if (a == "--save") {
@@ -374,13 +474,17 @@ int main(int argc, char **argv) {
     }
   } else {
     for (size_t s = o.first; s < o.first + o.seeds; ++s)
-      runner.check(difftest::generateProgram(s), "seed " + std::to_string(s));
+      if (o.dynamic)
+        runner.check(difftest::generateDynamicProgram(s), "dynamic seed " + std::to_string(s));
+      else
+        runner.check(difftest::generateProgram(s), "seed " + std::to_string(s));
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Stats &st = runner.stats;
   std::printf("state_diff: %zu programs, %zu compiled programs run (%zu option combinations "
-              "each%s), %zu calls checked, %zu failures, %.1f s\n",
+              "each%s), %zu calls checked, %zu refused calls, %zu distinct run-time sizes, "
+              "%zu failures, %.1f s\n",
               st.programs, st.compiles, allCombos().size() * 4, o.quick ? ", sampled" : "",
-              st.calls, st.failures, secs);
+              st.calls, st.refused, st.sizes.size(), st.failures, secs);
   return st.failures ? 1 : 0;
 }
