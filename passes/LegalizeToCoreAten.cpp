@@ -511,12 +511,14 @@ LogicalResult Legalizer::run(bool &error) {
   StringRef name = op.getOpName();
   // Identity slices (torch.export writes `x[:, a:b] = y` as slice/slice_scatter
   // over every leading dim): drop them so state updates can be done in place.
-  if ((name == "aten::slice.Tensor" || name == "aten::slice_copy.Tensor") &&
+  // Not on run-time shapes: equal types there are equal bounds, and e.g. a
+  // slice_scatter's src may hold fewer rows than the slice at run time.
+  if ((name == "aten::slice.Tensor" || name == "aten::slice_copy.Tensor") && !dynamic &&
       isFullSlice(op, operandOf(op, "self"), op->getResult(0))) {
     replace({operandOf(op, "self")});
     return success();
   }
-  if (name == "aten::slice_scatter" &&
+  if (name == "aten::slice_scatter" && !dynamic &&
       isFullSlice(op, operandOf(op, "self"), operandOf(op, "src"))) {
     replace({operandOf(op, "src")});
     return success();
@@ -552,7 +554,7 @@ LogicalResult Legalizer::run(bool &error) {
               !boolArg(op, "train", false))) {
     replace({op.getInputs().front()});
     return success();
-  } else if (name == "aten::copy" && op->getNumOperands() == 2 &&
+  } else if (name == "aten::copy" && op->getNumOperands() == 2 && !dynamic &&
              op->getOperand(1).getType() == op->getResult(0).getType()) {
     // A functional copy of a same-typed source (what `buf.copy_(src)` becomes)
     // IS the source: no temporary, and write-back copies the source itself.

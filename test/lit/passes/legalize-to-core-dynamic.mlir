@@ -47,3 +47,17 @@ func.func @dynamic_silu(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}
   %z = exir.aten "aten::relu6"(%x) {operand_segments = array<i32: 1>} : (tensor<16x4xf32>) -> tensor<16x4xf32>
   return %y, %z : tensor<16x4xf32>, tensor<16x4xf32>
 }
+
+// -----
+
+// Equal types are equal bounds, not equal run-time shapes: a slice_scatter
+// whose src has a dynamic row count is not the identity (src may hold fewer
+// rows), and neither is a functional copy from a dynamic source.
+// CHECK-LABEL: func.func @dynamic_scatter_not_identity
+// CHECK: exir.aten "aten::slice_scatter"
+// CHECK: exir.aten "aten::copy"
+func.func @dynamic_scatter_not_identity(%buf: tensor<16x2xf32>, %x: tensor<16x2xf32> {exir.dynamic_dims = array<i64: 0>}) -> (tensor<16x2xf32>, tensor<16x2xf32>) {
+  %s = exir.aten "aten::slice_scatter"(%buf, %x) {dim = 0 : i64, start = 0 : i64, end = 9223372036854775807 : i64, step = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<16x2xf32>, tensor<16x2xf32>) -> tensor<16x2xf32>
+  %c = exir.aten "aten::copy"(%buf, %x) {non_blocking = false, operand_segments = array<i32: 1, 1>} : (tensor<16x2xf32>, tensor<16x2xf32>) -> tensor<16x2xf32>
+  return %s, %c : tensor<16x2xf32>, tensor<16x2xf32>
+}
