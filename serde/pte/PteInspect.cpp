@@ -164,11 +164,12 @@ uint64_t segmentCount(const fb::Program *p) {
 }
 
 // The verifier checks 4-byte alignment of vectors only; 8-byte elements
-// must be 8-aligned before anything reads them.
+// must be 8-aligned before anything reads them. An empty vector has none to
+// read (a `full([])` size list), wherever its length word lies.
 template <typename T>
 bool vectorAligned(const PteView &v, const flatbuffers::Vector<T> *vec,
                    const std::string &w, std::string *err) {
-  if (!vec)
+  if (!vec || vec->size() == 0)
     return true;
   auto at = static_cast<uint64_t>(vec->Data() - v.data);
   if (at % sizeof(T) == 0)
