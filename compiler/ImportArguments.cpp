@@ -106,6 +106,16 @@ StringRef memoryFormatName(int64_t format) {
   }
 }
 
+bool appendTensorNames(const pt2::Argument &a, llvm::SmallVectorImpl<std::string> &out) {
+  if (a.kind == AK::Tensor)
+    out.push_back(a.name);
+  else if (a.kind == AK::Tensors)
+    out.append(a.names.begin(), a.names.end());
+  else
+    return false;
+  return true;
+}
+
 const char *argumentKindName(AK kind) {
   switch (kind) {
   case AK::None: return "as_none";

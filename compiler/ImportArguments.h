@@ -12,6 +12,7 @@
 #include "dialects/exir/schema/OperatorSchema.h"
 #include "serde/pt2/ExportedProgram.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Types.h"
@@ -52,6 +53,10 @@ convertArgument(mlir::MLIRContext *ctx, const schema::Argument &arg,
                 const pt2::Argument &value,
                 const std::map<std::string, int64_t> &symInts,
                 std::string *error);
+
+/// Appends the tensor names of `a` (one for as_tensor, each of as_tensors);
+/// false when `a` is not a tensor or a tensor list.
+bool appendTensorNames(const pt2::Argument &a, llvm::SmallVectorImpl<std::string> &out);
 
 /// Spelling of a .pt2 argument's kind for messages ("as_ints", "as_none").
 const char *argumentKindName(pt2::Argument::Kind kind);

@@ -127,11 +127,7 @@ struct HopImport {
   /// Output names of the node, flattened.
   LogicalResult outputNames(SmallVectorImpl<std::string> &names) {
     for (const pt2::Argument &out : node.outputs) {
-      if (out.kind == AK::Tensor)
-        names.push_back(out.name);
-      else if (out.kind == AK::Tensors)
-        names.append(out.names.begin(), out.names.end());
-      else
+      if (!appendTensorNames(out, names))
         return error() << "has a non-tensor output (" << argumentKindName(out.kind) << ")";
     }
     return success();

@@ -342,11 +342,7 @@ LogicalResult Importer::importSubgraph(const pt2::Graph &sub, Region &region,
     return failure();
   for (const pt2::Argument &out : sub.outputs) {
     SmallVector<std::string> outNames;
-    if (out.kind == AK::Tensor)
-      outNames.push_back(out.name);
-    else if (out.kind == AK::Tensors)
-      outNames.assign(out.names.begin(), out.names.end());
-    else
+    if (!import::appendTensorNames(out, outNames))
       return emitError(loc) << "a subgraph returns a non-tensor value ("
                             << import::argumentKindName(out.kind) << ")";
     for (const std::string &name : outNames) {
@@ -417,11 +413,7 @@ LogicalResult Importer::importHop(const pt2::Node &node, StringRef hop,
   SmallVector<Value> results;
   for (const pt2::Argument &out : sub.outputs) {
     SmallVector<std::string> outNames;
-    if (out.kind == AK::Tensor)
-      outNames.push_back(out.name);
-    else if (out.kind == AK::Tensors)
-      outNames.assign(out.names.begin(), out.names.end());
-    else
+    if (!import::appendTensorNames(out, outNames))
       return emitError(loc) << "the subgraph of node '" << node.name
                             << "' returns a non-tensor value ("
                             << import::argumentKindName(out.kind) << ")";
@@ -434,11 +426,7 @@ LogicalResult Importer::importHop(const pt2::Node &node, StringRef hop,
   }
   SmallVector<std::string> names;
   for (const pt2::Argument &out : node.outputs) {
-    if (out.kind == AK::Tensor)
-      names.push_back(out.name);
-    else if (out.kind == AK::Tensors)
-      names.append(out.names.begin(), out.names.end());
-    else
+    if (!import::appendTensorNames(out, names))
       return emitError(loc) << "node '" << node.name << "' (" << hop
                             << ") has a non-tensor output ("
                             << import::argumentKindName(out.kind) << ")";
