@@ -460,7 +460,7 @@ Error constant_pad_nd_out(KernelContext &ctx, Args args) {
     int64_t i = inBase;
     for (int d = 0; d < rs.n; ++d)
       i += ((r / rstr[d]) % rs.d[d]) * inStrides[d];
-    std::memcpy(dst + o * es, src + i * es, es);
+    std::memmove(dst + o * es, src + i * es, es);
   });
   return Error::Ok;
 }

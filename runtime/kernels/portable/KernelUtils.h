@@ -691,10 +691,12 @@ inline AxisSplit splitAt(const Tensor &t, int64_t dim) {
   return s;
 }
 
+/// memmove: a hostile program may place `out` over its input (planned
+/// ranges overlap); that gives wrong numbers, never undefined behaviour.
 inline void copyElems(void *dst, int64_t di, const void *src, int64_t si, int64_t n,
                       size_t esize) {
   if (n > 0)
-    std::memcpy(static_cast<uint8_t *>(dst) + di * esize,
+    std::memmove(static_cast<uint8_t *>(dst) + di * esize,
                 static_cast<const uint8_t *>(src) + si * esize, static_cast<size_t>(n) * esize);
 }
 
