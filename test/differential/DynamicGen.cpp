@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "test/differential/ProgramGen.h"
+#include "test/differential/GenRandom.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -47,9 +48,9 @@ struct Tensor {
   std::vector<Dim> dims;
 };
 
-class DynGenerator {
+class DynGenerator : GenRandom {
 public:
-  explicit DynGenerator(uint64_t seed) : rng_(seed ^ 0x9e3779b97f4a7c15ull) {}
+  explicit DynGenerator(uint64_t seed) : GenRandom(seed ^ 0x9e3779b97f4a7c15ull) {}
 
   std::string run() {
     bound_ = uniform(3, 8);
@@ -62,11 +63,6 @@ public:
   }
 
 private:
-  int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
-  template <typename T> const T &pick(const std::vector<T> &v) {
-    return v[static_cast<size_t>(uniform(0, static_cast<int>(v.size()) - 1))];
-  }
   std::string literal() {
     static const char *k[] = {"-1.000000e+00", "5.000000e-01", "2.000000e+00",
                                "-2.500000e-01", "1.500000e+00"};
@@ -531,7 +527,6 @@ private:
     return text + " : " + types + "\n  }\n}\n";
   }
 
-  std::mt19937_64 rng_;
   int bound_ = 0;
   int64_t cols_ = 0;
   size_t x_ = 0;

@@ -1,6 +1,7 @@
 //===- ProgramGen.cpp - random small stateful programs --------------------===//
 
 #include "test/differential/ProgramGen.h"
+#include "test/differential/GenRandom.h"
 
 #include <cstdio>
 #include <map>
@@ -41,9 +42,9 @@ struct State {
   bool isBuffer;
 };
 
-class Generator {
+class Generator : GenRandom {
 public:
-  explicit Generator(uint64_t seed) : rng_(seed) {}
+  explicit Generator(uint64_t seed) : GenRandom(seed) {}
 
   std::string run() {
     declareInputs();
@@ -54,11 +55,6 @@ public:
   }
 
 private:
-  int uniform(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
-  template <typename T> const T &pick(const std::vector<T> &v) {
-    return v[static_cast<size_t>(uniform(0, static_cast<int>(v.size()) - 1))];
-  }
 
   std::vector<size_t> ofShape(Shape s) const {
     std::vector<size_t> out;
@@ -408,7 +404,6 @@ private:
     return text;
   }
 
-  std::mt19937_64 rng_;
   std::vector<Value> values_;
   std::vector<State> states_;
   std::vector<std::string> args_, weights_, body_;
