@@ -698,9 +698,15 @@ private:
     if (p_ < s_.size() && isIdentChar(s_[p_]))
       return fail("malformed number", start);
     if (imaginary) {
+      // Like a real literal: one past double's range is refused, not read as
+      // inf (which no literal spells, so it would not print back).
+      errno = 0;
+      double v = std::strtod(tok.c_str(), nullptr);
+      if (errno == ERANGE && std::isinf(v))
+        return fail("number out of range", start);
       d->kind = DefaultValue::Kind::Complex;
       d->d = 0;
-      d->imag = std::strtod(tok.c_str(), nullptr) * (neg ? -1 : 1);
+      d->imag = v * (neg ? -1 : 1);
       return true;
     }
     if (isFloat || kind == TypeKind::Float || kind == TypeKind::Complex) {

@@ -429,6 +429,11 @@ TEST_CASE("malformed schemas report what and where", "[schema][parser][errors]")
   e = mustFail("f(int a=99999999999999999999) -> ()");
   CHECK(e.message.find("out of range") != std::string::npos);
 
+  // An imaginary literal past double's range (schema_fuzz: it read as inf,
+  // which printed as "infj" and did not parse back).
+  e = mustFail("f(complex a=1e400j) -> ()");
+  CHECK(e.message.find("number out of range") != std::string::npos);
+
   e = mustFail("f(int a=bogus) -> ()");
   CHECK(e.message.find("unknown default value 'bogus'") != std::string::npos);
 
