@@ -5,6 +5,7 @@
 #include "serde/pt2/SchemaHistory.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -13,8 +14,8 @@ namespace ptec::pt2 {
 namespace {
 
 std::string deviceString(const json &j, const Where &w) {
-  if (j.is_string())  // tolerated: some writers flatten devices
-    return j.get<std::string>();
+  if (j.isString())  // tolerated: some writers flatten devices
+    return std::string(j.str());
   expectObject(j, w);
   std::string type = stringField(j, "type", w, "cpu");
   const json *index = opt(j, "index");
@@ -38,7 +39,7 @@ std::string symbolText(const std::string &expr) {
 // before schema 3). Returns nullopt and sets `expr` for a symbolic value.
 std::optional<int64_t> symInt(const json &j, const Where &w, const SchemaForm &form,
                               std::string &expr, std::string *raw = nullptr) {
-  if (j.is_number_integer())  // TensorMeta.storage_offset before schema 5; tolerated elsewhere
+  if (j.isInteger())  // TensorMeta.storage_offset before schema 5; tolerated elsewhere
     return getInt(j, w);
   UnionValue u = unionOf(j, w, form.unions);
   if (u.key == "as_int")
@@ -46,11 +47,11 @@ std::optional<int64_t> symInt(const json &j, const Where &w, const SchemaForm &f
   if (u.key == "as_expr" || (form.oldSpellings && u.key == "as_symbol")) {
     expr = "?";
     std::string text;
-    if (u.value->is_object()) {
-      if (const json *e = opt(*u.value, "expr_str"); e && e->is_string())
-        text = e->get<std::string>();
-    } else if (u.value->is_string()) {
-      text = u.value->get<std::string>();
+    if (u.value->isObject()) {
+      if (const json *e = opt(*u.value, "expr_str"); e && e->isString())
+        text = e->str();
+    } else if (u.value->isString()) {
+      text = u.value->str();
     }
     if (!text.empty())
       expr = symbolText(text);
@@ -58,7 +59,7 @@ std::optional<int64_t> symInt(const json &j, const Where &w, const SchemaForm &f
       *raw = text;
     return std::nullopt;
   }
-  failAt(w, "unknown SymInt kind '" + u.key + "'");
+  failAt(w, "unknown SymInt kind '" + std::string(u.key) + "'");
 }
 
 DType dtypeFrom(const json &j, const Where &w, const SchemaForm &form) {
@@ -96,7 +97,7 @@ bool tensorMeta(const json &j, const Where &w, const SchemaForm &form, TensorMet
     Where wk = w[key];
     expectArray(*arr, wk);
     out.reserve(arr->size());
-    bool isSizes = std::string(key) == "sizes";
+    bool isSizes = std::strcmp(key, "sizes") == 0;
     for (size_t d = 0; d < arr->size(); ++d) {
       std::string expr, raw;
       std::optional<int64_t> v = symInt((*arr)[d], wk[d], form, expr, &raw);
@@ -150,7 +151,7 @@ void symScalar(const json &j, const Where &w, const char *valueKey, const Schema
     return;
   }
   if (u.key != valueKey)
-    failAt(w, "unknown symbolic value kind '" + u.key + "'");
+    failAt(w, "unknown symbolic value kind '" + std::string(u.key) + "'");
   if (a.kind == Argument::Kind::SymInt)
     a.i = getInt(*u.value, wv);
   else if (a.kind == Argument::Kind::SymFloat)
@@ -171,12 +172,12 @@ OptionalTensor optionalTensor(const json &j, const Where &w, const SchemaForm &f
   if (u.key == "as_tensor") {
     t.isNone = false;
     // Before schema 8 the payload could be the bare name instead of a TensorArgument.
-    if (form.optionalTensorMayBeName && u.value->is_string())
-      t.name = u.value->get<std::string>();
+    if (form.optionalTensorMayBeName && u.value->isString())
+      t.name = u.value->str();
     else
       t.name = tensorName(*u.value, wv);
   } else if (u.key != "as_none") {
-    failAt(w, "unknown optional tensor kind '" + u.key + "'");
+    failAt(w, "unknown optional tensor kind '" + std::string(u.key) + "'");
   }
   return t;
 }
@@ -185,7 +186,7 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
   using K = Argument::Kind;
   Argument a;
   UnionValue u = unionOf(j, w, st.form.unions);
-  const std::string &key = u.key;
+  std::string_view key = u.key;
   const json &v = *u.value;
   Where wv = u.payload(w);
   auto eachOf = [&](auto &&fn) {
@@ -218,7 +219,7 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
     a.s = getString(v, wv);
   } else if (key == "as_strings") {
     a.kind = K::Strings;
-    eachOf([&](const json &x, const Where &wx) { a.strings.push_back(getString(x, wx)); });
+    eachOf([&](const json &x, const Where &wx) { a.strings.emplace_back(getString(x, wx)); });
   } else if (key == "as_bool") {
     a.kind = K::Bool;
     a.b = getBool(v, wv);
@@ -318,7 +319,7 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
     a.kind = K::Tensor;  // tokens are tensors at runtime; see InputSpec
     a.name = tensorName(v, wv);
   } else {
-    failAt(w, "unsupported argument kind '" + key + "'");
+    failAt(w, "unsupported argument kind '" + std::string(key) + "'");
   }
   return a;
 }
@@ -370,11 +371,12 @@ Node parseNode(const json &j, const Where &w, ParseState &st) {
     n.outputs = argumentList(j, "outputs", w, st);
     if (const json *md = opt(j, "metadata")) {
       expectObject(*md, w["metadata"]);
-      for (auto it = md->begin(); it != md->end(); ++it)
-        if (it->is_string())
-          n.metadata[it.key()] = it->get<std::string>();
-        else if (it->is_primitive())  // informational only; never dump nested values
-          n.metadata[it.key()] = it->dump();
+      // Members come sorted and unique: each goes in at the map's end.
+      for (const JsonMember &m : *md)
+        if (m.value.isString())
+          n.metadata.emplace_hint(n.metadata.end(), m.key, m.value.str());
+        else if (m.value.isPrimitive())  // informational only; never dump nested values
+          n.metadata.emplace_hint(n.metadata.end(), m.key, m.value.dump());
     }
     n.name = stringField(j, "name", w, "");
     if (n.name.empty())
@@ -408,26 +410,26 @@ Graph parseGraph(const json &j, const Where &w, ParseState &st) {
   if (const json *tv = opt(j, "tensor_values")) {
     Where wt = w["tensor_values"];
     expectObject(*tv, wt);
-    for (auto it = tv->begin(); it != tv->end(); ++it) {
+    for (const JsonMember &m : *tv) {
       TensorMeta meta;
       SymbolicUse use;
-      if (!tensorMeta(*it, wt[it.key()], st.form, meta, use)) {
-        use.tensor = it.key();
+      if (!tensorMeta(m.value, wt.at(m.key), st.form, meta, use)) {
+        use.tensor = m.key;
         st.symbolic.push_back(use);
       }
-      g.tensorValues.emplace(it.key(), std::move(meta));
+      g.tensorValues.emplace_hint(g.tensorValues.end(), m.key, std::move(meta));
     }
   }
   if (const json *sv = opt(j, "sym_int_values")) {
     Where ws = w["sym_int_values"];
     expectObject(*sv, ws);
-    for (auto it = sv->begin(); it != sv->end(); ++it) {
+    for (const JsonMember &m : *sv) {
       std::string expr;
       std::string raw;
-      if (std::optional<int64_t> v = symInt(*it, ws[it.key()], st.form, expr, &raw))
-        g.symIntValues[it.key()] = *v;
+      if (std::optional<int64_t> v = symInt(m.value, ws.at(m.key), st.form, expr, &raw))
+        g.symIntValues[std::string(m.key)] = *v;
       else
-        g.symIntExprs[it.key()] = raw;
+        g.symIntExprs[std::string(m.key)] = raw;
     }
   }
   g.isSingleTensorReturn = boolField(j, "is_single_tensor_return", w, false);
@@ -443,7 +445,7 @@ Argument tensorArg(const json &spec, const Where &w) {
 
 InputSpec parseInputSpec(const json &j, const Where &w, ParseState &st) {
   UnionValue u = unionOf(j, w, st.form.unions);
-  const std::string &key = u.key;
+  std::string_view key = u.key;
   const json &v = *u.value;
   Where wv = u.payload(w);
   expectObject(v, wv);
@@ -485,7 +487,7 @@ InputSpec parseInputSpec(const json &j, const Where &w, ParseState &st) {
         s.arg.kind != K::String && s.arg.kind != K::Bool)
       failAt(wv["value"], "constant input must be none, int, float, string or bool");
   } else {
-    failAt(w, "unknown input spec kind '" + key + "'");
+    failAt(w, "unknown input spec kind '" + std::string(key) + "'");
   }
   return s;
 }
@@ -493,7 +495,7 @@ InputSpec parseInputSpec(const json &j, const Where &w, ParseState &st) {
 OutputSpec parseOutputSpec(const json &j, const Where &w, ParseState &st) {
   UnionValue u = unionOf(j, w, st.form.unions);
   // Development builds between torch 2.1 and 2.2 misspelled the loss output.
-  std::string key = st.form.oldSpellings && u.key == "loss_outout" ? "loss_output" : u.key;
+  std::string_view key = st.form.oldSpellings && u.key == "loss_outout" ? "loss_output" : u.key;
   const json &v = *u.value;
   Where wv = u.payload(w);
   expectObject(v, wv);
@@ -525,7 +527,7 @@ OutputSpec parseOutputSpec(const json &j, const Where &w, ParseState &st) {
       s.target = reqString(v, k.targetField, wv);
     return s;
   }
-  failAt(w, "unknown output spec kind '" + key + "'");
+  failAt(w, "unknown output spec kind '" + std::string(key) + "'");
 }
 
 const Argument *findInputArg(const ExportedProgram &ep, const std::string &tensor) {
@@ -539,22 +541,22 @@ const Argument *findInputArg(const ExportedProgram &ep, const std::string &tenso
 // float, as torch writes infinity) bounds are unbounded.
 void readRangeConstraints(const json &j, const Where &w, ExportedProgram &ep) {
   expectObject(j, w);
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    Where wr = w[it.key()];
-    expectObject(*it, wr);
+  for (const JsonMember &m : j) {
+    Where wr = w.at(m.key);
+    expectObject(m.value, wr);
     auto bound = [&](const char *key) -> std::optional<int64_t> {
-      const json *v = opt(*it, key);
-      if (!v || !v->is_number_integer())
+      const json *v = opt(m.value, key);
+      if (!v || !v->isInteger())
         return std::nullopt;
-      if (v->is_number_unsigned() &&
-          v->get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      if (v->isUnsigned() &&
+          v->uintValue() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
         return std::nullopt;
-      return v->get<int64_t>();
+      return v->intValue();
     };
     ExportedProgram::Range r;
     r.min = bound("min_val").value_or(0);
     r.max = bound("max_val");
-    ep.rangeConstraints[it.key()] = r;
+    ep.rangeConstraints[std::string(m.key)] = r;
   }
 }
 
@@ -619,7 +621,7 @@ SchemaForm readSchemaVersion(const json &doc, const Where &root,
     minor = external->minor;
   } else if (!version) {
     failAt(root, "missing required field 'schema_version'");
-  } else if (version->is_object()) {
+  } else if (version->isObject()) {
     major = getInt(req(*version, "major", wv), wv["major"]);
     minor = intField(*version, "minor", wv, 0);
   } else {
@@ -684,13 +686,21 @@ void readCallSpecs(const json &gm, const Where &wgm, const SchemaForm &form, Exp
     ep.outSpec = stringField(*callSpec, "out_spec", wc, "");
   }
 }
+// The document's root; a malformed one fails with "invalid JSON: " and what is wrong.
+const json &parseDocument(const std::vector<uint8_t> &text, JsonDocument &dom) {
+  std::string error;
+  if (!dom.parse(text.data(), text.size(), error))
+    fail("invalid JSON: " + error);
+  return dom.root();
+}
 }  // namespace
 
 void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::string &entryName,
                               ExportedProgram &ep, const ExternalSchemaVersion *external) {
   ParseState st;
   try {
-    json doc = json::parse(text.begin(), text.end());
+    JsonDocument dom;
+    const json &doc = parseDocument(text, dom);
     Where root;
     expectObject(doc, root);
     // Version first: it decides how everything else is spelled.
@@ -700,15 +710,15 @@ void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::strin
     ep.torchVersion = stringField(doc, "torch_version", root, "<=2.4");
     if (const json *ops = opt(doc, "opset_version")) {
       expectObject(*ops, root["opset_version"]);
-      for (auto it = ops->begin(); it != ops->end(); ++it)
-        ep.opsetVersion[it.key()] = getInt(*it, root["opset_version"][it.key()]);
+      for (const JsonMember &m : *ops)
+        ep.opsetVersion[std::string(m.key)] = getInt(m.value, root["opset_version"].at(m.key));
     }
     if (const json *vs = opt(doc, "verifiers")) {
       expectArray(*vs, root["verifiers"]);
       for (size_t k = 0; k < vs->size(); ++k)
-        ep.verifiers.push_back(getString((*vs)[k], root["verifiers"][k]));
+        ep.verifiers.emplace_back(getString((*vs)[k], root["verifiers"][k]));
     } else if (const json *dialect = opt(doc, "dialect")) {  // schema 2 to 6 or so
-      ep.verifiers.push_back(getString(*dialect, root["dialect"]));
+      ep.verifiers.emplace_back(getString(*dialect, root["dialect"]));
     }
 
     Where wgm = root["graph_module"];
@@ -719,8 +729,6 @@ void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::strin
     readCallSpecs(gm, wgm, st.form, ep);
     if (const json *rc = opt(doc, "range_constraints"))
       readRangeConstraints(*rc, root["range_constraints"], ep);
-  } catch (const json::exception &e) {
-    fail(entryName + ": invalid JSON: " + e.what());
   } catch (const Pt2Error &e) {
     fail(entryName + ": " + e.what());
   }
@@ -731,7 +739,8 @@ std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text
                                                 const std::string &entryName) {
   std::vector<PayloadMeta> out;
   try {
-    json doc = json::parse(text.begin(), text.end());
+    JsonDocument dom;
+    const json &doc = parseDocument(text, dom);
     Where root;
     expectObject(doc, root);
     const json *config = opt(doc, "config");
@@ -739,15 +748,15 @@ std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text
       return out;
     Where wc = root["config"];
     expectObject(*config, wc);
-    for (auto it = config->begin(); it != config->end(); ++it) {
-      Where we = wc[it.key()];
-      expectObject(*it, we);
+    for (const JsonMember &entry : *config) {
+      Where we = wc.at(entry.key);
+      expectObject(entry.value, we);
       PayloadMeta m;
-      m.fqn = it.key();
-      m.pathName = reqString(*it, "path_name", we);
-      m.isParam = boolField(*it, "is_param", we, false);
-      m.usePickle = boolField(*it, "use_pickle", we, false);
-      if (const json *tm = opt(*it, "tensor_meta")) {
+      m.fqn = entry.key;
+      m.pathName = reqString(entry.value, "path_name", we);
+      m.isParam = boolField(entry.value, "is_param", we, false);
+      m.usePickle = boolField(entry.value, "use_pickle", we, false);
+      if (const json *tm = opt(entry.value, "tensor_meta")) {
         SymbolicUse use;
         if (!tensorMeta(*tm, we["tensor_meta"], SchemaForm{}, m.meta, use,
                         /*symbolicSizesRejected=*/true))
@@ -757,8 +766,6 @@ std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text
       }
       out.push_back(std::move(m));
     }
-  } catch (const json::exception &e) {
-    fail(entryName + ": invalid JSON: " + e.what());
   } catch (const Pt2Error &e) {
     fail(entryName + ": " + e.what());
   }

@@ -10,11 +10,11 @@ namespace ptec::pt2 {
 std::string Where::str() const {
   std::vector<std::string> parts;
   for (const Where *w = this; w; w = w->parent) {
-    if (w->key)
-      parts.push_back(std::string(".") + w->key);
-    else if (w->mapKey)
-      parts.push_back("['" + *w->mapKey + "']");
-    else if (w->index >= 0)
+    if (w->step == Step::Field)
+      parts.push_back("." + std::string(w->key));
+    else if (w->step == Step::MapKey)
+      parts.push_back("['" + std::string(w->key) + "']");
+    else if (w->step == Step::Index)
       parts.push_back("[" + std::to_string(w->index) + "]");
   }
   // Deep paths (nested subgraphs) keep their start and end.
@@ -39,23 +39,21 @@ void failAt(const Where &w, const std::string &msg) {
 
 const char *typeName(const json &j) {
   switch (j.type()) {
-  case json::value_t::null: return "null";
-  case json::value_t::object: return "an object";
-  case json::value_t::array: return "an array";
-  case json::value_t::string: return "a string";
-  case json::value_t::boolean: return "a boolean";
-  case json::value_t::number_integer:
-  case json::value_t::number_unsigned: return "an integer";
-  case json::value_t::number_float: return "a float";
-  default: return "an unexpected value";
+  case json::Type::Null: return "null";
+  case json::Type::Object: return "an object";
+  case json::Type::Array: return "an array";
+  case json::Type::String: return "a string";
+  case json::Type::Bool: return "a boolean";
+  case json::Type::Int:
+  case json::Type::UInt: return "an integer";
+  case json::Type::Float: return "a float";
   }
+  return "an unexpected value";
 }
 
 const json *opt(const json &obj, const char *key) {
-  auto it = obj.find(key);
-  if (it == obj.end() || it->is_null())
-    return nullptr;
-  return &*it;
+  const json *v = obj.find(key);
+  return v && !v->isNull() ? v : nullptr;
 }
 
 const json &req(const json &obj, const char *key, const Where &w) {
@@ -66,53 +64,53 @@ const json &req(const json &obj, const char *key, const Where &w) {
 }
 
 void expectObject(const json &j, const Where &w) {
-  if (!j.is_object())
+  if (!j.isObject())
     failAt(w, std::string("expected an object, got ") + typeName(j));
 }
 
 void expectArray(const json &j, const Where &w) {
-  if (!j.is_array())
+  if (!j.isArray())
     failAt(w, std::string("expected an array, got ") + typeName(j));
 }
 
 int64_t getInt(const json &j, const Where &w) {
-  if (j.is_number_unsigned()) {
-    uint64_t v = j.get<uint64_t>();
+  if (j.isUnsigned()) {
+    uint64_t v = j.uintValue();
     if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
       failAt(w, "integer " + std::to_string(v) + " does not fit in 64 bits");
     return static_cast<int64_t>(v);
   }
-  if (j.is_number_integer())
-    return j.get<int64_t>();
+  if (j.isInteger())
+    return j.intValue();
   failAt(w, std::string("expected an integer, got ") + typeName(j));
 }
 
 double getFloat(const json &j, const Where &w) {
-  if (j.is_number())
-    return j.get<double>();
-  if (j.is_string()) {
-    const std::string &s = j.get_ref<const std::string &>();
+  if (j.isNumber())
+    return j.number();
+  if (j.isString()) {
+    std::string_view s = j.str();
     if (s == "Infinity")
       return std::numeric_limits<double>::infinity();
     if (s == "-Infinity")
       return -std::numeric_limits<double>::infinity();
     if (s == "NaN")
       return std::numeric_limits<double>::quiet_NaN();
-    failAt(w, "expected a float, got the string '" + s + "'");
+    failAt(w, "expected a float, got the string '" + std::string(s) + "'");
   }
   failAt(w, std::string("expected a float, got ") + typeName(j));
 }
 
 bool getBool(const json &j, const Where &w) {
-  if (!j.is_boolean())
+  if (!j.isBool())
     failAt(w, std::string("expected a boolean, got ") + typeName(j));
-  return j.get<bool>();
+  return j.boolValue();
 }
 
-const std::string &getString(const json &j, const Where &w) {
-  if (!j.is_string())
+std::string_view getString(const json &j, const Where &w) {
+  if (!j.isString())
     failAt(w, std::string("expected a string, got ") + typeName(j));
-  return j.get_ref<const std::string &>();
+  return j.str();
 }
 
 int64_t intField(const json &obj, const char *key, const Where &w, int64_t dflt) {
@@ -127,43 +125,43 @@ bool boolField(const json &obj, const char *key, const Where &w, bool dflt) {
 
 std::string stringField(const json &obj, const char *key, const Where &w, const std::string &dflt) {
   const json *v = opt(obj, key);
-  return v ? getString(*v, w[key]) : dflt;
+  return v ? std::string(getString(*v, w[key])) : dflt;
 }
 
 std::string reqString(const json &obj, const char *key, const Where &w) {
-  return getString(req(obj, key, w), w[key]);
+  return std::string(getString(req(obj, key, w), w[key]));
 }
 
 namespace {
 std::string keyList(const json &j, bool nonNullOnly) {
   std::string keys;
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!nonNullOnly || !it->is_null())
-      keys += (keys.empty() ? "" : ", ") + it.key();
+  for (const JsonMember &m : j)
+    if (!nonNullOnly || !m.value.isNull())
+      keys += (keys.empty() ? "" : ", ") + std::string(m.key);
   return keys;
 }
 
 // Schema 3-4 wrote {"$type": field, "$value": payload}; schema 1-2 wrote
 // every field of the union (dataclasses.asdict), null except the active one.
 UnionValue legacyUnion(const json &j, const Where &w) {
-  if (auto type = j.find("$type"); type != j.end()) {
+  if (const json *type = j.find("$type")) {
     UnionValue u;
     u.key = getString(*type, w["$type"]);
-    auto value = j.find("$value");
-    if (value == j.end())
-      failAt(w, "tagged union '" + u.key + "' has no '$value'");
-    u.value = &*value;
+    const json *value = j.find("$value");
+    if (!value)
+      failAt(w, "tagged union '" + std::string(u.key) + "' has no '$value'");
+    u.value = value;
     u.tagged = true;
     return u;
   }
   size_t set = 0;
   UnionValue u;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    if (it->is_null())
+  for (const JsonMember &m : j) {
+    if (m.value.isNull())
       continue;
     ++set;
-    u.key = it.key();
-    u.value = &*it;
+    u.key = m.key;
+    u.value = &m.value;
   }
   if (set == 1)
     return u;
@@ -185,7 +183,7 @@ UnionValue unionOf(const json &j, const Where &w, UnionStyle style) {
     failAt(w, "a union must have exactly one key, found " + std::to_string(j.size()) +
                   (keys.empty() ? "" : " (" + keys + ")"));
   }
-  return UnionValue{j.begin().key(), &j.begin().value(), false};
+  return UnionValue{j.begin()->key, &j.begin()->value, false};
 }
 
 }  // namespace ptec::pt2

@@ -1,29 +1,35 @@
-// Internal: typed access to nlohmann JSON for the pt2 reader. Every failure
-// throws Pt2Error with the JSON path of the offending value ("graph_module.
-// graph.nodes[3].inputs[0].arg: expected an object, got a string").
+// Internal: typed access to the parsed JSON (JsonDom.h) for the pt2 reader.
+// Every failure throws Pt2Error with the JSON path of the offending value
+// ("graph_module.graph.nodes[3].inputs[0].arg: expected an object, got a
+// string").
 #ifndef PTEC_SERDE_PT2_JSONREAD_H
 #define PTEC_SERDE_PT2_JSONREAD_H
 
-#include <nlohmann/json.hpp>
+#include "serde/pt2/JsonDom.h"
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace ptec::pt2 {
 
-using json = nlohmann::json;
+using json = JsonValue;
 
 // A JSON path, rendered only when an error needs it. Holds pointers to its
 // parent and key: a Where must not outlive either.
 struct Where {
+  enum class Step : uint8_t { Root, Field, MapKey, Index };
   const Where *parent = nullptr;
-  const char *key = nullptr;  // field name; null for an index or a map key
-  const std::string *mapKey = nullptr;
+  Step step = Step::Root;
+  std::string_view key;  // Field: the field name; MapKey: the map key
   int64_t index = -1;
 
-  Where operator[](const char *k) const { return Where{this, k, nullptr, -1}; }
-  Where operator[](size_t i) const { return Where{this, nullptr, nullptr, static_cast<int64_t>(i)}; }
-  Where operator[](const std::string &k) const { return Where{this, nullptr, &k, -1}; }
+  Where operator[](const char *k) const { return Where{this, Step::Field, k, -1}; }
+  Where operator[](size_t i) const { return Where{this, Step::Index, {}, static_cast<int64_t>(i)}; }
+  /// A key of a JSON map (tensor_values, metadata, ...): rendered ['key'].
+  Where at(std::string_view k) const { return Where{this, Step::MapKey, k, -1}; }
+  /// A union's field, named by the file.
+  Where field(std::string_view k) const { return Where{this, Step::Field, k, -1}; }
 
   std::string str() const;
 };
@@ -44,7 +50,7 @@ int64_t getInt(const json &j, const Where &w);
 /// Numbers, and the strings "Infinity", "-Infinity", "NaN".
 double getFloat(const json &j, const Where &w);
 bool getBool(const json &j, const Where &w);
-const std::string &getString(const json &j, const Where &w);
+std::string_view getString(const json &j, const Where &w);
 
 int64_t intField(const json &obj, const char *key, const Where &w, int64_t dflt);
 bool boolField(const json &obj, const char *key, const Where &w, bool dflt);
@@ -60,13 +66,13 @@ enum class UnionStyle {
 
 /// The active field of a union and where its payload sits.
 struct UnionValue {
-  std::string key;             // "as_tensor"
+  std::string_view key;        // "as_tensor"
   const json *value = nullptr;
   bool tagged = false;         // payload is under "$value"
 
   /// The path of the payload: `w.<key>` or, when tagged, `w.$value`. `w`
   /// and this object must outlive the result.
-  Where payload(const Where &w) const { return tagged ? w["$value"] : w[key.c_str()]; }
+  Where payload(const Where &w) const { return tagged ? w["$value"] : w.field(key); }
 };
 
 UnionValue unionOf(const json &j, const Where &w, UnionStyle style);

@@ -31,8 +31,8 @@ std::map<std::string, std::string> nameMap(const json &obj, const char *key, con
     return out;
   Where wk = w[key];
   expectObject(*m, wk);
-  for (auto it = m->begin(); it != m->end(); ++it)
-    out[it.key()] = getString(*it, wk[it.key()]);
+  for (const JsonMember &e : *m)
+    out[std::string(e.key)] = getString(e.value, wk.at(e.key));
   return out;
 }
 
@@ -44,7 +44,7 @@ std::set<std::string> nameList(const json &obj, const char *key, const Where &w)
   Where wk = w[key];
   expectArray(*l, wk);
   for (size_t k = 0; k < l->size(); ++k)
-    out.insert(getString((*l)[k], wk[k]));
+    out.emplace(getString((*l)[k], wk[k]));
   return out;
 }
 
