@@ -59,7 +59,7 @@ AsmResourceBlob makeBlob(const pt2::WeightTensor &w) {
       reinterpret_cast<uintptr_t>(storage->data()) % kBlobAlignment == 0) {
     ArrayRef<char> bytes(reinterpret_cast<const char *>(storage->data()),
                          storage->size());
-    std::shared_ptr<const std::vector<uint8_t>> keep = storage;
+    std::shared_ptr<const pt2::ByteStorage> keep = storage;
     return AsmResourceBlob(
         bytes, kBlobAlignment,
         [keep](void *, size_t, size_t) mutable { keep.reset(); },

@@ -131,19 +131,62 @@ struct OutputSpec {
   std::string target;
 };
 
+/// A read-only run of bytes: a pointer and a size, comparable by content.
+struct ByteView {
+  const uint8_t *ptr = nullptr;
+  size_t len = 0;
+  ByteView() = default;
+  ByteView(const uint8_t *p, size_t n) : ptr(p), len(n) {}
+  ByteView(const std::vector<uint8_t> &v) : ptr(v.data()), len(v.size()) {}  // NOLINT: implicit
+  const uint8_t *data() const { return ptr; }
+  size_t size() const { return len; }
+  bool empty() const { return len == 0; }
+  const uint8_t *begin() const { return ptr; }
+  const uint8_t *end() const { return ptr + len; }
+  uint8_t operator[](size_t i) const { return ptr[i]; }
+  friend bool operator==(ByteView a, ByteView b);
+  friend bool operator!=(ByteView a, ByteView b) { return !(a == b); }
+};
+
+/// A weight payload: bytes the reader owns, or a window of a memory-mapped
+/// archive (a STORED entry read in place) that `keep` holds mapped. Either
+/// way immutable; several tensors may share one.
+class ByteStorage {
+public:
+  explicit ByteStorage(std::vector<uint8_t> owned)
+      : owned_(std::move(owned)), ptr_(owned_.data()), len_(owned_.size()) {}
+  ByteStorage(const uint8_t *data, size_t size, std::shared_ptr<const void> keep)
+      : keep_(std::move(keep)), ptr_(data), len_(size) {}
+  ByteStorage(const ByteStorage &) = delete;
+  ByteStorage &operator=(const ByteStorage &) = delete;
+
+  const uint8_t *data() const { return ptr_; }
+  size_t size() const { return len_; }
+  bool empty() const { return len_ == 0; }
+  ByteView view() const { return {ptr_, len_}; }
+  /// True when the bytes are a window of a mapped file, not a copy.
+  bool mapped() const { return keep_ != nullptr; }
+
+private:
+  std::vector<uint8_t> owned_;
+  std::shared_ptr<const void> keep_;
+  const uint8_t *ptr_;
+  size_t len_;
+};
+
 struct WeightTensor {
   std::string fqn;
   TensorMeta meta;
   bool isParam = false;
   // Whole payload; the same object for every fqn that shares a storage.
-  std::shared_ptr<const std::vector<uint8_t>> storage;
+  std::shared_ptr<const ByteStorage> storage;
   // Contiguous numel*elemsize materialization of the as_strided view; left
   // empty when the view is its whole storage in order (wholeStorage), so a
   // reader never holds a weight twice. Read the bytes through bytes().
   std::vector<uint8_t> data;
   bool wholeStorage = false;
   /// The view's contiguous bytes (numel * element size).
-  const std::vector<uint8_t> &bytes() const { return wholeStorage ? *storage : data; }
+  ByteView bytes() const { return wholeStorage ? storage->view() : ByteView(data); }
 };
 
 struct ExportedProgram {

@@ -62,7 +62,7 @@ void loadPayloads(const ZipArchive &zip, const std::string &root, const std::str
     return;
   }
   std::vector<PayloadMeta> metas = parsePayloadConfigJson(zip.read(configName), configName);
-  std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> storages;
+  std::map<std::string, std::shared_ptr<const ByteStorage>> storages;
   for (const PayloadMeta &m : metas) {
     const std::string file = dir + m.pathName;
     std::string what = std::string(pd.word) + " '" + m.fqn + "' (" + file + ")";
@@ -81,14 +81,14 @@ void loadPayloads(const ZipArchive &zip, const std::string &root, const std::str
     if (!bytes) {
       if (!zip.has(file))
         fail(what + ": payload file is missing");
-      bytes = std::make_shared<const std::vector<uint8_t>>(zip.readFor(file, what));
+      bytes = zip.readPayload(file, what);
     }
     WeightTensor w;
     w.fqn = m.fqn;
     w.meta = m.meta;
     w.isParam = m.isParam;
     w.storage = bytes;
-    w.data = materializeStrided(*bytes, w.meta, what, /*emptyMeansZeros=*/true, &expandedBytes,
+    w.data = materializeStrided(bytes->view(), w.meta, what, /*emptyMeansZeros=*/true, &expandedBytes,
                                 &w.wholeStorage);
     out[w.fqn] = std::move(w);
   }

@@ -49,7 +49,7 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
   if (top->kind != pickle::Object::Kind::Dict)
     fail(inner("data.pkl") + ": expected a dict of tensors, got a " + pickle::kindName(top->kind));
 
-  std::map<std::string, std::shared_ptr<const std::vector<uint8_t>>> storages;
+  std::map<std::string, std::shared_ptr<const ByteStorage>> storages;
   std::map<std::string, WeightTensor> out;
   uint64_t expandedBytes = 0;
   for (size_t k = 0; k + 1 < top->items.size(); k += 2) {
@@ -67,7 +67,7 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
     if (!bytes) {
       if (!zip->has(dataName))
         fail(what + ": storage file is missing");
-      auto data = std::make_shared<std::vector<uint8_t>>(zip->readFor(dataName, what));
+      std::shared_ptr<const ByteStorage> data = zip->readPayload(dataName, what);
       uint64_t want = static_cast<uint64_t>(storage.numel) * dtypeSize(storage.dtype);
       if (storage.numel > 0 && want / static_cast<uint64_t>(storage.numel) != dtypeSize(storage.dtype))
         fail(what + ": storage size overflows");
@@ -87,7 +87,7 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
     w.meta.requiresGrad = value->requiresGrad;
     w.meta.device = storage.location;
     w.storage = bytes;
-    w.data = materializeStrided(*bytes, w.meta, what, /*emptyMeansZeros=*/false, &expandedBytes,
+    w.data = materializeStrided(bytes->view(), w.meta, what, /*emptyMeansZeros=*/false, &expandedBytes,
                                 &w.wholeStorage);
     out[w.fqn] = std::move(w);
   }

@@ -32,11 +32,15 @@ std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes) {
   return strides;
 }
 
+bool operator==(ByteView a, ByteView b) {
+  return a.len == b.len && (a.len == 0 || std::memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
 std::string describeTensor(DType dtype, const std::vector<int64_t> &sizes) {
   return std::string(dtypeName(dtype)) + listText(sizes);
 }
 
-std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
+std::vector<uint8_t> materializeStrided(ByteView storage,
                                         const TensorMeta &meta, const std::string &what,
                                         bool emptyMeansZeros, uint64_t *expandedSoFar,
                                         bool *wholeStorage) {

@@ -20,7 +20,7 @@ constexpr uint64_t kMaxExpandedBytes = uint64_t(1) << 30;
 /// Empty strides mean contiguous. `what` names the tensor and its file in
 /// errors; every index is bounds-checked. `expandedSoFar`, when given,
 /// accumulates expanded bytes across calls against kMaxExpandedBytes.
-std::vector<uint8_t> materializeStrided(const std::vector<uint8_t> &storage,
+std::vector<uint8_t> materializeStrided(ByteView storage,
                                         const TensorMeta &meta, const std::string &what,
                                         bool emptyMeansZeros = true,
                                         uint64_t *expandedSoFar = nullptr,

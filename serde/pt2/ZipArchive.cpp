@@ -1,11 +1,15 @@
 #include "serde/pt2/ZipArchive.h"
 
+#include "serde/io/MappedFile.h"
 #include "serde/pt2/Pt2Error.h"
 
+#include <libdeflate.h>
 #include <zip.h>
-#include <zlib.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cinttypes>
@@ -49,15 +53,83 @@ std::string hex32(uint32_t v) {
   return text;
 }
 
-/// CRC-32 of `data` (zlib takes at most UINT_MAX bytes per call).
-uint32_t crcOf(const std::vector<uint8_t> &data) {
-  uLong crc = ::crc32(0L, Z_NULL, 0);
-  for (size_t at = 0; at < data.size();) {
-    uInt n = static_cast<uInt>(std::min<size_t>(data.size() - at, 1u << 30));
-    crc = ::crc32(crc, data.data() + at, n);
-    at += n;
+/// CRC-32 of `data` (libdeflate's: several times zlib's speed).
+uint32_t crcOf(const uint8_t *data, size_t size) {
+  return libdeflate_crc32(0, data, size);
+}
+
+uint16_t le16(const uint8_t *p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
+uint32_t le32(const uint8_t *p) { return uint32_t(le16(p)) | uint32_t(le16(p + 2)) << 16; }
+uint64_t le64(const uint8_t *p) { return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32; }
+
+/// Local header offset of every central directory entry, by name. libzip
+/// does not expose it. Returns an empty map on anything unexpected: the
+/// caller then reads through libzip, and every offset found here is only
+/// trusted after the data's CRC matches libzip's record.
+std::map<std::string, uint64_t> localHeaderOffsets(const uint8_t *d, uint64_t n) {
+  std::map<std::string, uint64_t> out;
+  constexpr uint64_t kEocd = 22, kMaxComment = 65535;
+  if (n < kEocd)
+    return out;
+  uint64_t lowest = n > kEocd + kMaxComment ? n - kEocd - kMaxComment : 0;
+  uint64_t eocd = UINT64_MAX;
+  for (uint64_t at = n - kEocd + 1; at-- > lowest;)
+    if (le32(d + at) == 0x06054b50) {
+      eocd = at;
+      break;
+    }
+  if (eocd == UINT64_MAX)
+    return out;
+  uint64_t count = le16(d + eocd + 10), cdSize = le32(d + eocd + 12), cdOff = le32(d + eocd + 16);
+  if (count == 0xFFFF || cdSize == 0xFFFFFFFF || cdOff == 0xFFFFFFFF) {  // ZIP64
+    if (eocd < 20 || le32(d + eocd - 20) != 0x07064b50)
+      return out;
+    uint64_t rec = le64(d + eocd - 20 + 8);
+    if (rec > n || n - rec < 56 || le32(d + rec) != 0x06064b50)
+      return out;
+    count = le64(d + rec + 32);
+    cdSize = le64(d + rec + 40);
+    cdOff = le64(d + rec + 48);
   }
-  return static_cast<uint32_t>(crc);
+  if (cdOff > n || cdSize > n - cdOff)
+    return out;
+  const uint64_t end = cdOff + cdSize;
+  uint64_t at = cdOff;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (end - at < 46 || le32(d + at) != 0x02014b50)
+      return {};
+    const uint32_t comp = le32(d + at + 20), full = le32(d + at + 24);
+    const uint16_t nameLen = le16(d + at + 28), extraLen = le16(d + at + 30),
+                   commentLen = le16(d + at + 32);
+    const uint64_t need = 46ull + nameLen + extraLen + commentLen;
+    if (end - at < need)
+      return {};
+    uint64_t offset = le32(d + at + 42);
+    if (offset == 0xFFFFFFFF) {  // in the ZIP64 extra field, after any 64-bit sizes
+      const uint8_t *x = d + at + 46 + nameLen;
+      uint64_t left = extraLen;
+      bool found = false;
+      while (left >= 4 && !found) {
+        uint16_t id = le16(x), size = le16(x + 2);
+        if (size > left - 4)
+          break;
+        if (id == 0x0001) {
+          uint64_t skip = (full == 0xFFFFFFFF ? 8 : 0) + (comp == 0xFFFFFFFF ? 8 : 0);
+          if (size < skip + 8)
+            break;
+          offset = le64(x + 4 + skip);
+          found = true;
+        }
+        x += 4 + size;
+        left -= 4 + size;
+      }
+      if (!found)
+        return {};
+    }
+    out.emplace(std::string(reinterpret_cast<const char *>(d + at + 46), nameLen), offset);
+    at += need;
+  }
+  return out;
 }
 
 std::string tooShort(uint64_t size) {
@@ -105,7 +177,9 @@ std::unique_ptr<ZipArchive> ZipArchive::openMemory(const void *data, size_t size
     fail(openErrorMessage(code));
   }
   zip_error_fini(&error);
-  return std::unique_ptr<ZipArchive>(new ZipArchive(z, size));
+  std::unique_ptr<ZipArchive> archive(new ZipArchive(z, size));
+  archive->bytes_ = static_cast<const uint8_t *>(data);  // the caller keeps it alive
+  return archive;
 }
 
 std::unique_ptr<ZipArchive> ZipArchive::openFile(const std::string &path) {
@@ -123,7 +197,16 @@ std::unique_ptr<ZipArchive> ZipArchive::openFile(const std::string &path) {
       fail("cannot open file: not readable");
     fail(openErrorMessage(code));
   }
-  return std::unique_ptr<ZipArchive>(new ZipArchive(z, static_cast<uint64_t>(st.st_size)));
+  std::unique_ptr<ZipArchive> archive(new ZipArchive(z, static_cast<uint64_t>(st.st_size)));
+  // Payloads are read in place from a mapping when they can be; a file that
+  // cannot be mapped is still read through libzip.
+  std::string ignored;
+  archive->map_ = io::MappedFile::open(path, &ignored);
+  if (archive->map_ && archive->map_->size() != archive->archiveSize_)
+    archive->map_.reset();  // changed under us: do not mix two versions
+  if (archive->map_)
+    archive->bytes_ = archive->map_->data();
+  return archive;
 }
 
 uint64_t ZipArchive::indexOf(const std::string &name) const {
@@ -142,6 +225,13 @@ uint64_t ZipArchive::size(const std::string &name) const {
 }
 
 std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
+  // A STORED entry of a mapped file is copied straight out of the mapping
+  // (one CRC pass, ours); everything else goes through libzip.
+  if (std::optional<ByteView> v = inPlace(name)) {
+    std::vector<uint8_t> out(v->begin(), v->end());
+    io::releasePages(v->data(), v->size());
+    return out;
+  }
   uint64_t idx = indexOf(name);
   zip_stat_t st;
   zip_stat_init(&st);
@@ -209,7 +299,7 @@ std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
   if (more > 0)
     fail(name + ": entry holds more data than its central directory size");
   if (st.valid & ZIP_STAT_CRC) {
-    uint32_t actual = crcOf(out);
+    uint32_t actual = crcOf(out.data(), out.size());
     if (actual != st.crc)
       fail(name + ": CRC-32 mismatch: the central directory records " + hex32(st.crc) +
            " for " + std::to_string(st.size) + " bytes, the data has " + hex32(actual) +
@@ -227,6 +317,67 @@ std::vector<uint8_t> ZipArchive::readFor(const std::string &name, const std::str
       msg.erase(0, name.size() + 2);
     fail(what + ": " + msg);
   }
+}
+
+std::optional<ByteView> ZipArchive::inPlace(const std::string &name) const {
+  if (!bytes_)
+    return std::nullopt;
+  zip_stat_t st;
+  zip_stat_init(&st);
+  if (zip_stat_index(zip_, indexOf(name), 0, &st) != 0)
+    return std::nullopt;
+  const unsigned need = ZIP_STAT_COMP_METHOD | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_CRC;
+  if ((st.valid & need) != need || st.comp_method != ZIP_CM_STORE || st.size != st.comp_size ||
+      st.size == 0 || ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE))
+    return std::nullopt;
+  if (!localHeadersRead_) {
+    localHeaders_ = localHeaderOffsets(bytes_, archiveSize_);
+    localHeadersRead_ = true;
+  }
+  auto it = localHeaders_.find(name);
+  const uint64_t n = archiveSize_;
+  if (it == localHeaders_.end() || it->second > n || n - it->second < 30)
+    return std::nullopt;
+  const uint8_t *lh = bytes_ + it->second;
+  if (le32(lh) != 0x04034b50)
+    return std::nullopt;
+  const uint64_t start = it->second + 30 + le16(lh + 26) + le16(lh + 28);
+  if (start > n || st.size > n - start || st.size > SIZE_MAX / 2)
+    return std::nullopt;
+  // The CRC is computed on bytes read with pread() from a mapped file (one
+  // copy out of the page cache into a small buffer): touching the mapping
+  // would fault every page in and make the whole payload resident.
+  const uint8_t *data = bytes_ + start;
+  const size_t size = static_cast<size_t>(st.size);
+  uint32_t crc = 0;
+  if (map_) {
+    std::vector<uint8_t> buffer(std::min<size_t>(size, size_t(1) << 20));
+    for (size_t at = 0; at < size;) {
+      ssize_t got = ::pread(map_->fd(), buffer.data(), std::min(buffer.size(), size - at),
+                            static_cast<off_t>(start + at));
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        return std::nullopt;  // read() reports it
+      crc = libdeflate_crc32(crc, buffer.data(), static_cast<size_t>(got));
+      at += static_cast<size_t>(got);
+    }
+  } else {
+    crc = libdeflate_crc32(0, data, size);
+  }
+  if (crc != st.crc)
+    return std::nullopt;  // read() reports it (or finds this walk was wrong)
+  return ByteView(data, size);
+}
+
+std::shared_ptr<const ByteStorage> ZipArchive::readPayload(const std::string &name,
+                                                           const std::string &what) const {
+  if (map_) {
+    // The storage keeps the mapping alive, however long the archive lives.
+    if (std::optional<ByteView> v = inPlace(name))
+      return std::make_shared<const ByteStorage>(v->data(), v->size(), map_);
+  }
+  return std::make_shared<const ByteStorage>(readFor(name, what));
 }
 
 std::string ZipArchive::readTrimmedText(const std::string &name) const {

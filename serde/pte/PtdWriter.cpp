@@ -1,9 +1,9 @@
 #include "serde/pte/PtdWriter.h"
 
+#include "serde/pte/ContentIndex.h"
 #include "serde/pte/flat_tensor_generated.h"
 
 #include <cstring>
-#include <unordered_map>
 
 namespace ptec::pte {
 namespace ft = ptec_flat_tensor;
@@ -22,31 +22,18 @@ void putLE(std::vector<uint8_t> &buf, size_t at, uint64_t v, int bytes) {
 
 PtdLayout layoutPtd(const std::map<std::string, PtdEntry> &entries, uint64_t alignment) {
   // Segments: one per distinct byte string, in first-key order.
-  // Equal bytes are found by hash, then compared (never copied as keys).
   std::vector<std::pair<uint64_t, uint64_t>> segments; // offset, size
   std::vector<const PtdEntry *> segmentEntry;
-  std::unordered_multimap<uint64_t, uint32_t> byHash;
+  ContentIndex byContent;
   std::vector<uint32_t> indexOfEntry;
   uint64_t dataSize = 0;
-  auto same = [](const PtdEntry &a, const PtdEntry &b) {
-    return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size()) == 0);
-  };
   for (const auto &[key, e] : entries) {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0, n = e.size(); i < n; ++i)
-      h = (h ^ e.data()[i]) * 1099511628211ull;
-    uint32_t index = uint32_t(segments.size());
-    auto [lo, hi] = byHash.equal_range(h);
-    for (auto it = lo; it != hi; ++it)
-      if (same(*segmentEntry[it->second], e)) {
-        index = it->second;
-        break;
-      }
-    if (index == segments.size()) {
+    uint32_t next = uint32_t(segments.size());
+    uint32_t index = byContent.intern(e.data(), e.size(), next);
+    if (index == next) {
       dataSize = alignUp(dataSize, alignment);
       segments.emplace_back(dataSize, e.size());
       segmentEntry.push_back(&e);
-      byHash.emplace(h, index);
       dataSize += e.size();
     }
     indexOfEntry.push_back(index);

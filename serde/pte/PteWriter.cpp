@@ -1,5 +1,8 @@
 #include "serde/pte/PteWriter.h"
 
+#include "serde/io/MappedFile.h"
+#include "serde/pte/ContentIndex.h"
+
 #include <cerrno>
 #include <algorithm>
 #include <cstring>
@@ -12,29 +15,6 @@ using flatbuffers::Offset;
 
 namespace {
 
-uint64_t fnv1a(const uint8_t *d, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; ++i)
-    h = (h ^ d[i]) * 1099511628211ull;
-  return h;
-}
-
-// Finds `bytes` among `store` through `index`, or appends it.
-uint32_t internBytes(std::vector<std::vector<uint8_t>> &store,
-                     std::unordered_multimap<uint64_t, uint32_t> &index,
-                     const uint8_t *d, size_t n) {
-  uint64_t h = fnv1a(d, n);
-  auto [lo, hi] = index.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    const auto &have = store[it->second];
-    if (have.size() == n && (n == 0 || std::memcmp(have.data(), d, n) == 0))
-      return it->second;
-  }
-  auto idx = static_cast<uint32_t>(store.size());
-  store.emplace_back(d, d + n);
-  index.emplace(h, idx);
-  return idx;
-}
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 bool isPow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
@@ -632,34 +612,27 @@ uint32_t ProgramBuilder::addConstant(const uint8_t *d, size_t n) {
 }
 
 uint32_t ProgramBuilder::addConstant(std::vector<uint8_t> &&bytes) {
-  uint32_t before = static_cast<uint32_t>(constants_.size());
-  // Interning an empty probe first would copy; look up, then move if new.
-  uint64_t h = fnv1a(bytes.data(), bytes.size());
-  auto [lo, hi] = constantIndex_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    auto [data, size] = constantBytes(it->second);
-    if (size == bytes.size() && (bytes.empty() || std::memcmp(data, bytes.data(), size) == 0))
-      return it->second;
-  }
-  constants_.push_back(std::move(bytes));
-  constantIndex_.emplace(h, before);
-  return before;
+  return internConstant(bytes.data(), bytes.size(), &bytes);
 }
 
 uint32_t ProgramBuilder::addConstantView(const uint8_t *d, size_t n) {
-  uint32_t before = static_cast<uint32_t>(constants_.size());
-  uint64_t h = fnv1a(d, n);
-  auto [lo, hi] = constantIndex_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    auto [data, size] = constantBytes(it->second);
-    if (size == n && (n == 0 || std::memcmp(data, d, n) == 0))
-      return it->second;
+  return internConstant(d, n, nullptr);
+}
+
+uint32_t ProgramBuilder::internConstant(const uint8_t *d, size_t n, std::vector<uint8_t> *owned) {
+  const uint32_t next = static_cast<uint32_t>(constants_.size());
+  // An owned vector's heap buffer stays where it is when the vector moves.
+  uint32_t id = constantIndex_.intern(d, n, next);
+  if (id != next)
+    return id;
+  if (owned) {
+    constants_.push_back(std::move(*owned));
+  } else {
+    constants_.emplace_back();
+    borrowed_.resize(constants_.size(), {nullptr, 0});
+    borrowed_.back() = {d, n};
   }
-  constants_.emplace_back();
-  borrowed_.resize(constants_.size(), {nullptr, 0});
-  borrowed_.back() = {d, n};
-  constantIndex_.emplace(h, before);
-  return before;
+  return next;
 }
 
 uint32_t ProgramBuilder::addMutableData(const uint8_t *d, size_t n) {
@@ -668,7 +641,12 @@ uint32_t ProgramBuilder::addMutableData(const uint8_t *d, size_t n) {
 }
 
 uint32_t ProgramBuilder::addDelegateBlob(const uint8_t *d, size_t n) {
-  return internBytes(blobs_, blobIndex_, d, n);
+  const uint32_t next = static_cast<uint32_t>(blobs_.size());
+  std::vector<uint8_t> copy(d, d + n);
+  uint32_t id = blobIndex_.intern(copy.data(), copy.size(), next);
+  if (id == next)
+    blobs_.push_back(std::move(copy));
+  return id;
 }
 
 namespace {
@@ -786,6 +764,7 @@ bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
 bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &chunks,
                        std::string *err) {
   static const uint8_t kZeros[4096] = {};
+  constexpr size_t kWriteSlice = size_t(32) << 20;
   auto fail = [&](const std::string &what, const std::string &tmp) {
     int e = errno;
     if (!tmp.empty())
@@ -808,10 +787,27 @@ bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &ch
     return fail("cannot create temporary file for '" + path + "'", "");
   for (const FileChunk &c : chunks) {
     size_t done = 0;
+    // Bytes that lie in a mapped input file (weights read in place from the
+    // .pt2) are copied file to file by the kernel: they never pass through,
+    // or stay resident in, this process.
+    io::MappedSource src;
+    if (c.data && c.size && io::findMappedSource(c.data, c.size, &src)) {
+      loff_t from = static_cast<loff_t>(src.offset);
+      while (done < c.size) {
+        ssize_t n = ::copy_file_range(src.fd, &from, fd, nullptr, c.size - done, 0);
+        if (n < 0 && errno == EINTR)
+          continue;
+        if (n <= 0)
+          break;  // unsupported here (EXDEV, EINVAL, ...) or short: write() the rest
+        done += static_cast<size_t>(n);
+      }
+    }
     while (done < c.size) {
       const uint8_t *from = c.data ? c.data + done : kZeros;
-      size_t want = c.data ? c.size - done : std::min(c.size - done, sizeof kZeros);
+      size_t want = c.data ? std::min(c.size - done, kWriteSlice) : std::min(c.size - done, sizeof kZeros);
       ssize_t n = ::write(fd, from, want);
+      if (n > 0 && c.data)
+        io::releasePages(from, static_cast<size_t>(n));  // a mapping's pages, once written
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0) {
@@ -823,12 +819,7 @@ bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &ch
       done += static_cast<size_t>(n);
     }
   }
-  if (::fsync(fd) != 0) {
-    int e = errno;
-    ::close(fd);
-    errno = e;
-    return fail("cannot sync '" + tmp + "'", tmp);
-  }
+  // No fsync: see docs/pte-format-notes.md "Determinism and atomic writes".
   if (::close(fd) != 0)
     return fail("cannot close '" + tmp + "'", tmp);
   if (::rename(tmp.c_str(), path.c_str()) != 0)

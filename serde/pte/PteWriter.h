@@ -5,6 +5,7 @@
 // one caller; pte-inspect reads what it writes.
 #pragma once
 
+#include "serde/pte/ContentIndex.h"
 #include "serde/pte/FileChunks.h"
 #include "serde/pte/PtdWriter.h"
 #include "serde/pte/program_generated.h"
@@ -62,7 +63,8 @@ private:
   std::vector<std::pair<const uint8_t *, size_t>> borrowed_;
   std::vector<std::vector<uint8_t>> mutable_{1};
   std::vector<std::vector<uint8_t>> blobs_;
-  std::unordered_multimap<uint64_t, uint32_t> constantIndex_, blobIndex_;
+  ContentIndex constantIndex_, blobIndex_;  // by content (ContentIndex.h)
+  uint32_t internConstant(const uint8_t *d, size_t n, std::vector<uint8_t> *owned);
 };
 
 struct WriteOptions {

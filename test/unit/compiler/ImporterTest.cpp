@@ -84,7 +84,7 @@ void addWeight(pt2::ExportedProgram &p, const std::string &fqn, pt2::InputKind k
   w.meta = meta({static_cast<int64_t>(values.size())});
   w.data.resize(values.size() * sizeof(float));
   std::memcpy(w.data.data(), values.data(), w.data.size());
-  w.storage = std::make_shared<const std::vector<uint8_t>>(w.data);
+  w.storage = std::make_shared<const pt2::ByteStorage>(w.data);
   p.weights[fqn] = w;
 }
 

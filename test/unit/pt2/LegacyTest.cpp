@@ -23,7 +23,7 @@ std::string readData(const std::string &name) {
 }
 
 template <typename T>
-std::vector<T> values(const std::vector<uint8_t> &bytes) {
+std::vector<T> values(ptec::pt2::ByteView bytes) {
   std::vector<T> out(bytes.size() / sizeof(T));
   std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
   return out;

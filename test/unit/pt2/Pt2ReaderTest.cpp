@@ -23,7 +23,7 @@ ExportedProgram mustRead(const std::string &bytes, const std::string &name = "m.
 }
 
 template <typename T>
-std::vector<T> values(const std::vector<uint8_t> &bytes) {
+std::vector<T> values(ptec::pt2::ByteView bytes) {
   std::vector<T> out(bytes.size() / sizeof(T));
   std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
   return out;
@@ -90,7 +90,7 @@ void checkBasic(const ExportedProgram &ep) {
   // holds its bytes once.
   CHECK(w.wholeStorage);
   CHECK(w.data.empty());
-  CHECK(&w.bytes() == w.storage.get());
+  CHECK(w.bytes().data() == w.storage->data());
   const WeightTensor &count = ep.weights.at("count");
   CHECK_FALSE(count.isParam);
   CHECK(values<int64_t>(count.bytes()) == std::vector<int64_t>{41});

@@ -29,7 +29,7 @@ std::string mustFail(const std::string &bytes) {
 }
 
 template <typename T>
-std::vector<T> values(const std::vector<uint8_t> &bytes) {
+std::vector<T> values(ptec::pt2::ByteView bytes) {
   std::vector<T> out(bytes.size() / sizeof(T));
   std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
   return out;
