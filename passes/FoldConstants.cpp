@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace ptec {
@@ -119,9 +120,13 @@ struct FoldConstantsPass : impl::FoldConstantsBase<FoldConstantsPass> {
     removeUnusedWeights(module, symbols);
   }
 
-  /// The constant weight behind `v` (a parameter or constant argument, or a
-  /// buffer that no method writes), or null.
-  exir::WeightOp constantWeight(func::FuncOp func, Value v, SymbolTable &symbols) {
+  /// The constant weight behind `v` (a parameter or constant argument, a
+  /// buffer that no method writes, or a value folded earlier in `folded`),
+  /// or null.
+  exir::WeightOp constantWeight(func::FuncOp func, Value v, SymbolTable &symbols,
+                                const DenseMap<Value, exir::WeightOp> &folded) {
+    if (exir::WeightOp w = folded.lookup(v))
+      return w;
     auto arg = llvm::dyn_cast<BlockArgument>(v);
     if (!arg || arg.getOwner()->getParentOp() != func)
       return {};
@@ -136,15 +141,19 @@ struct FoldConstantsPass : impl::FoldConstantsBase<FoldConstantsPass> {
 
   LogicalResult foldFunction(func::FuncOp func, SymbolTable &symbols) {
     OpBuilder b(func.getContext());
-    for (auto op : llvm::make_early_inc_range(
-             func.getBody().front().getOps<exir::AtenOp>())) {
+    // Every fold's result becomes a new constant argument; they are added in
+    // one go at the end (one at a time rebuilds the signature each time).
+    SmallVector<exir::AtenOp> foldedOps;
+    SmallVector<exir::WeightOp> foldedWeights;
+    DenseMap<Value, exir::WeightOp> folded;
+    for (auto op : func.getBody().front().getOps<exir::AtenOp>()) {
       if (op->getNumOperands() != 1 || op->getNumResults() != 1)
         continue;
       bool foldable = false;
       std::optional<SmallVector<int64_t>> perm = permutationOf(op, foldable);
       if (!foldable)
         continue;
-      exir::WeightOp src = constantWeight(func, op->getOperand(0), symbols);
+      exir::WeightOp src = constantWeight(func, op->getOperand(0), symbols, folded);
       auto resultType = llvm::dyn_cast<RankedTensorType>(op->getResult(0).getType());
       if (!src || !resultType || !resultType.hasStaticShape())
         continue;
@@ -175,16 +184,28 @@ struct FoldConstantsPass : impl::FoldConstantsBase<FoldConstantsPass> {
             exir::makeResourceElements(resultType, name, bytes));
         symbols.insert(existing);
       }
-      // The folded value is a new constant argument of the method.
-      unsigned idx = func.getNumArguments();
-      auto input = exir::InputAttr::get(func.getContext(),
-                                        b.getStringAttr("constant"),
-                                        b.getStringAttr(existing.getSymName()));
-      (void)func.insertArgument(
-          idx, resultType,
-          b.getDictionaryAttr(b.getNamedAttr(exir::ExirDialect::kInputAttrName, input)),
-          op.getLoc());
-      op->getResult(0).replaceAllUsesWith(func.getArgument(idx));
+      foldedOps.push_back(op);
+      foldedWeights.push_back(existing);
+      folded[op->getResult(0)] = existing;
+    }
+    // The folded values are new constant arguments of the method, in order.
+    unsigned first = func.getNumArguments();
+    SmallVector<unsigned> indices(foldedOps.size(), first);
+    SmallVector<Type> types;
+    SmallVector<DictionaryAttr> attrs;
+    SmallVector<Location> locs;
+    for (auto [op, w] : llvm::zip(foldedOps, foldedWeights)) {
+      auto input = exir::InputAttr::get(func.getContext(), b.getStringAttr("constant"),
+                                        b.getStringAttr(w.getSymName()));
+      types.push_back(op->getResult(0).getType());
+      attrs.push_back(
+          b.getDictionaryAttr(b.getNamedAttr(exir::ExirDialect::kInputAttrName, input)));
+      locs.push_back(op.getLoc());
+    }
+    if (!foldedOps.empty())
+      func.insertArguments(indices, types, attrs, locs);
+    for (auto [i, op] : llvm::enumerate(foldedOps)) {
+      op->getResult(0).replaceAllUsesWith(func.getArgument(first + i));
       op->erase();
     }
     // Weights no longer used by this method leave its signature.
@@ -206,9 +227,16 @@ struct FoldConstantsPass : impl::FoldConstantsBase<FoldConstantsPass> {
         if (exir::InputAttr in = exir::getInputAttr(func, i))
           if (in.getFqn())
             used.insert(in.getFqn().getValue());
+    // Symbol uses, collected once (a walk per weight is quadratic); unknown
+    // uses keep every weight, as symbolKnownUseEmpty would.
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(module);
+    if (!uses)
+      return;
+    DenseSet<StringAttr> referenced;
+    for (const SymbolTable::SymbolUse &use : *uses)
+      referenced.insert(use.getSymbolRef().getRootReference());
     for (auto w : llvm::make_early_inc_range(module.getOps<exir::WeightOp>()))
-      if (!used.contains(w.getSymName()) &&
-          SymbolTable::symbolKnownUseEmpty(w, module))
+      if (!used.contains(w.getSymName()) && !referenced.contains(w.getSymNameAttr()))
         symbols.erase(w);
   }
 };
