@@ -28,6 +28,8 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <queue>
+
 namespace ptec {
 #define GEN_PASS_DEF_PLACEWRITEBACK
 #include "passes/Passes.h.inc"
@@ -108,11 +110,22 @@ struct PlaceWriteBackPass : impl::PlaceWriteBackBase<PlaceWriteBackPass> {
     }
     unsigned numCopies = nodes.size();
 
+    // The copies writing each alias set, in output order: who may clobber a
+    // value is a lookup, not a scan of every copy (a state always has a set).
+    llvm::DenseMap<unsigned, SmallVector<unsigned>> copiesWriting;
+    for (unsigned y = 0; y < numCopies; ++y)
+      copiesWriting[aa.getAliasSet(nodes[y].state)].push_back(y);
+    auto clobberers = [&](Value v) -> ArrayRef<unsigned> {
+      unsigned set = aa.getAliasSet(v);
+      if (set == AliasAnalysis::kNoSet)
+        return {};
+      auto it = copiesWriting.find(set);
+      return it == copiesWriting.end() ? ArrayRef<unsigned>() : it->second;
+    };
+
     // A copy that reads storage another copy writes must run first.
     for (unsigned x = 0; x < numCopies; ++x)
-      for (unsigned y = 0; y < numCopies; ++y)
-        if (aa.mayAlias(nodes[x].value, nodes[y].state))
-          nodes[x].succs.push_back(y);
+      llvm::append_range(nodes[x].succs, clobberers(nodes[x].value));
 
     // Returned values are read after the method: one that may alias a state
     // written back is snapshotted before the first such copy. (The return
@@ -126,10 +139,7 @@ struct PlaceWriteBackPass : impl::PlaceWriteBackBase<PlaceWriteBackPass> {
     for (OpOperand &r : ret->getOpOperands()) {
       if (isMutation.test(r.getOperandNumber()))
         continue;
-      SmallVector<unsigned> clobberedBy;
-      for (unsigned y = 0; y < numCopies; ++y)
-        if (aa.mayAlias(r.get(), nodes[y].state))
-          clobberedBy.push_back(y);
+      SmallVector<unsigned> clobberedBy(clobberers(r.get()));
       if (clobberedBy.empty())
         continue;
       auto [it, fresh] = snapshotOf.try_emplace(r.get(), nodes.size());
@@ -255,20 +265,21 @@ struct PlaceWriteBackPass : impl::PlaceWriteBackBase<PlaceWriteBackPass> {
     for (Node &n : nodes)
       for (unsigned s : n.succs)
         ++nodes[s].preds;
-    SmallVector<unsigned> order, ready;
+    // Ranks are unique (one per output or returned operand), so a heap
+    // picks what a scan for the smallest would.
+    using Entry = std::pair<std::pair<unsigned, unsigned>, unsigned>; // rank, node
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+    SmallVector<unsigned> order;
     for (unsigned i = 0; i < nodes.size(); ++i)
       if (nodes[i].preds == 0)
-        ready.push_back(i);
+        ready.push({nodes[i].rank, i});
     while (!ready.empty()) {
-      auto next = llvm::min_element(ready, [&](unsigned a, unsigned b) {
-        return nodes[a].rank < nodes[b].rank;
-      });
-      unsigned i = *next;
-      ready.erase(next);
+      unsigned i = ready.top().second;
+      ready.pop();
       order.push_back(i);
       for (unsigned s : nodes[i].succs)
         if (--nodes[s].preds == 0)
-          ready.push_back(s);
+          ready.push({nodes[s].rank, s});
     }
     assert(order.size() == nodes.size() && "cycles were broken");
     return order;

@@ -8,6 +8,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace ptec {
 using namespace mlir;
 
@@ -57,6 +60,22 @@ AliasAnalysis::AliasAnalysis(Operation *funcOp) {
     if (op != funcOp)
       visit(op);
   });
+  buildIndex();
+}
+
+void AliasAnalysis::buildIndex() {
+  auto add = [](SmallVector<unsigned, 4> &list, unsigned i) {
+    if (list.empty() || list.back() != i)
+      list.push_back(i);
+  };
+  for (auto [i, acc] : llvm::enumerate(accesses)) {
+    for (Value r : acc.reads)
+      add(bySet[find(lookupId(r))].readers, i);
+    for (Value w : acc.writes)
+      add(bySet[find(lookupId(w))].writers, i);
+  }
+  for (unsigned id = 1; id < values.size(); ++id)
+    bySet[find(id)].members.push_back(id);
 }
 
 unsigned AliasAnalysis::idOf(Value v) {
@@ -257,9 +276,11 @@ SmallVector<Value> AliasAnalysis::getAliases(Value v) const {
   unsigned set = getAliasSet(v);
   if (set == kNoSet)
     return out;
-  for (unsigned id = 1; id < values.size(); ++id)
-    if (find(id) == set)
-      out.push_back(values[id]);
+  auto it = bySet.find(set);
+  if (it == bySet.end())
+    return out;
+  for (unsigned id : it->second.members)
+    out.push_back(values[id]);
   return out;
 }
 
@@ -279,28 +300,37 @@ bool AliasAnalysis::writes(Operation *op, Value v) const {
                       [&](Value w) { return mayAlias(w, v); });
 }
 
-SmallVector<Operation *> AliasAnalysis::getReaders(Value v) const {
+// Every value an access reads or writes has an id, so a value without one
+// (outside the function, not a tensor) is accessed by nothing.
+template <typename Select>
+SmallVector<Operation *> AliasAnalysis::opsOf(Value v, Select select) const {
   SmallVector<Operation *> out;
-  for (const Access &acc : accesses)
-    if (reads(acc.op, v))
-      out.push_back(acc.op);
+  unsigned set = getAliasSet(v);
+  if (set == kNoSet)
+    return out;
+  auto it = bySet.find(set);
+  if (it == bySet.end())
+    return out;
+  for (unsigned i : select(it->second))
+    out.push_back(accesses[i].op);
   return out;
+}
+
+SmallVector<Operation *> AliasAnalysis::getReaders(Value v) const {
+  return opsOf(v, [](const SetIndex &s) { return ArrayRef<unsigned>(s.readers); });
 }
 
 SmallVector<Operation *> AliasAnalysis::getWriters(Value v) const {
-  SmallVector<Operation *> out;
-  for (const Access &acc : accesses)
-    if (writes(acc.op, v))
-      out.push_back(acc.op);
-  return out;
+  return opsOf(v, [](const SetIndex &s) { return ArrayRef<unsigned>(s.writers); });
 }
 
 SmallVector<Operation *> AliasAnalysis::getAccesses(Value v) const {
-  SmallVector<Operation *> out;
-  for (const Access &acc : accesses)
-    if (reads(acc.op, v) || writes(acc.op, v))
-      out.push_back(acc.op);
-  return out;
+  SmallVector<unsigned> both;
+  return opsOf(v, [&](const SetIndex &s) {
+    std::set_union(s.readers.begin(), s.readers.end(), s.writers.begin(),
+                   s.writers.end(), std::back_inserter(both));
+    return ArrayRef<unsigned>(both);
+  });
 }
 
 Value AliasAnalysis::getWrittenOperand(OpResult r) {

@@ -82,6 +82,10 @@ private:
   void unite(unsigned a, unsigned b);
   void visit(mlir::Operation *op);
   void visitOpaque(mlir::Operation *op);
+  void buildIndex();
+  /// Ops (indices into `accesses`) in `select`'s list of `v`'s set.
+  template <typename Select>
+  llvm::SmallVector<mlir::Operation *> opsOf(mlir::Value v, Select select) const;
 
   // Union-find over the values of the function (plus one wildcard node).
   mutable llvm::SmallVector<unsigned> parent;
@@ -98,6 +102,14 @@ private:
   llvm::SmallVector<Access> accesses;
   llvm::DenseMap<mlir::Operation *, unsigned> accessIndex;
   llvm::DenseSet<mlir::Operation *> opaque;
+
+  // Per alias set (its representative id), built once the sets are final:
+  // which accesses read and write it and which values are in it, in program
+  // order, so that queries cost the set's size, not the function's.
+  struct SetIndex {
+    llvm::SmallVector<unsigned, 4> readers, writers, members;
+  };
+  llvm::DenseMap<unsigned, SetIndex> bySet;
 };
 
 } // namespace ptec

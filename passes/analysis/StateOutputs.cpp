@@ -4,37 +4,57 @@
 
 #include "dialects/exir/IR/ExirDialect.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
 namespace ptec {
 using namespace mlir;
 
 namespace {
 
-FailureOr<BlockArgument> findState(func::FuncOp func, unsigned resultIndex,
-                                   StringRef kind, StringRef target) {
-  StringRef inputKind = kind == "buffer_mutation" ? "buffer" : "user_input";
-  BlockArgument found;
-  for (BlockArgument arg : func.getArguments()) {
-    exir::InputAttr in = exir::getInputAttr(func, arg.getArgNumber());
-    if (!in || in.getKind().getValue() != inputKind)
-      continue;
-    bool match = in.getFqn() && in.getFqn().getValue() == target;
-    if (!match && inputKind == "user_input")
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                         "exir.name"))
-        match = name.getValue() == target;
-    if (!match)
-      continue;
-    if (found)
-      return func.emitError("output ")
-             << resultIndex << " (" << kind << " of '" << target
-             << "') matches more than one argument";
-    found = arg;
+/// The state arguments of a method by the name an output targets: buffers by
+/// fully qualified name, user inputs by FQN or `exir.name`; each list in
+/// argument order. Built once, so that finding every output's state is
+/// linear in the method's signature.
+struct StateArgs {
+  llvm::StringMap<SmallVector<BlockArgument, 1>> buffers, userInputs;
+
+  explicit StateArgs(func::FuncOp func) {
+    for (BlockArgument arg : func.getArguments()) {
+      exir::InputAttr in = exir::getInputAttr(func, arg.getArgNumber());
+      if (!in)
+        continue;
+      StringRef kind = in.getKind().getValue();
+      StringRef fqn = in.getFqn() ? in.getFqn().getValue() : StringRef();
+      if (kind == "buffer" && in.getFqn()) {
+        buffers[fqn].push_back(arg);
+      } else if (kind == "user_input") {
+        if (in.getFqn())
+          userInputs[fqn].push_back(arg);
+        auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "exir.name");
+        if (name && (!in.getFqn() || name.getValue() != fqn))
+          userInputs[name.getValue()].push_back(arg);
+      }
+    }
   }
-  if (!found)
+};
+
+FailureOr<BlockArgument> findState(func::FuncOp func, const StateArgs &args,
+                                   unsigned resultIndex, StringRef kind,
+                                   StringRef target) {
+  bool buffer = kind == "buffer_mutation";
+  StringRef inputKind = buffer ? "buffer" : "user_input";
+  const auto &byName = buffer ? args.buffers : args.userInputs;
+  auto it = byName.find(target);
+  if (it == byName.end())
     return func.emitError("output ")
            << resultIndex << " is a " << kind << " of '" << target
            << "', but no " << inputKind << " argument has that name";
-  return found;
+  if (it->second.size() > 1)
+    return func.emitError("output ")
+           << resultIndex << " (" << kind << " of '" << target
+           << "') matches more than one argument";
+  return it->second.front();
 }
 
 } // namespace
@@ -56,6 +76,8 @@ LogicalResult getStateOutputs(func::FuncOp func,
       llvm::dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret)
     return func.emitError("expected the method body to end in func.return");
+  StateArgs args(func);
+  llvm::DenseMap<Value, unsigned> writtenBy; // state -> output writing it
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
     exir::OutputAttr attr = exir::getOutputAttr(func, i);
     if (!attr)
@@ -67,7 +89,7 @@ LogicalResult getStateOutputs(func::FuncOp func,
       return func.emitError("output ")
              << i << " is a " << kind << " without a target";
     StringRef target = attr.getTarget().getValue();
-    FailureOr<BlockArgument> state = findState(func, i, kind, target);
+    FailureOr<BlockArgument> state = findState(func, args, i, kind, target);
     if (failed(state))
       return failure();
     Value value = ret.getOperand(i);
@@ -79,11 +101,11 @@ LogicalResult getStateOutputs(func::FuncOp func,
       return func.emitError("output ")
              << i << " writes a value of type " << value.getType()
              << " back into '" << target << "' of type " << state->getType();
-    for (const StateOutput &earlier : outputs)
-      if (earlier.state == *state)
-        return func.emitError("outputs ")
-               << earlier.resultIndex << " and " << i << " both mutate '"
-               << target << "'; an exported program writes each state once";
+    auto [earlier, first] = writtenBy.try_emplace(*state, i);
+    if (!first)
+      return func.emitError("outputs ")
+             << earlier->second << " and " << i << " both mutate '" << target
+             << "'; an exported program writes each state once";
     outputs.push_back({i, *state, value,
                        kind == "buffer_mutation" ? StateOutput::Kind::Buffer
                                                  : StateOutput::Kind::UserInput});
