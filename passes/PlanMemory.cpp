@@ -183,6 +183,24 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
     return failure(walked.wasInterrupted());
   }
 
+  /// Sets `exir.mem` on every argument that has one in `mems`.
+  static void setArgMems(func::FuncOp func, ArrayRef<exir::MemAttr> mems) {
+    if (llvm::all_of(mems, [](exir::MemAttr m) { return !m; }))
+      return;
+    SmallVector<DictionaryAttr> attrs;
+    for (auto [i, mem] : llvm::enumerate(mems)) {
+      DictionaryAttr old = func.getArgAttrDict(i);
+      if (!mem) {
+        attrs.push_back(old);
+        continue;
+      }
+      NamedAttrList list(old);
+      list.set("exir.mem", mem);
+      attrs.push_back(list.getDictionary(func.getContext()));
+    }
+    func.setAllArgAttrs(attrs);
+  }
+
   LogicalResult planFunction(func::FuncOp func) {
     MLIRContext *ctx = func.getContext();
     Block &body = func.getBody().front();
@@ -216,13 +234,16 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
       return success();
     };
 
+    // Each argument's exir.mem, set in one go at the end (one at a time
+    // rebuilds the attributes of every argument each time).
+    SmallVector<exir::MemAttr> argMems(func.getNumArguments());
     for (BlockArgument arg : func.getArguments()) {
       exir::InputAttr in = exir::getInputAttr(func, arg.getArgNumber());
       llvm::StringRef kind = in ? in.getKind().getValue() : "user_input";
       if (!llvm::isa<RankedTensorType>(arg.getType()))
         continue;
       if (auto it = shared.find(bufferFqn(func, arg).str()); it != shared.end()) {
-        func.setArgAttr(arg.getArgNumber(), "exir.mem", it->second);
+        argMems[arg.getArgNumber()] = it->second;
         continue;
       }
       bool planned = kind == "user_input" || (kind == "buffer" && isWritten(arg));
@@ -319,7 +340,7 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
       Value v = entry.first;
       exir::MemAttr mem = memAttr(r++);
       if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
-        func.setArgAttr(arg.getArgNumber(), "exir.mem", mem);
+        argMems[arg.getArgNumber()] = mem;
       } else if (auto alloc = v.getDefiningOp<exir::AllocOp>()) {
         alloc->setAttr("exir.mem", mem);
       } else {
@@ -328,6 +349,7 @@ struct PlanMemoryPass : impl::PlanMemoryBase<PlanMemoryPass> {
     }
     for (auto &[op, mems] : resultMems)
       op->setAttr("exir.mems", ArrayAttr::get(ctx, mems));
+    setArgMems(func, argMems);
     llvm::DenseMap<Operation *, SmallVector<Attribute>> scratchMems;
     for (const ScratchSite &site : scratchSites)
       scratchMems[site.call].push_back(memAttr(r++));

@@ -51,19 +51,76 @@ LifetimeIndex indexFor(const std::vector<PlanRequest> &reqs, const std::vector<s
   return LifetimeIndex(lo, hi, collects ? reqs.size() : 0);
 }
 
-/// The byte ranges [offset, end) of already placed requests whose lifetimes
-/// overlap `r`, sorted by offset: where `r` may not go.
-static void collectBusy(const std::vector<PlanRequest> &reqs, LifetimeIndex &placed,
-                        const std::vector<int64_t> &offsets, const PlanRequest &r,
-                        std::vector<uint32_t> &ids,
-                        std::vector<std::pair<int64_t, int64_t>> &busy) {
-  ids.clear();
-  busy.clear();
-  placed.collect(r.firstUse, r.lastUse, ids);
-  for (uint32_t p : ids)
-    busy.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
-  std::sort(busy.begin(), busy.end());
+/// Merges [offset, end) into `ranges` (start -> end, disjoint).
+void mergeRange(std::map<int64_t, int64_t> &ranges, int64_t offset, int64_t end) {
+  auto at = ranges.upper_bound(offset);
+  if (at != ranges.begin() && std::prev(at)->second >= offset)
+    --at;
+  while (at != ranges.end() && at->first <= end) {
+    offset = std::min(offset, at->first);
+    end = std::max(end, at->second);
+    at = ranges.erase(at);
+  }
+  ranges.emplace(offset, end);
 }
+
+/// Placed requests, for the gap searches. The searches depend only on the
+/// union of the busy byte ranges (a range that starts below the cursor
+/// leaves no gap), which is what makes the two shortcuts here exact:
+/// requests live over the whole time range (state that lives as long as the
+/// method) overlap every request, so they are kept as the merged ranges
+/// they cover instead of being collected for every query; and a query that
+/// spans the whole range overlaps every placed request, so it gets the
+/// merged ranges of all of them. Queries then cost the requests live around
+/// them plus a few ranges, not every state or every placed request.
+class Placed {
+public:
+  Placed(const std::vector<PlanRequest> &reqs, const std::vector<size_t> &order)
+      : index_(indexFor(reqs, order, /*collects=*/true)) {
+    for (size_t k = 0; k < order.size(); ++k) {
+      lo_ = k ? std::min(lo_, reqs[order[k]].firstUse) : reqs[order[k]].firstUse;
+      hi_ = k ? std::max(hi_, reqs[order[k]].lastUse) : reqs[order[k]].lastUse;
+    }
+  }
+
+  void insert(uint32_t id, const PlanRequest &r, int64_t offset, int64_t end) {
+    mergeRange(all_, offset, end);
+    if (spansAll(r))
+      mergeRange(whole_, offset, end);
+    else
+      index_.insert(id, r.firstUse, r.lastUse, end);
+  }
+
+  /// The byte ranges [offset, end) of placed requests whose lifetimes
+  /// overlap `r` (merged where that changes no search), sorted: where `r`
+  /// may not go.
+  void busy(const std::vector<PlanRequest> &reqs, const std::vector<int64_t> &offsets,
+            const PlanRequest &r, std::vector<uint32_t> &ids,
+            std::vector<std::pair<int64_t, int64_t>> &out) {
+    ids.clear();
+    out.clear();
+    if (spansAll(r)) {
+      out.assign(all_.begin(), all_.end());
+      return;
+    }
+    index_.collect(r.firstUse, r.lastUse, ids);
+    for (uint32_t p : ids)
+      out.emplace_back(offsets[p], offsets[p] + plannedSize(reqs[p]));
+    std::sort(out.begin(), out.end());
+    if (whole_.empty())
+      return;
+    size_t local = out.size();
+    out.insert(out.end(), whole_.begin(), whole_.end());
+    std::inplace_merge(out.begin(), out.begin() + local, out.end());
+  }
+
+private:
+  bool spansAll(const PlanRequest &r) const { return r.firstUse <= lo_ && r.lastUse >= hi_; }
+
+  LifetimeIndex index_;
+  int64_t lo_ = 0, hi_ = 0;
+  std::map<int64_t, int64_t> whole_, all_; // merged byte ranges
+};
 
 // Places requests one by one, in `order`, below/between already placed
 // lifetime-overlapping requests. bestFit picks the smallest fitting gap,
@@ -71,7 +128,7 @@ static void collectBusy(const std::vector<PlanRequest> &reqs, LifetimeIndex &pla
 int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
                     const std::vector<size_t> &order, bool bestFit,
                     std::vector<int64_t> &offsets) {
-  LifetimeIndex placed = indexFor(reqs, order, /*collects=*/true);
+  Placed placed(reqs, order);
   int64_t arenaEnd = 0;
   std::vector<std::pair<int64_t, int64_t>> busy; // [offset, end)
   std::vector<uint32_t> ids;
@@ -82,7 +139,7 @@ int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
       offsets[i] = 0;
       continue;
     }
-    collectBusy(reqs, placed, offsets, r, ids, busy);
+    placed.busy(reqs, offsets, r, ids, busy);
     int64_t cursor = 0, chosen = -1, chosenGap = 0;
     for (const auto &[start, end] : busy) {
       int64_t at = alignUp(cursor, align);
@@ -101,7 +158,7 @@ int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
       chosen = alignUp(cursor, align);
     offsets[i] = chosen;
     arenaEnd = std::max(arenaEnd, chosen + size);
-    placed.insert(static_cast<uint32_t>(i), r.firstUse, r.lastUse, chosen + size);
+    placed.insert(static_cast<uint32_t>(i), r, chosen, chosen + size);
   }
   return arenaEnd;
 }
@@ -113,34 +170,63 @@ int64_t placeGreedy(const std::vector<PlanRequest> &reqs,
   struct SharedObject {
     int64_t size = 0, align = kMinAlign;
     LifetimeIndex members; // tops are inner offsets + sizes
+    int64_t wholeTop = -1; // the highest top of a member live over the whole range
   };
   std::vector<SharedObject> objects;
   std::vector<size_t> objectOf(reqs.size(), 0);
   const LifetimeIndex empty = indexFor(reqs, order, /*collects=*/false);
+  int64_t lo = 0, hi = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    lo = k ? std::min(lo, reqs[order[k]].firstUse) : reqs[order[k]].firstUse;
+    hi = k ? std::max(hi, reqs[order[k]].lastUse) : reqs[order[k]].lastUse;
+  }
+  // Objects that may still take a tensor of non-zero size, in order. One
+  // whose top is held by a member live over the whole range (state) never
+  // can: both tests below fail for it forever, so it leaves the scans.
+  std::set<size_t> open;
+  std::vector<size_t> all;
   for (size_t i : order) {
     const PlanRequest &r = reqs[i];
     int64_t size = plannedSize(r), align = plannedAlign(r);
     int64_t pick = -1, inner = 0;
-    // 1. First object whose members are all lifetime-disjoint: offset 0.
-    for (size_t o = 0; o < objects.size() && pick < 0; ++o)
-      if (objects[o].members.maxTop(r.firstUse, r.lastUse) < 0)
-        pick = static_cast<int64_t>(o), inner = 0;
-    // 2. First object with room above its highest overlapping member.
-    for (size_t o = 0; o < objects.size() && pick < 0; ++o) {
-      int64_t top = std::max<int64_t>(0, objects[o].members.maxTop(r.firstUse, r.lastUse));
-      int64_t at = alignUp(top, align);
-      if (at + size <= objects[o].size)
-        pick = static_cast<int64_t>(o), inner = at;
+    auto scan = [&](auto &&candidates) {
+      // 1. First object whose members are all lifetime-disjoint: offset 0.
+      for (size_t o : candidates)
+        if (objects[o].members.maxTop(r.firstUse, r.lastUse) < 0) {
+          pick = static_cast<int64_t>(o), inner = 0;
+          return;
+        }
+      // 2. First object with room above its highest overlapping member.
+      for (size_t o : candidates) {
+        int64_t top = std::max<int64_t>(0, objects[o].members.maxTop(r.firstUse, r.lastUse));
+        int64_t at = alignUp(top, align);
+        if (at + size <= objects[o].size) {
+          pick = static_cast<int64_t>(o), inner = at;
+          return;
+        }
+      }
+    };
+    if (size > 0) {
+      scan(open);
+    } else {
+      all.resize(objects.size());
+      std::iota(all.begin(), all.end(), size_t{0});
+      scan(all);
     }
     // 3. A new object of this tensor's size.
     if (pick < 0) {
       objects.push_back({0, kMinAlign, empty});
       pick = static_cast<int64_t>(objects.size() - 1);
+      open.insert(objects.size() - 1);
     }
     SharedObject &obj = objects[static_cast<size_t>(pick)];
     obj.size = std::max(obj.size, inner + size);
     obj.align = std::max(obj.align, align);
     obj.members.insert(static_cast<uint32_t>(i), r.firstUse, r.lastUse, inner + size);
+    obj.wholeTop = r.firstUse <= lo && r.lastUse >= hi ? std::max(obj.wholeTop, inner + size)
+                                                       : obj.wholeTop;
+    if (obj.wholeTop >= obj.size)
+      open.erase(static_cast<size_t>(pick));
     objectOf[i] = static_cast<size_t>(pick);
     offsets[i] = inner;
   }
@@ -227,7 +313,7 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return reqs[a].firstUse < reqs[b].firstUse;
   });
-  LifetimeIndex placed = indexFor(reqs, order, /*collects=*/true);
+  Placed placed(reqs, order);
   std::vector<std::pair<int64_t, int64_t>> busy;
   std::vector<uint32_t> ids;
   int64_t arenaEnd = 0;
@@ -238,7 +324,7 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
       offsets[i] = 0;
       continue;
     }
-    collectBusy(reqs, placed, offsets, r, ids, busy);
+    placed.busy(reqs, offsets, r, ids, busy);
     busy.emplace_back(std::max(target, int64_t{0}), INT64_MAX); // the ceiling
     int64_t low = -1, high = -1, cursor = 0;
     bool lowAtEdge = false, highAtEdge = false;
@@ -274,7 +360,7 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
     }
     offsets[i] = chosen;
     arenaEnd = std::max(arenaEnd, chosen + size);
-    placed.insert(static_cast<uint32_t>(i), r.firstUse, r.lastUse, chosen + size);
+    placed.insert(static_cast<uint32_t>(i), r, chosen, chosen + size);
   }
   return arenaEnd;
 }
