@@ -19,6 +19,15 @@ namespace ptec::pte {
 
 class ContentIndex {
 public:
+  ContentIndex() = default;
+  // Holds pointers to the bytes of its owner's entries: copying the owner
+  // would leave the copy's index pointing into the original. Moving is fine
+  // (a moved vector keeps its buffer).
+  ContentIndex(const ContentIndex &) = delete;
+  ContentIndex &operator=(const ContentIndex &) = delete;
+  ContentIndex(ContentIndex &&) = default;
+  ContentIndex &operator=(ContentIndex &&) = default;
+
   /// The id of an entry added earlier with the same bytes, or else adds
   /// [d, d + n) as `newId` (ids need not be dense) and returns newId. The
   /// bytes must stay at `d` as long as the index is used.
