@@ -38,8 +38,15 @@ def Exir_Dialect : Dialect {
     bool semanticChecksEnabled() const { return semanticChecks; }
     void setSemanticChecks(bool on) { semanticChecks = on; }
 
+    /// The schema of an exir.aten op name (null if unknown), cached per name:
+    /// the registry's lookup parses and allocates, and passes ask for the
+    /// schema of every op many times.
+    const ::ptec::schema::FunctionSchema *lookupSchema(::mlir::StringAttr opName);
+
   private:
     bool semanticChecks = kSemanticChecksByDefault;
+    ::llvm::DenseMap<::mlir::StringAttr, const ::ptec::schema::FunctionSchema *> schemaCache;
+    ::llvm::sys::SmartRWMutex<true> schemaCacheMutex; // passes may run in threads
 
   public:
   }];

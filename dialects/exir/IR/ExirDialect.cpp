@@ -151,7 +151,14 @@ ElementsAttr ptec::exir::makeResourceElements(ShapedType type, StringRef key,
 Location ptec::exir::tagInputLoc(Location loc, StringRef file, StringRef method,
                                  int64_t debugHandle) {
   MLIRContext *ctx = loc.getContext();
-  SmallVector<Attribute, 3> tag{StringAttr::get(ctx, file), StringAttr::get(ctx, method)};
+  return tagInputLoc(loc, StringAttr::get(ctx, file), StringAttr::get(ctx, method),
+                     debugHandle);
+}
+
+Location ptec::exir::tagInputLoc(Location loc, StringAttr file, StringAttr method,
+                                 int64_t debugHandle) {
+  MLIRContext *ctx = loc.getContext();
+  SmallVector<Attribute, 3> tag{file, method};
   if (debugHandle > 0)
     tag.push_back(IntegerAttr::get(IntegerType::get(ctx, 64), debugHandle));
   return FusedLoc::get({loc}, ArrayAttr::get(ctx, tag), ctx);

@@ -14,6 +14,8 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/RWMutex.h"
 
 #include "dialects/exir/schema/OperatorSchema.h"
 
@@ -105,6 +107,9 @@ int getInplaceOperand(mlir::Operation *op);
 /// traces) are unaffected.
 mlir::Location tagInputLoc(mlir::Location loc, llvm::StringRef file,
                            llvm::StringRef method, int64_t debugHandle = 0);
+/// The same, with the names already made (an importer tags every node).
+mlir::Location tagInputLoc(mlir::Location loc, mlir::StringAttr file,
+                           mlir::StringAttr method, int64_t debugHandle = 0);
 /// Every debug handle tagged inside `loc`, sorted and unique.
 llvm::SmallVector<int64_t> debugHandlesOf(mlir::Location loc);
 /// (debug handle, node name, innermost "file:line" or "") of every tagged

@@ -33,16 +33,43 @@ LogicalResult WeightOp::verify() {
 void AtenOp::build(OpBuilder &b, OperationState &state, StringRef opName,
                    TypeRange resultTypes, ValueRange inputs,
                    ArrayRef<int32_t> segments, ArrayRef<NamedAttribute> args) {
+  build(b, state, b.getStringAttr(opName), resultTypes, inputs, segments, args);
+}
+
+void AtenOp::build(OpBuilder &b, OperationState &state, StringAttr opName,
+                   TypeRange resultTypes, ValueRange inputs,
+                   ArrayRef<int32_t> segments, ArrayRef<NamedAttribute> args) {
   state.addOperands(inputs);
   state.addTypes(resultTypes);
-  state.getOrAddProperties<Properties>().op_name = b.getStringAttr(opName);
+  state.getOrAddProperties<Properties>().op_name = opName;
   state.getOrAddProperties<Properties>().operand_segments =
       b.getDenseI32ArrayAttr(segments);
   state.addAttributes(args);
 }
 
+const schema::FunctionSchema *ExirDialect::lookupSchema(StringAttr opName) {
+  bool threads = getContext()->isMultithreadingEnabled();
+  {
+    std::optional<llvm::sys::SmartScopedReader<true>> lock;
+    if (threads)
+      lock.emplace(schemaCacheMutex);
+    auto it = schemaCache.find(opName);
+    if (it != schemaCache.end())
+      return it->second;
+  }
+  const schema::FunctionSchema *s =
+      schema::OperatorRegistry::builtin().lookup(opName.getValue().str());
+  if (s) {
+    std::optional<llvm::sys::SmartScopedWriter<true>> lock;
+    if (threads)
+      lock.emplace(schemaCacheMutex);
+    schemaCache.try_emplace(opName, s);
+  }
+  return s;
+}
+
 const schema::FunctionSchema *AtenOp::getSchema() {
-  return schema::OperatorRegistry::builtin().lookup(getOpName().str());
+  return llvm::cast<ExirDialect>((*this)->getDialect())->lookupSchema(getOpNameAttr());
 }
 
 static bool isTensorArg(const schema::Argument &a) {

@@ -123,6 +123,10 @@ def Exir_AtenOp : Exir_Op<"aten", [
     OpBuilder<(ins "::llvm::StringRef":$opName, "::mlir::TypeRange":$resultTypes,
                    "::mlir::ValueRange":$inputs,
                    "::llvm::ArrayRef<int32_t>":$segments,
+                   "::llvm::ArrayRef<::mlir::NamedAttribute>":$args)>,
+    OpBuilder<(ins "::mlir::StringAttr":$opName, "::mlir::TypeRange":$resultTypes,
+                   "::mlir::ValueRange":$inputs,
+                   "::llvm::ArrayRef<int32_t>":$segments,
                    "::llvm::ArrayRef<::mlir::NamedAttribute>":$args)>
   ];
 }
