@@ -121,7 +121,7 @@ std::pair<StringRef, int> Importer::userFrame(const pt2::Node &node) {
 }
 
 FailureOr<RankedTensorType> Importer::tensorType(const pt2::TensorMeta &meta,
-                                                 StringRef what, Location loc,
+                                                 const llvm::Twine &what, Location loc,
                                                  SmallVectorImpl<int64_t> *dynamicDims) {
   Type elem = import::elementTypeFor(&ctx, meta.dtype);
   if (!elem)
@@ -149,7 +149,7 @@ FailureOr<RankedTensorType> Importer::valueType(const pt2::Graph &graph,
   if (it == graph.tensorValues.end())
     return emitError(loc) << "tensor '" << name
                           << "' has no entry in the graph's tensor_values";
-  return tensorType(it->second, ("tensor '" + name + "'").str(), loc);
+  return tensorType(it->second, "tensor '" + name + "'", loc);
 }
 
 FailureOr<Value> Importer::lookup(Scope &scope, StringRef name,
@@ -226,6 +226,8 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
   program = &src.program;
   shapes = std::make_unique<import::SymbolicShapes>(src.program);
   methodName = src.methodName;
+  pathAttr = StringAttr::get(&ctx, program->path);
+  methodAttr = StringAttr::get(&ctx, methodName);
   lastHandle = 0;
   const pt2::Graph &graph = program->graph;
   Location funcLoc = fileLoc();
@@ -390,8 +392,10 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
 }
 
 std::string Importer::repeatedScope(const pt2::Node &node) const {
+  if (repeatedModules.empty())
+    return "";
   auto it = node.metadata.find("nn_module_stack");
-  if (repeatedModules.empty() || it == node.metadata.end())
+  if (it == node.metadata.end())
     return "";
   // Entries "key,path,type" joined by ';', outermost first.
   for (StringRef entry : llvm::split(StringRef(it->second), ';')) {

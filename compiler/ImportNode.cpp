@@ -305,8 +305,10 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
                           << " values but the node has " << types.size()
                           << " outputs";
 
-  auto op = b.create<exir::AtenOp>(loc, s->fullName(), types, operands,
-                                   segments, attrs);
+  StringAttr &opName = opNames[s];
+  if (!opName)
+    opName = b.getStringAttr(s->fullName());
+  auto op = b.create<exir::AtenOp>(loc, opName, types, operands, segments, attrs);
   // Before any pass sees it: the node's arguments make sense for its
   // operator, and its declared outputs are what the operator computes.
   if (failed(exir::verifySemantics(op)))

@@ -107,10 +107,10 @@ private:
   /// (exir::inputOfLoc), so every diagnostic can say which .pt2 and method
   /// it comes from even when it points at the user's source line.
   Location fileLoc() const {
-    return tagged(FileLineColLoc::get(&ctx, program->path, 0, 0));
+    return tagged(FileLineColLoc::get(pathAttr, 0, 0));
   }
   Location tagged(Location loc, int64_t handle = 0) const {
-    return exir::tagInputLoc(loc, program->path, methodName, handle);
+    return exir::tagInputLoc(loc, pathAttr, methodAttr, handle);
   }
   Location namedLoc(StringRef name) const {
     return NameLoc::get(StringAttr::get(&ctx, name), fileLoc());
@@ -119,9 +119,9 @@ private:
   /// tagged with its debug handle: the next one of this method.
   Location nodeLoc(const pt2::Node &node) {
     auto [userFile, userLine] = userFrame(node);
-    Location where = FileLineColLoc::get(&ctx, program->path, 0, 0);
+    Location where = FileLineColLoc::get(pathAttr, 0, 0);
     if (!userFile.empty() && userLine > 0)
-      where = FileLineColLoc::get(&ctx, userFile, userLine, 0);
+      where = FileLineColLoc::get(sourceFileAttr(userFile), userLine, 0);
     return NameLoc::get(StringAttr::get(&ctx, node.name), tagged(where, ++lastHandle));
   }
   /// The frame of the node's stack trace a user wants an error at: the
@@ -131,7 +131,7 @@ private:
   static std::pair<StringRef, int> userFrame(const pt2::Node &node);
 
   FailureOr<RankedTensorType> tensorType(const pt2::TensorMeta &meta,
-                                         StringRef what, Location loc,
+                                         const llvm::Twine &what, Location loc,
                                          SmallVectorImpl<int64_t> *dynamicDims = nullptr);
   FailureOr<RankedTensorType> valueType(const pt2::Graph &graph,
                                         StringRef name, Location loc);
@@ -171,6 +171,19 @@ private:
   const pt2::ExportedProgram *program = nullptr;
   std::unique_ptr<import::SymbolicShapes> shapes; // of `program`
   std::string methodName;
+  /// program->path and methodName, made once per method (every node's
+  /// location names them).
+  StringAttr pathAttr, methodAttr;
+  /// Source file names of stack traces, made once each.
+  llvm::StringMap<StringAttr> sourceFiles;
+  StringAttr sourceFileAttr(StringRef file) {
+    StringAttr &attr = sourceFiles[file];
+    if (!attr)
+      attr = StringAttr::get(&ctx, file);
+    return attr;
+  }
+  /// exir.aten op names by schema, made once each.
+  llvm::DenseMap<const schema::FunctionSchema *, StringAttr> opNames;
   int64_t lastHandle = 0; // debug handles given in this method
   unsigned errors = 0; // nodes that failed, over all methods
 public:
