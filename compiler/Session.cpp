@@ -345,7 +345,9 @@ LogicalResult CompileSession::load() {
   sources.reserve(options_.inputs.size());
   for (const CompileInput &in : options_.inputs) {
     pt2::ReadError error;
+    TimingScope readTime = timeStep("read .pt2");
     std::optional<pt2::ExportedProgram> program = pt2::readPt2(in.path, &error);
+    readTime.stop();
     if (!program) {
       // The reader's messages start with the path; print it once.
       llvm::StringRef message(error.message);
@@ -369,6 +371,7 @@ LogicalResult CompileSession::loadPrograms(llvm::ArrayRef<MethodSource> sources)
       showProgress("import: " + std::to_string(done) + " of " + std::to_string(total) +
                    " nodes");
     };
+  TimingScope importTime = timeStep("import");
   module_ = importPrograms(*context_, sources, progress);
   reached_ = Phase::Import;
   return success(static_cast<bool>(module_));
@@ -460,6 +463,8 @@ LogicalResult CompileSession::runPhases() {
     PassManager pm(&ctx, ModuleOp::getOperationName());
     pm.addInstrumentation(std::make_unique<RecordExirPasses>());
     addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); });
+    if (timingRoot_)
+      pm.enableTiming(*timingRoot_);
     if (failed(pm.run(*module_))) {
       if (errorCount() == 0) { // a pass that failed without saying why
         internalError_ = true;
@@ -572,8 +577,11 @@ LogicalResult CompileSession::writePte() {
     // the .ptd's from its entries) straight to the files; MLIR's blobs are
     // the only copy of a weight.
     pte::ProgramBuilder builder;
+    TimingScope emitTime = timeStep("emit");
     if (failed(emitBuilder(builder)))
       return failure();
+    emitTime.stop();
+    TimingScope writeTime = timeStep("write .pte");
     if (!options_.externalWeightsPath.empty() &&
         failed(ptdWritten(
             pte::writePtdFile(builder.external, options_.externalWeightsPath, &error))))
@@ -584,8 +592,11 @@ LogicalResult CompileSession::writePte() {
 #endif
   }
   std::vector<uint8_t> bytes;
+  TimingScope emitTime = timeStep("emit");
   if (failed(emitPte(bytes)) || failed(writePtd()))
     return failure();
+  emitTime.stop();
+  TimingScope writeTime = timeStep("write .pte");
   if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
     return emitError(fileLocation(*context_, options_.outputPath))
            << "cannot write: " << error;
@@ -663,8 +674,25 @@ void CompileSession::clearProgress() {
   diagnostics_->statusShown = false;
 }
 
+TimingScope CompileSession::timeStep(llvm::StringRef name) {
+  return timingRoot_ ? timingRoot_->nest(name) : TimingScope();
+}
+
 LogicalResult CompileSession::run() {
   progressStart_ = std::chrono::steady_clock::now();
+  // --time-passes: the report prints when `timing` goes, after the run.
+  DefaultTimingManager timing;
+  std::optional<TimingScope> root;
+  if (options_.timePasses) {
+    timing.setEnabled(true);
+    timing.setDisplayMode(DefaultTimingManager::DisplayMode::List);
+    root = timing.getRootScope();
+    timingRoot_ = &*root;
+  }
+  auto stopTiming = llvm::make_scope_exit([&] {
+    timingRoot_ = nullptr;
+    root.reset();
+  });
   // The status line never outlives the run, whichever way it ends.
   auto clear = llvm::make_scope_exit([&] { clearProgress(); });
   showProgress("import");

@@ -14,6 +14,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -123,6 +124,10 @@ struct CompileOptions {
   /// and saved-IR loading check them either way. Unset: the build's
   /// default (on in debug builds).
   std::optional<bool> verifyEach;
+  /// Print on stderr, at the end, the time of each step: reading the .pt2,
+  /// import, every pass, the verifier, emission, writing (MLIR's timing
+  /// report, one line per name; aot-compile --time-passes).
+  bool timePasses = false;
   /// Let MLIR use threads (parallel verification, nested pass managers).
   /// The output is the same either way (the zoo_determinism test).
   bool threading = false;
@@ -205,7 +210,12 @@ private:
   void showProgress(llvm::StringRef step);
   void clearProgress();
 
+  /// A step of --time-passes (inert without it).
+  mlir::TimingScope timeStep(llvm::StringRef name);
+
   CompileOptions options_;
+  /// With timePasses, the scope of the whole run (steps nest under it).
+  mlir::TimingScope *timingRoot_ = nullptr;
   std::chrono::steady_clock::time_point progressStart_;
   llvm::raw_ostream &errs_;
   llvm::raw_ostream &out_;

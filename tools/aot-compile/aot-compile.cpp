@@ -210,6 +210,10 @@ int main(int argc, char **argv) {
   app.add_flag("--exir-verify-each,!--no-exir-verify-each", verifyEach,
                "Check every ATen op against its shape rule after every pass, not "
                "only at import (default: on in debug builds)");
+  bool timePasses = false;
+  app.add_flag("--time-passes", timePasses,
+               "At the end, print on stderr the time of each step: reading the .pt2, "
+               "import, every pass, the verifier, emission, writing");
   bool threads = false;
   app.add_flag("--threads", threads,
                "Let MLIR use threads; the output is the same either way");
@@ -261,6 +265,7 @@ int main(int argc, char **argv) {
       progress.value_or(!verbose && llvm::sys::Process::StandardErrIsDisplayed());
   options.verifyEach = verifyEach;
   options.threading = threads;
+  options.timePasses = timePasses;
 
   if (options.compileTo == ptec::Phase::Emit &&
       options.emitFormat == ptec::EmitFormat::Pte && output.empty()) {
