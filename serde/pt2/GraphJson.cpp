@@ -687,7 +687,7 @@ void readCallSpecs(const json &gm, const Where &wgm, const SchemaForm &form, Exp
   }
 }
 // The document's root; a malformed one fails with "invalid JSON: " and what is wrong.
-const json &parseDocument(const std::vector<uint8_t> &text, JsonDocument &dom) {
+const json &parseDocument(ByteView text, JsonDocument &dom) {
   std::string error;
   if (!dom.parse(text.data(), text.size(), error))
     fail("invalid JSON: " + error);
@@ -695,7 +695,7 @@ const json &parseDocument(const std::vector<uint8_t> &text, JsonDocument &dom) {
 }
 }  // namespace
 
-void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::string &entryName,
+void parseExportedProgramJson(ByteView text, const std::string &entryName,
                               ExportedProgram &ep, const ExternalSchemaVersion *external) {
   ParseState st;
   try {
@@ -735,7 +735,7 @@ void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::strin
   rejectSymbolic(st, ep);
 }
 
-std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text,
+std::vector<PayloadMeta> parsePayloadConfigJson(ByteView text,
                                                 const std::string &entryName) {
   std::vector<PayloadMeta> out;
   try {

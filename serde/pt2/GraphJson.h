@@ -20,7 +20,7 @@ struct ExternalSchemaVersion {
 /// older schema forms. Errors name `entryName` and the JSON path; a symbolic
 /// dimension gives the "dynamic shapes are not supported yet" message naming
 /// the input. `external` stands in for a missing `schema_version`.
-void parseExportedProgramJson(const std::vector<uint8_t> &text, const std::string &entryName,
+void parseExportedProgramJson(ByteView text, const std::string &entryName,
                               ExportedProgram &ep,
                               const ExternalSchemaVersion *external = nullptr);
 
@@ -34,7 +34,7 @@ struct PayloadMeta {
 };
 
 /// Parses a PayloadConfig ({"config": {fqn: PayloadMeta}}), sorted by fqn.
-std::vector<PayloadMeta> parsePayloadConfigJson(const std::vector<uint8_t> &text,
+std::vector<PayloadMeta> parsePayloadConfigJson(ByteView text,
                                                 const std::string &entryName);
 
 /// The file/line of the last `File "x.py", line N` frame; false if none.

@@ -1,5 +1,7 @@
 #include "serde/pt2/Pt2Reader.h"
 
+#include "serde/io/MappedFile.h"
+
 #include "serde/pt2/GraphJson.h"
 #include "serde/pt2/Pt2Error.h"
 #include "serde/pt2/SchemaHistory.h"
@@ -140,7 +142,11 @@ void readPt2Archive(const ZipArchive &zip, const std::string &root, ExportedProg
   std::string model = modelJson.substr(modelsDir.size());
   model.resize(model.size() - 5);
 
-  parseExportedProgramJson(zip.read(modelJson), modelJson, ep);
+  // Parsed in place where the archive is mapped (tens of MiB on big graphs:
+  // no copy), then its pages are given back.
+  std::shared_ptr<const ByteStorage> text = zip.readPayload(modelJson, modelJson);
+  parseExportedProgramJson(text->view(), modelJson, ep);
+  io::releasePages(text->data(), text->size());
   uint64_t expandedBytes = 0;
   loadPayloads(zip, root, model, kWeightsDir, ep.weights, expandedBytes);
   loadPayloads(zip, root, model, kConstantsDir, ep.constants, expandedBytes);
@@ -163,7 +169,9 @@ void readLegacyZip(const ZipArchive &zip, const std::string &root, ExportedProgr
            "' is not a schema version (<major> or <major>.<minor>)");
   }
   const std::string json = root + "serialized_exported_program.json";
-  parseExportedProgramJson(zip.read(json), json, ep, hasRecord ? &recorded : nullptr);
+  std::shared_ptr<const ByteStorage> text = zip.readPayload(json, json);
+  parseExportedProgramJson(text->view(), json, ep, hasRecord ? &recorded : nullptr);
+  io::releasePages(text->data(), text->size());
 
   auto nested = [&](const char *pt, const char *alias, std::map<std::string, WeightTensor> &out) {
     // torch 2.1 wrote the .json names for what are torch.save zips too.
