@@ -11,6 +11,8 @@
 
 #include "compiler/Importer.h"
 
+#include "serde/io/MappedFile.h"
+
 using namespace mlir;
 namespace pt2 = ptec::pt2;
 namespace schema = ptec::schema;
@@ -205,9 +207,16 @@ LogicalResult Importer::useWeight(const pt2::InputSpec &spec,
     return differ(prev.kind + " vs " + kind);
   if (prev.type != *type)
     return differ("type");
-  if (prev.tensor->storage != tensor->storage &&
-      prev.tensor->bytes() != tensor->bytes())
-    return differ("bytes");
+  if (prev.tensor->storage != tensor->storage) {
+    // Two archives' copies of one weight: compared whole, then their pages
+    // (when mapped) given back, so a shared model is not made resident here.
+    pt2::ByteView a = prev.tensor->bytes(), b2 = tensor->bytes();
+    bool same = a == b2;
+    io::releasePages(a.data(), a.size());
+    io::releasePages(b2.data(), b2.size());
+    if (!same)
+      return differ("bytes");
+  }
   return success();
 }
 
