@@ -123,14 +123,14 @@ void CompileReport::recordPlan(ModuleOp module) {
   }
 }
 
-void CompileReport::recordProgram(const std::vector<uint8_t> &bytes) {
+void CompileReport::recordProgram(const uint8_t *data, size_t size) {
   pte::PteView view;
   std::string err;
-  if (!pte::openPte(bytes.data(), bytes.size(), &view, &err)) {
+  if (!pte::openPte(data, size, &view, &err)) {
     warnings.push_back("the report cannot read the program it wrote: " + err);
     return;
   }
-  fileSize = bytes.size();
+  fileSize = size;
   programSize = view.programSize;
   const fb::Program *p = view.program;
   if (auto *plans = p->execution_plan())

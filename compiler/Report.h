@@ -78,7 +78,7 @@ struct CompileReport {
   /// The memory plan of every method (after the plan phase).
   void recordPlan(mlir::ModuleOp module);
   /// Instructions, delegate entries and segments of the written program.
-  void recordProgram(const std::vector<uint8_t> &pte);
+  void recordProgram(const uint8_t *pte, size_t size);
 
   std::string toText() const;
   std::string toJson() const;

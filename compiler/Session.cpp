@@ -571,11 +571,12 @@ LogicalResult CompileSession::writePte() {
       return success();
     return ptdWritten(pte::writeFileAtomic(options_.externalWeightsPath, ptdBytes_, &error));
   };
-  if (!options_.collectReport && !options_.keepPteBytes) {
 #ifdef PTEC_HAVE_EMITTER
-    // Nothing needs the bytes in memory: weights go from the builder (and
-    // the .ptd's from its entries) straight to the files; MLIR's blobs are
-    // the only copy of a weight.
+  {
+    // Weights go from the builder (and the .ptd's from its entries) straight
+    // to the files; MLIR's blobs are the only copy of a weight. The report
+    // and --plan-svg read the written file back through a mapping (the
+    // flatbuffer's pages, not the segments').
     pte::ProgramBuilder builder;
     TimingScope emitTime = timeStep("emit");
     if (failed(emitBuilder(builder)))
@@ -588,9 +589,18 @@ LogicalResult CompileSession::writePte() {
       return failure();
     if (!pte::writeProgramFile(builder, pte::WriteOptions{}, options_.outputPath, &error))
       return emitError(fileLocation(*context_, options_.outputPath)) << "cannot write: " << error;
+    writeTime.stop();
+    if (options_.collectReport || options_.keepPteBytes) {
+      written_ = io::MappedFile::open(options_.outputPath, &error);
+      if (!written_ || !written_->data())
+        return emitError(fileLocation(*context_, options_.outputPath))
+               << "cannot read back the .pte just written: " << error;
+      if (options_.collectReport)
+        report_.recordProgram(written_->data(), written_->size());
+    }
     return success();
-#endif
   }
+#endif
   std::vector<uint8_t> bytes;
   TimingScope emitTime = timeStep("emit");
   if (failed(emitPte(bytes)) || failed(writePtd()))
@@ -630,7 +640,7 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
   if (options_.collectReport)
-    report_.recordProgram(bytes);
+    report_.recordProgram(bytes.data(), bytes.size());
   return success();
 #else
   (void)bytes;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "compiler/Report.h"
+#include "serde/io/MappedFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -192,8 +193,13 @@ public:
   /// The debug map JSON (CompileOptions::collectDebugMap; compiler/DebugMap.h),
   /// empty when no .pte was emitted.
   const std::string &debugMap() const { return debugMap_; }
-  /// The .pte bytes written last (empty before).
-  const std::vector<uint8_t> &pteBytes() const { return pteBytes_; }
+  /// The .pte bytes written last (empty before, and unless
+  /// CompileOptions::keepPteBytes or collectReport): the written file, mapped.
+  llvm::ArrayRef<uint8_t> pteBytes() const {
+    if (written_)
+      return {written_->data(), static_cast<size_t>(written_->size())};
+    return pteBytes_;
+  }
 
 private:
   class DiagnosticPrinter;
@@ -230,6 +236,7 @@ private:
   std::string debugMap_;
   std::vector<uint8_t> ptdBytes_;
   std::vector<uint8_t> pteBytes_;
+  std::shared_ptr<const io::MappedFile> written_;
 };
 
 } // namespace ptec

@@ -311,7 +311,7 @@ int main(int argc, char **argv) {
   if (ok && !planSvgFile.empty()) {
     std::string svg, err;
     ptec::pte::PteView view;
-    const std::vector<uint8_t> &bytes = session.pteBytes();
+    llvm::ArrayRef<uint8_t> bytes = session.pteBytes();
     if (bytes.empty()) {
       llvm::errs() << "aot-compile: error: --plan-svg needs a .pte output\n";
       return 2;
