@@ -98,8 +98,9 @@ def check(bin_dir, zoo, name, inputs, method, calls, tmp):
         rc, out = run(cmd)
         if rc:
             return ["compile failed: " + out]
-    # --report keeps the program in memory (the .ptd is serialized whole);
-    # without it both files are streamed from lent weights: same bytes.
+    # With --report the written program is read back for the report; the
+    # files must not change. (Streamed vs in-memory serialization is compared
+    # byte for byte in pte_writer_tests, StreamingWriteTest.cpp.)
     mem_pte, mem_ptd = (os.path.join(tmp, name + s) for s in ("_mem.pte", "_mem.ptd"))
     rc, out = run([os.path.join(bin_dir, "aot-compile")] + srcs +
                   ["-o", mem_pte, "--external-weights=" + mem_ptd, "--emit-state-names",
@@ -109,7 +110,7 @@ def check(bin_dir, zoo, name, inputs, method, calls, tmp):
     for a, b in ((ext, mem_pte), (ptd, mem_ptd)):
         with open(a, "rb") as fa, open(b, "rb") as fb:
             if fa.read() != fb.read():
-                fails.append("%s (streamed) differs from %s (in memory)" % (a, b))
+                fails.append("%s differs from %s (written with --report)" % (a, b))
     try:
         entries = read_ptd(ptd)
     except (ValueError, ptefb.FbError) as e:

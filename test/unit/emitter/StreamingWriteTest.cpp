@@ -4,6 +4,8 @@
 #include "serde/io/MappedFile.h"
 #include "serde/pte/ContentIndex.h"
 #include "serde/pte/FileChunks.h"
+#include "serde/pte/PteWriter.h"
+#include "test/unit/emitter/TestPrograms.h"
 
 #include <catch2/catch.hpp>
 
@@ -36,6 +38,20 @@ std::vector<uint8_t> readAll(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
+
+/// Whether `path` holds exactly `want`; says where it first differs (Catch
+/// would print MiB of vector otherwise).
+bool fileIs(const std::string &path, const std::vector<uint8_t> &want) {
+  std::vector<uint8_t> got = readAll(path);
+  size_t at = 0;
+  while (at < got.size() && at < want.size() && got[at] == want[at])
+    ++at;
+  if (at == got.size() && at == want.size())
+    return true;
+  UNSCOPED_INFO(path << ": " << got.size() << " bytes, expected " << want.size()
+                     << "; first difference at byte " << at);
+  return false;
+}
 }  // namespace
 
 TEST_CASE("chunks from a mapped file are copied file to file, byte for byte", "[writer][stream]") {
@@ -59,7 +75,7 @@ TEST_CASE("chunks from a mapped file are copied file to file, byte for byte", "[
   want.insert(want.end(), 5000, 0);
   want.insert(want.end(), source.begin() + (3 << 20) + 17, source.end());
   want.push_back(source[0]);
-  CHECK(readAll(out) == want);
+  CHECK(fileIs(out, want));
   std::remove(in.c_str());
   std::remove(out.c_str());
 }
@@ -98,4 +114,45 @@ TEST_CASE("contentHash sees every byte", "[writer][dedup]") {
   }
   CHECK(pte::contentHash(v.data(), v.size()) == h);
   CHECK(pte::contentHash(v.data(), v.size() - 1) != h);
+}
+
+TEST_CASE("streamed .pte and .ptd files equal the in-memory serialization", "[writer][stream]") {
+  // Constants owned, lent from a mapped file (copy_file_range) and lent from
+  // the heap, with duplicates; mutable data; a delegate blob; external entries
+  // from both kinds of memory. aot-compile only streams, so this is what keeps
+  // the two writers honest.
+  const std::vector<uint8_t> source = pattern((2 << 20) + 77, 9);
+  const std::string in = tempPath(), pteOut = tempPath(), ptdOut = tempPath();
+  std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char *>(source.data()),
+                                            std::streamsize(source.size()));
+  std::string err;
+  auto m = io::MappedFile::open(in, &err);
+  REQUIRE(m);
+  const std::vector<uint8_t> heap = pattern(4099, 10);
+
+  pte::ProgramBuilder b;
+  b.program.execution_plan.push_back(pte::testing::addPlan("forward", 0));
+  b.addConstant(pattern(100, 11));
+  b.addConstantView(m->data() + 64, 1 << 20);
+  b.addConstantView(heap.data(), heap.size());
+  b.addConstantView(m->data() + (1 << 20) + 64, (1 << 20) + 13);
+  std::vector<uint8_t> again(m->data() + 64, m->data() + 64 + (1 << 20));
+  b.addConstant(std::move(again));  // equal to the first mapped one
+  b.addMutableData(heap.data(), 300);
+  b.addDelegateBlob(heap.data() + 7, 2000);
+  b.external["a.weight"].lent = m->data() + 1000;
+  b.external["a.weight"].lentSize = 500000;
+  b.external["b.bias"].bytes = pattern(33, 12);
+  b.external["c.tied"].lent = m->data() + 1000;  // same bytes as a.weight
+  b.external["c.tied"].lentSize = 500000;
+
+  std::vector<uint8_t> inMemory;
+  REQUIRE(pte::trySerializeProgram(b, pte::WriteOptions{}, &inMemory, &err));
+  REQUIRE(pte::writeProgramFile(b, pte::WriteOptions{}, pteOut, &err));
+  CHECK(fileIs(pteOut, inMemory));
+  CHECK(inMemory.size() > (2u << 20));  // the weights are in it, the duplicate once
+  REQUIRE(pte::writePtdFile(b.external, ptdOut, &err));
+  CHECK(fileIs(ptdOut, pte::serializePtd(b.external)));
+  for (const std::string &p : {in, pteOut, ptdOut})
+    std::remove(p.c_str());
 }
