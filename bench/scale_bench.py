@@ -121,7 +121,14 @@ def write_archive(path, graph, specs, output_specs, payloads):
         for k, (fqn, tmeta, is_param, size, fill) in enumerate(payloads):
             config[fqn] = {"path_name": "weight_%d" % k, "is_param": is_param,
                            "use_pickle": False, "tensor_meta": tmeta}
-            with z.open(root + "data/weights/weight_%d" % k, "w", force_zip64=True) as f:
+            # Data 64-byte aligned as torch's writer does it (a padding extra
+            # field): the compiler then maps weights in place instead of copying.
+            name = root + "data/weights/weight_%d" % k
+            zi = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            start = z.fp.tell() + 30 + len(name.encode()) + 4 + 20  # + zip64 extra
+            pad = (-start) % 64
+            zi.extra = struct.pack("<HH", 0x4246, pad) + b"Z" * pad
+            with z.open(zi, "w", force_zip64=True) as f:
                 fill(f)
         z.writestr(root + "archive_format", "pt2")
         z.writestr(root + "archive_version", "0")

@@ -284,21 +284,17 @@ SmallVector<Value> AliasAnalysis::getAliases(Value v) const {
   return out;
 }
 
-bool AliasAnalysis::reads(Operation *op, Value v) const {
+bool AliasAnalysis::touches(Operation *op, Value v, bool write) const {
   auto it = accessIndex.find(op);
   if (it == accessIndex.end())
     return false;
-  return llvm::any_of(accesses[it->second].reads,
-                      [&](Value r) { return mayAlias(r, v); });
+  const Access &a = accesses[it->second];
+  return llvm::any_of(write ? a.writes : a.reads, [&](Value x) { return mayAlias(x, v); });
 }
 
-bool AliasAnalysis::writes(Operation *op, Value v) const {
-  auto it = accessIndex.find(op);
-  if (it == accessIndex.end())
-    return false;
-  return llvm::any_of(accesses[it->second].writes,
-                      [&](Value w) { return mayAlias(w, v); });
-}
+bool AliasAnalysis::reads(Operation *op, Value v) const { return touches(op, v, false); }
+
+bool AliasAnalysis::writes(Operation *op, Value v) const { return touches(op, v, true); }
 
 // Every value an access reads or writes has an id, so a value without one
 // (outside the function, not a tensor) is accessed by nothing.

@@ -101,6 +101,8 @@ private:
   };
   llvm::SmallVector<Access> accesses;
   llvm::DenseMap<mlir::Operation *, unsigned> accessIndex;
+  /// reads() or writes(): whether op's accesses of that kind may alias v.
+  bool touches(mlir::Operation *op, mlir::Value v, bool write) const;
   llvm::DenseSet<mlir::Operation *> opaque;
 
   // Per alias set (its representative id), built once the sets are final:

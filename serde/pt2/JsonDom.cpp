@@ -116,6 +116,7 @@ private:
   }
   bool parseString(std::string_view &out);
   bool parseEscaped(const char *start, std::string_view &out);
+  size_t plainCharLength(unsigned char c);
   bool parseNumber(JsonValue &v);
   bool parseScalar(JsonValue &v);
   void deliver(const JsonValue &v);
@@ -196,6 +197,20 @@ void appendUtf8(std::string &out, uint32_t cp) {
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 }  // namespace
 
+// Bytes of the string character at p_ (not a quote or backslash), whose
+// first byte is c; 0 after reporting a control character or bad UTF-8.
+size_t JsonParser::plainCharLength(unsigned char c) {
+  if (c < 0x20)
+    return failHere("control character in a string"), 0;
+  if (c < 0x80)
+    return 1;
+  size_t n = utf8Length(reinterpret_cast<const unsigned char *>(p_),
+                        reinterpret_cast<const unsigned char *>(end_));
+  if (!n)
+    failHere("invalid UTF-8 in a string");
+  return n;
+}
+
 // At the opening quote. Plain strings (the vast majority) are views of the input.
 bool JsonParser::parseString(std::string_view &out) {
   const char *start = ++p_;
@@ -219,17 +234,10 @@ bool JsonParser::parseString(std::string_view &out) {
     }
     if (c == '\\')
       return parseEscaped(start, out);
-    if (c < 0x20)
-      return failHere("control character in a string");
-    if (c >= 0x80) {
-      size_t n = utf8Length(reinterpret_cast<const unsigned char *>(p_),
-                            reinterpret_cast<const unsigned char *>(end_));
-      if (!n)
-        return failHere("invalid UTF-8 in a string");
-      p_ += n;
-    } else {
-      ++p_;
-    }
+    size_t n = plainCharLength(c);
+    if (!n)
+      return false;
+    p_ += n;
   }
 }
 
@@ -247,13 +255,10 @@ bool JsonParser::parseEscaped(const char *start, std::string_view &out) {
       out = std::string_view(copy, scratch_.size());
       return true;
     }
-    if (c < 0x20)
-      return failHere("control character in a string");
-    if (c >= 0x80) {
-      size_t n = utf8Length(reinterpret_cast<const unsigned char *>(p_),
-                            reinterpret_cast<const unsigned char *>(end_));
+    if (c < 0x20 || c >= 0x80) {
+      size_t n = plainCharLength(c);
       if (!n)
-        return failHere("invalid UTF-8 in a string");
+        return false;
       scratch_.append(p_, n);
       p_ += n;
       continue;
