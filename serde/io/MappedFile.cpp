@@ -36,7 +36,9 @@ const std::pair<const uintptr_t, Live> *lookup(const void *p, size_t n) {
   if (it == live.begin())
     return nullptr;
   --it;
-  if (at < it->first || n > it->second.end - at)
+  // Past this mapping's end (also when `at` lies above every mapping): not
+  // ours. Without the first test `end - at` would wrap around.
+  if (at < it->first || at >= it->second.end || n > it->second.end - at)
     return nullptr;
   return &*it;
 }

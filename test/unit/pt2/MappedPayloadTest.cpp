@@ -142,6 +142,10 @@ TEST_CASE("MappedFile knows its pointers and gives pages back without changing b
   CHECK(src.fd >= 0);
   CHECK_FALSE(ptec::io::findMappedSource(m->data() + m->size() - 10, 11, &src));  // runs past
   CHECK_FALSE(ptec::io::findMappedSource(bytes.data(), 10, &src));                // not mapped
+  // Addresses above the mapping (large heap blocks often are) are not in it;
+  // the lookup once wrapped around there and released heap pages.
+  CHECK_FALSE(ptec::io::findMappedSource(m->data() + m->size() + 100, 10, &src));
+  CHECK_FALSE(ptec::io::findMappedSource(m->data() + (size_t(1) << 40), 1, &src));
   CHECK(std::string(reinterpret_cast<const char *>(m->data()), m->size()) == bytes);
   uint64_t before = ptec::io::releasedBytes();
   ptec::io::releasePages(m->data() + 100, m->size() - 200);
