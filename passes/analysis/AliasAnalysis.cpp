@@ -271,16 +271,19 @@ bool AliasAnalysis::mayAlias(Value a, Value b) const {
   return sa != kNoSet && sa == sb;
 }
 
-SmallVector<Value> AliasAnalysis::getAliases(Value v) const {
-  SmallVector<Value> out;
+const AliasAnalysis::SetIndex *AliasAnalysis::indexOf(Value v) const {
   unsigned set = getAliasSet(v);
   if (set == kNoSet)
-    return out;
+    return nullptr;
   auto it = bySet.find(set);
-  if (it == bySet.end())
-    return out;
-  for (unsigned id : it->second.members)
-    out.push_back(values[id]);
+  return it == bySet.end() ? nullptr : &it->second;
+}
+
+SmallVector<Value> AliasAnalysis::getAliases(Value v) const {
+  SmallVector<Value> out;
+  if (const SetIndex *index = indexOf(v))
+    for (unsigned id : index->members)
+      out.push_back(values[id]);
   return out;
 }
 
@@ -301,14 +304,9 @@ bool AliasAnalysis::writes(Operation *op, Value v) const { return touches(op, v,
 template <typename Select>
 SmallVector<Operation *> AliasAnalysis::opsOf(Value v, Select select) const {
   SmallVector<Operation *> out;
-  unsigned set = getAliasSet(v);
-  if (set == kNoSet)
-    return out;
-  auto it = bySet.find(set);
-  if (it == bySet.end())
-    return out;
-  for (unsigned i : select(it->second))
-    out.push_back(accesses[i].op);
+  if (const SetIndex *index = indexOf(v))
+    for (unsigned i : select(*index))
+      out.push_back(accesses[i].op);
   return out;
 }
 

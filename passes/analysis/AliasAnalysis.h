@@ -111,6 +111,8 @@ private:
   struct SetIndex {
     llvm::SmallVector<unsigned, 4> readers, writers, members;
   };
+  /// v's alias set's index, or null when v is in none (or the set is empty).
+  const SetIndex *indexOf(mlir::Value v) const;
   llvm::DenseMap<unsigned, SetIndex> bySet;
 };
 
