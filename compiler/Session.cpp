@@ -101,6 +101,9 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
   case Phase::Import:
   case Phase::Emit:
     return;
+  case Phase::Functionalize:
+    add(createFunctionalize());
+    return;
   case Phase::Legalize:
     add(createLegalizeToCoreAten());
     add(createFoldConstants());

@@ -124,6 +124,9 @@ private:
   LogicalResult linear();
   LogicalResult convolution(unsigned spatialDims);
   LogicalResult batchNorm();
+  LogicalResult batchNormLegit();
+  FailureOr<SmallVector<Value>> batchNormTraining(Value input, Value w, Value bi, Value rm,
+                                                  Value rv, double momentum, double eps);
   LogicalResult layerNorm();
   LogicalResult matmulOp();
   LogicalResult sdpa();
@@ -258,10 +261,144 @@ LogicalResult Legalizer::convolution(unsigned n) {
        i64("groups", intArg(op, "groups", 1))}));
 }
 
+/// Batch norm in training mode: normalize with the batch's statistics over
+/// every dimension but 1 and, when running statistics are given, return
+/// their updates (what `_native_batch_norm_legit_functional` means):
+///   running_mean' = (1 - momentum) * running_mean + momentum * mean
+///   running_var'  = (1 - momentum) * running_var  + momentum * var * n / (n - 1)
+/// Results: output, save_mean, save_invstd (per channel), then the updates.
+FailureOr<SmallVector<Value>> Legalizer::batchNormTraining(Value input, Value w, Value bi,
+                                                          Value rm, Value rv,
+                                                          double momentum, double eps) {
+  RankedTensorType xt = tensorType(input);
+  if (!xt || xt.getRank() < 2 || !xt.hasStaticShape() || dynamic)
+  {
+    emitError(loc, "batch norm in training mode needs a static input of rank >= 2");
+    return failure();
+  }
+  int64_t c = xt.getDimSize(1), count = xt.getNumElements() / std::max<int64_t>(c, 1);
+  if (count < 2 && rv) {
+    emitError(loc, "batch norm in training mode over one value per channel: "
+                   "the unbiased variance is undefined (PyTorch refuses it too)");
+    return failure();
+  }
+  SmallVector<int64_t> dims, statShape(xt.getRank(), 1);
+  for (int64_t d = 0; d < xt.getRank(); ++d)
+    if (d != 1)
+      dims.push_back(d);
+  statShape[1] = c;
+  RankedTensorType st = withShape(xt, statShape), ct = withShape(xt, {c});
+  auto mean = make("aten::mean.dim", st, {{input}},
+                   {ints("dim", dims), attr("keepdim", b.getBoolAttr(true))});
+  if (failed(mean))
+    return failure();
+  auto var = make("aten::var.correction", st, {{input}},
+                  {ints("dim", dims), i64("correction", 0), attr("keepdim", b.getBoolAttr(true))});
+  if (failed(var))
+    return failure();
+  auto veps = make("aten::add.Scalar", st, {{*var}}, {f64("other", eps)});
+  if (failed(veps))
+    return failure();
+  auto rstd = make("aten::rsqrt", st, {{*veps}});
+  if (failed(rstd))
+    return failure();
+  auto centered = make("aten::sub.Tensor", xt, {{input}, {*mean}});
+  if (failed(centered))
+    return failure();
+  FailureOr<Value> y = make("aten::mul.Tensor", xt, {{*centered}, {*rstd}});
+  if (failed(y))
+    return failure();
+  if (w) {
+    auto wv = view(w, statShape);
+    if (failed(wv) || failed(y = make("aten::mul.Tensor", xt, {{*y}, {*wv}})))
+      return failure();
+  }
+  if (bi) {
+    auto bv = view(bi, statShape);
+    if (failed(bv) || failed(y = make("aten::add.Tensor", xt, {{*y}, {*bv}})))
+      return failure();
+  }
+  auto saveMean = view(*mean, {c}), saveRstd = view(*rstd, {c});
+  if (failed(saveMean) || failed(saveRstd))
+    return failure();
+  SmallVector<Value> results = {*y, *saveMean, *saveRstd};
+  if (rm && rv) {
+    auto update = [&](Value running, Value stat, double scale) -> FailureOr<Value> {
+      auto kept = make("aten::mul.Scalar", ct, {{running}}, {f64("other", 1.0 - momentum)});
+      auto added = make("aten::mul.Scalar", ct, {{stat}}, {f64("other", momentum * scale)});
+      if (failed(kept) || failed(added))
+        return failure();
+      return make("aten::add.Tensor", ct, {{*kept}, {*added}});
+    };
+    auto varC = view(*var, {c});
+    if (failed(varC))
+      return failure();
+    auto newMean = update(rm, *saveMean, 1.0);
+    auto newVar = update(rv, *varC, static_cast<double>(count) / static_cast<double>(count - 1));
+    if (failed(newMean) || failed(newVar))
+      return failure();
+    results.push_back(*newMean);
+    results.push_back(*newVar);
+  }
+  return results;
+}
+
+/// `_native_batch_norm_legit_functional` and `_native_batch_norm_legit.no_stats`:
+/// training mode decomposes; eval mode keeps the running statistics unchanged.
+LogicalResult Legalizer::batchNormLegit() {
+  double momentum = 0.1, eps = 1e-5;
+  if (auto m = op->getAttrOfType<FloatAttr>("momentum"))
+    momentum = m.getValueAsDouble();
+  if (auto e = op->getAttrOfType<FloatAttr>("eps"))
+    eps = e.getValueAsDouble();
+  Value input = operandOf(op, "input"), rm = operandOf(op, "running_mean"),
+        rv = operandOf(op, "running_var");
+  if (!boolArg(op, "training", false)) {
+    if (!rm || !rv)
+      return emitError(loc, "batch norm in eval mode without running statistics");
+    RankedTensorType rt = tensorType(op->getResult(0));
+    RankedTensorType empty = withShape(rt, {0});
+    auto w = operandOf(op, "weight"), bi = operandOf(op, "bias");
+    FailureOr<exir::AtenOp> bn = buildAten(
+        b, loc, "aten::_native_batch_norm_legit_no_training", {rt, empty, empty},
+        {{input}, w ? Operands{w} : Operands{}, bi ? Operands{bi} : Operands{}, {rm}, {rv}},
+        {f64("momentum", momentum), f64("eps", eps)});
+    if (failed(bn))
+      return failure();
+    for (unsigned i = 1; i < 3; ++i)
+      if (!op->getResult(i).use_empty())
+        return emitError(loc, "batch norm in eval mode: its saved statistics are used");
+    SmallVector<Value> results = {(*bn)->getResult(0), (*bn)->getResult(1), (*bn)->getResult(2)};
+    if (op->getNumResults() == 5)
+      results.append({rm, rv});
+    replace(results);
+    return success();
+  }
+  auto r = batchNormTraining(input, operandOf(op, "weight"), operandOf(op, "bias"), rm, rv,
+                             momentum, eps);
+  if (failed(r))
+    return failure();
+  if (r->size() != op->getNumResults())
+    return emitError(loc, "batch norm: unexpected number of results");
+  replace(*r);
+  return success();
+}
+
 LogicalResult Legalizer::batchNorm() {
-  if (boolArg(op, "training", false))
-    return emitError(loc, "batch_norm in training mode is not supported; "
-                          "export the model in eval mode");
+  if (boolArg(op, "training", false)) {
+    if (operandOf(op, "running_mean") || operandOf(op, "running_var"))
+      return emitError(loc, "internal: batch_norm in training mode with running "
+                            "statistics must be functionalized first");
+    double eps = 1e-5;
+    if (auto e = op->getAttrOfType<FloatAttr>("eps"))
+      eps = e.getValueAsDouble();
+    auto r = batchNormTraining(operandOf(op, "input"), operandOf(op, "weight"),
+                               operandOf(op, "bias"), {}, {}, 0.1, eps);
+    if (failed(r))
+      return failure();
+    replace({r->front()});
+    return success();
+  }
   Value mean = operandOf(op, "running_mean"), var = operandOf(op, "running_var");
   if (!mean || !var)
     return emitError(loc, "batch_norm without running statistics is not supported");
@@ -593,6 +730,45 @@ LogicalResult Legalizer::run(bool &error) {
     r = convolution(2);
   } else if (name == "aten::batch_norm") {
     r = batchNorm();
+  } else if (name == "aten::zero") {
+    // What `zero_` becomes: no kernel of its own; a fill with 0.
+    r = replaceWith(make("aten::fill.Scalar", op->getResult(0).getType(),
+                         {{op.getInputs().front()}}, {i64("value", 0)}));
+  } else if (name == "aten::index_copy" && !dynamic) {
+    // What `index_copy_` becomes (KV caches): index_put with the index at
+    // position `dim` of the index list, None before it.
+    int64_t dim = intArg(op, "dim", 0);
+    RankedTensorType st = tensorType(op.getInputs().front());
+    if (dim < 0 && st)
+      dim += st.getRank();
+    if (!st || dim < 0 || dim >= st.getRank()) {
+      op.emitError("index_copy: dim out of range");
+      error = true;
+      return failure();
+    }
+    SmallVector<bool> present(dim + 1, false);
+    present.back() = true;
+    r = replaceWith(make("aten::index_put", op->getResult(0).getType(),
+                         {{operandOf(op, "self")}, {operandOf(op, "index")},
+                          {operandOf(op, "source")}},
+                         {attr("indices", b.getDenseBoolArrayAttr(present))}));
+  } else if (name == "aten::_native_batch_norm_legit_functional" ||
+             name == "aten::_native_batch_norm_legit.no_stats") {
+    r = batchNormLegit();
+  } else if ((name == "aten::dropout" || name == "aten::feature_dropout" ||
+              name == "aten::native_dropout") &&
+             boolArg(op, "train", false)) {
+    auto p = op->getAttrOfType<FloatAttr>("p");
+    if (p && p.getValueAsDouble() == 0 && name != "aten::native_dropout") {
+      replace({op.getInputs().front()});
+      return success();
+    }
+    op.emitError("'") << name
+                      << "' in training mode is random (it zeroes elements at each "
+                         "call); export the model in eval mode (model.eval()) so that "
+                         "dropout is the identity";
+    error = true;
+    return failure();
   } else if (name == "aten::layer_norm") {
     r = layerNorm();
   } else if (name == "aten::matmul") {

@@ -10,6 +10,22 @@
 
 include "mlir/Pass/PassBase.td"
 
+def Functionalize : Pass<"exir-functionalize", "mlir::ModuleOp"> {
+  let summary = "In-place ops and writes through views become value semantics";
+  let description = [{
+    The graphs torch.export writes today keep in-place ops (`relu_`, `add_`,
+    `copy_`, `index_put_`, ...) and write through views (`slice` + `copy_`).
+    Driven by the schema alias annotations, each write becomes its functional
+    op; a write through a view is scattered back into its base (slice_scatter,
+    select_scatter, ...); later reads of the base or of any view of it see the
+    new values; written buffers, parameters and user inputs get their
+    buffer_mutation / user_input_mutation outputs. What cannot be made
+    functional exactly is refused with the node and the rule.
+    Counters: `exir.functionalize` (writes, view_writes, replays, state).
+  }];
+  let dependentDialects = ["ptec::exir::ExirDialect"];
+}
+
 def LegalizeToCoreAten : Pass<"exir-legalize-to-core", "mlir::ModuleOp"> {
   let summary = "Decompose training-IR and composite ops into core ATen";
   let description = [{
