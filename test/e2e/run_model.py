@@ -25,12 +25,38 @@ not share their state (compiled without sharing, or run with
 
 --matrix repeats all of it for every combination of --write-back
 earliest|end, re-inplacing on|off and --backend none|demo.
+
+Fixtures with several forms of the same program (meta 'forms', the modern
+torch.export fixtures of test/models_modern written by
+test/models/gen_zoo_modern.py: {"raw": {method: archive}, "decomposed": {...}})
+are compiled from the archives of --form (default raw); the expected files are
+the same for every form. Without 'forms' the methods' 'file' entries are used
+and --form is refused.
+
+--oracle RUNNER also runs every call (and the 'sequence') of the compiled
+program on upstream ExecuTorch's runtime (executorch-runner, --out_dir) and
+compares its outputs with the expected files under the same rtol/atol; state
+is not visible there except through the outputs.
+
+--compare-plan OTHER_FORM only compiles --form and OTHER_FORM and requires the
+planned memory of every method of --form (pte-inspect --json: the sum of
+non_const_buffer_sizes, arena 1 on) to be no larger than OTHER_FORM's (raw vs
+decomposed: functionalizing in the compiler must not cost memory).
+
+--generate GEN builds the fixture first: runs GEN --only <basename of
+--model> --out <its parent> with the modern-PyTorch venv's python (PTEC_VENV,
+else $XDG_CACHE_HOME/ptec/venv or ~/.cache/ptec/venv, ready when it holds
+.ptec-ready, as scripts/venv.sh makes it), unless the fixture is there and
+newer than GEN; exits 77 (skipped) when that venv is not ready.
 Standard library only; exits non-zero on any failure.
 """
 import argparse
+import ast
 import itertools
 import json
+import math
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -114,6 +140,222 @@ def check_sequence(args, meta, tmp, pte, unshared_pte, label):
     return failures
 
 
+# --------------------------------------------------------------------------------------
+# .npy files without numpy, for comparing upstream's outputs
+# --------------------------------------------------------------------------------------
+NPY_CODES = {"f4": ("f", 4), "f8": ("d", 8), "f2": ("e", 2), "i8": ("q", 8), "i4": ("i", 4),
+             "i2": ("h", 2), "i1": ("b", 1), "u1": ("B", 1), "b1": ("?", 1)}
+
+
+def read_npy(path):
+    """(dtype code such as 'f4', shape, flat values in C order) of a little-endian .npy."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError("%s: not a .npy file" % path)
+    if data[6] == 1:
+        (hlen,), start = struct.unpack("<H", data[8:10]), 10
+    else:
+        (hlen,), start = struct.unpack("<I", data[8:12]), 12
+    header = ast.literal_eval(data[start:start + hlen].decode("latin1"))
+    descr, shape = header["descr"], tuple(header["shape"])
+    if descr[0] == ">" or descr[1:] not in NPY_CODES or header.get("fortran_order"):
+        raise ValueError("%s: unsupported .npy layout %s" % (path, header))
+    code, size = NPY_CODES[descr[1:]]
+    n = 1
+    for d in shape:
+        n *= d
+    body = data[start + hlen:start + hlen + n * size]
+    if len(body) != n * size:
+        raise ValueError("%s: truncated" % path)
+    return descr[1:], shape, struct.unpack("<%d%s" % (n, code), body)
+
+
+def compare_npy(got_path, want_path, rtol, atol):
+    """None when the arrays match (floats: |got - want| <= atol + rtol * |want|, NaN
+    matches NaN; other dtypes exactly), else what differs."""
+    gd, gs, gv = read_npy(got_path)
+    wd, ws, wv = read_npy(want_path)
+    if gd != wd or gs != ws:
+        return "dtype/shape %s%s vs expected %s%s" % (gd, list(gs), wd, list(ws))
+    bad, worst = 0, 0.0
+    first = None
+    for k, (g, w) in enumerate(zip(gv, wv)):
+        if gd[0] == "f":
+            if math.isnan(g) or math.isnan(w):
+                ok = math.isnan(g) and math.isnan(w)
+            elif math.isinf(g) or math.isinf(w):
+                ok = g == w
+            else:
+                ok = abs(g - w) <= atol + rtol * abs(w)
+                worst = max(worst, abs(g - w))
+        else:
+            ok = g == w
+        if not ok:
+            bad += 1
+            if first is None:
+                first = (k, g, w)
+    if bad:
+        return "%d of %d elements differ (first at flat index %d: %r vs %r; max |d| %g)" % (
+            bad, len(gv), first[0], first[1], first[2], worst)
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Upstream ExecuTorch's runtime as an oracle (--oracle)
+# --------------------------------------------------------------------------------------
+def oracle_run(args, meta, tmp, pte, what, method_args, calls):
+    """Runs executorch-runner on `pte` for `calls` (dicts with inputs/outputs, in call
+    order; method_args selects --method/--calls or --sequence) and compares every
+    output with the expected file. Returns the number of failures."""
+    d = os.path.join(tmp, "oracle_%d" % len(os.listdir(tmp)))
+    out = os.path.join(d, "out")
+    os.makedirs(out)
+    model = os.path.abspath(args.model)
+    for k, call in enumerate(calls):
+        for i, f in enumerate(call["inputs"]):
+            os.symlink(os.path.join(model, f["file"]), os.path.join(d, "in%d_%d.npy" % (i, k)))
+    ins = []
+    for i in range(len(calls[0]["inputs"])):
+        ins += ["--input", os.path.join(d, "in%d_{call}.npy" % i)]
+    rc, log = run([args.oracle, pte, *method_args, *ins, "--out_dir", out, "--no-print"])
+    if rc != 0:
+        print(log.rstrip())
+        print(f"FAIL oracle: {what} on upstream's runtime (exit {rc})")
+        return 1
+    rtol, atol = meta.get("rtol", 1e-4), meta.get("atol", 1e-5)
+    failures = 0
+    for k, call in enumerate(calls):
+        for i, o in enumerate(call["outputs"]):
+            got = os.path.join(out, "call%d_out%d.npy" % (k, i))
+            if not os.path.exists(got):
+                print(f"FAIL oracle: {what} call {k} wrote no output {i}")
+                failures += 1
+                continue
+            diff = compare_npy(got, os.path.join(model, o["file"]), rtol, atol)
+            if diff:
+                print(f"FAIL oracle: {what} call {k} output {i}: {diff}")
+                failures += 1
+    if not failures:
+        print(f"ok oracle: {what} on upstream's runtime matches PyTorch "
+              f"({len(calls)} call(s), outputs only)")
+    return failures
+
+
+def oracle_checks(args, meta, tmp, pte, label):
+    failures = 0
+    for m in meta["methods"]:
+        calls = m.get("calls", [m])
+        margs = ["--method", m["method"]] + (["--calls", str(len(calls))] if len(calls) > 1 else [])
+        failures += oracle_run(args, meta, tmp, pte, f"method {m['method']}{label}", margs, calls)
+    if "sequence" in meta:
+        seq = meta["sequence"]
+        failures += oracle_run(args, meta, tmp, pte, f"sequence{label}",
+                               ["--sequence", ",".join(c["method"] for c in seq)], seq)
+    return failures
+
+
+# --------------------------------------------------------------------------------------
+# Forms (meta 'forms'), planned memory, on-demand generation
+# --------------------------------------------------------------------------------------
+def select_form(meta, form):
+    """Points every method's 'file' at `form`'s archive. Returns an error or None."""
+    forms = meta.get("forms")
+    if not forms:
+        return "meta.json has no 'forms'; --form and --compare-plan need them"
+    if form not in forms:
+        return f"no form '{form}' (meta 'forms': {', '.join(sorted(forms))})"
+    for m in meta["methods"]:
+        if m["method"] not in forms[form]:
+            return f"form '{form}' has no archive for method {m['method']}"
+        m["file"] = forms[form][m["method"]]
+    return None
+
+
+def planned_memory(args, meta, tmp, form):
+    """{method: planned bytes} of the program compiled from `form` (sum of
+    non_const_buffer_sizes from arena 1 on), or an error string."""
+    meta = json.loads(json.dumps(meta))
+    err = select_form(meta, form)
+    if err:
+        return err
+    sources = [f"{os.path.join(args.model, m['file'])}:{m['method']}" for m in meta["methods"]]
+    share = ["--share-mutable-buffers"] if "sequence" in meta else []
+    pte = os.path.join(tmp, f"plan_{form}.pte")
+    rc, log = run([os.path.join(args.bin, "aot-compile"), *sources, "-o", pte, *share])
+    if rc != 0:
+        return f"compiling the {form} form failed ({rc}):\n{log}"
+    rc, js = run([os.path.join(args.bin, "pte-inspect"), pte, "--json", "--elide-bytes"])
+    if rc != 0:
+        return f"pte-inspect failed on the {form} form:\n{js}"
+    prog = json.loads(js)
+    prog = prog.get("program", prog)
+    return {p["name"]: sum(p.get("non_const_buffer_sizes", [0])[1:])
+            for p in prog["execution_plan"]}
+
+
+def compare_plan(args, meta):
+    with tempfile.TemporaryDirectory() as tmp:
+        mine = planned_memory(args, meta, tmp, args.form)
+        other = planned_memory(args, meta, tmp, args.compare_plan)
+    for name, got in ((args.form, mine), (args.compare_plan, other)):
+        if isinstance(got, str):
+            print(f"FAIL plan: {got}")
+            return 1
+    failures = 0
+    for method in sorted(mine):
+        a, b = mine[method], other.get(method)
+        if b is None:
+            print(f"FAIL plan: method {method} is missing from the {args.compare_plan} form")
+            failures += 1
+        elif a > b:
+            print(f"FAIL plan: method {method}: the {args.form} form plans {a} bytes, "
+                  f"more than the {args.compare_plan} form's {b}")
+            failures += 1
+        else:
+            print(f"ok plan: method {method}: {args.form} {a} bytes <= "
+                  f"{args.compare_plan} {b} bytes")
+    print(f"{meta['name']}: planned memory {args.form} vs {args.compare_plan} "
+          f"{'FAILED' if failures else 'passed'}")
+    return 1 if failures else 0
+
+
+def modern_python():
+    """The modern-PyTorch venv's python (scripts/venv.sh), or None when not ready."""
+    venv = os.environ.get("PTEC_VENV") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "ptec", "venv")
+    py = os.path.join(venv, "bin", "python")
+    if os.path.isfile(os.path.join(venv, ".ptec-ready")) and os.access(py, os.X_OK):
+        return py
+    return None
+
+
+def generate(args):
+    """--generate: makes the fixture unless it is newer than the generator. Returns 0,
+    77 (no venv: skipped) or the generator's failure."""
+    model = os.path.abspath(args.model)
+    meta = os.path.join(model, "meta.json")
+    gen = os.path.abspath(args.generate)
+    deps = [gen, os.path.join(os.path.dirname(gen), "zoo_calls.py")]
+    newest = max(os.path.getmtime(f) for f in deps if os.path.exists(f))
+    if os.path.exists(meta) and os.path.getmtime(meta) >= newest:
+        print(f"{model}: up to date")
+        return 0
+    py = modern_python()
+    if py is None:
+        print("skipped: the modern-PyTorch venv is not ready (scripts/venv.sh; PTEC_VENV)")
+        return 77
+    cmd = [py, gen, "--only", os.path.basename(model), "--out", os.path.dirname(model)]
+    print("generating: " + " ".join(cmd))
+    sys.stdout.flush()
+    rc = subprocess.call(cmd)
+    if rc != 0:
+        print(f"FAIL: the generator exited {rc}")
+        return 1
+    return 0
+
+
 def check(args, meta, tmp, options, label):
     """Compile with `options`, check determinism and delegates, run every method.
     Returns the number of failures."""
@@ -192,6 +434,9 @@ def check(args, meta, tmp, options, label):
                       f"{log.strip().splitlines()[-1] if log.strip() else ''}")
     if share:
         failures += check_sequence(args, meta, tmp, outs[0], outs[2], label)
+    # (getattr: other scripts call check() with their own argument namespace)
+    if getattr(args, "oracle", None):
+        failures += oracle_checks(args, meta, tmp, outs[0], label)
     return failures
 
 
@@ -206,9 +451,36 @@ def main():
                     help="every write-back x re-inplacing x backend(none, demo) combination")
     ap.add_argument("--expect-delegates", type=int, default=None,
                     help="require this many delegate entries in every method")
+    ap.add_argument("--form", choices=["raw", "decomposed"], default=None,
+                    help="which of meta 'forms' to compile (default: raw where the "
+                         "fixture has forms)")
+    ap.add_argument("--oracle", default=None, metavar="RUNNER",
+                    help="also run every call and sequence on upstream's "
+                         "executorch-runner and compare its outputs")
+    ap.add_argument("--compare-plan", default=None, metavar="OTHER_FORM",
+                    help="only compare planned memory: --form's must not exceed "
+                         "OTHER_FORM's, per method")
+    ap.add_argument("--generate", default=None, metavar="GEN",
+                    help="generate the fixture with GEN (modern-PyTorch venv) first; "
+                         "exit 77 when that venv is not ready")
     args = ap.parse_args()
+    args.model = os.path.abspath(args.model)  # the per-call files are symlinks to it
 
+    if args.generate:
+        rc = generate(args)
+        if rc != 0:
+            return rc
     meta = json.load(open(os.path.join(args.model, "meta.json")))
+    form = args.form
+    if form is None and (meta.get("forms") or args.compare_plan):
+        form = args.form = "raw"
+    if args.compare_plan:
+        return compare_plan(args, meta)
+    if form is not None:
+        err = select_form(meta, form)
+        if err:
+            print(f"error: {err}")
+            return 2
     if args.matrix:
         combos = list(itertools.product(["earliest", "end"], [False, True], ["none", "demo"]))
     else:
@@ -220,7 +492,8 @@ def main():
         label = f" [{' '.join(options)}]" if args.matrix else ""
         with tempfile.TemporaryDirectory() as tmp:
             failures += check(args, meta, tmp, options, label)
-    print(f"{meta['name']}: {'FAILED' if failures else 'passed'} "
+    shown = f"{meta['name']} [{form} form]" if form else meta["name"]
+    print(f"{shown}: {'FAILED' if failures else 'passed'} "
           f"({len(combos)} option combination(s))")
     return 1 if failures else 0
 
