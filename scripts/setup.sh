@@ -6,7 +6,7 @@ pkgs=(cmake ninja-build ccache g++ pkg-config
       llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
       libflatbuffers-dev flatbuffers-compiler libcli11-dev libfmt-dev catch2
       nlohmann-json3-dev libzip-dev zlib1g-dev libdeflate-dev libeigen3-dev python3
-      libxml2-utils
+      libxml2-utils python3-venv
       libxnnpack-dev libpthreadpool-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -3,6 +3,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
+# Modern PyTorch/ExecuTorch (outside the repo, made once; tests that need it
+# show as skipped when it cannot be made).
+"$root/scripts/venv.sh" > /dev/null || echo "test.sh: no PyTorch venv; tests that need it are skipped" >&2
 "$root/scripts/build.sh"
 cd "${BUILD_DIR:-$root/build}"
 # Nested sanitizer builds (ctest asan_ubsan_suite, context_cache_*) use ccache too.

@@ -1,4 +1,4 @@
-// RUN: ptec-opt %s --split-input-file --exir-legalize-to-core | FileCheck %s
+// RUN: ptec-opt %s --split-input-file --exir-legalize-to-core --verify-diagnostics | FileCheck %s
 
 // Views become their _copy forms with the same arguments.
 // CHECK-LABEL: func.func @views
@@ -114,3 +114,53 @@ func.func @activations(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %c : tensor<4xf32>
 }
 
+
+// -----
+
+// Training-mode batch norm (what functionalization and torch 2.2-era
+// run_decompositions() write): batch statistics over every dim but 1, the
+// running statistics' updates as results 3 and 4 (unbiased variance: n = 32,
+// 0.1 * 32 / 31).
+// CHECK-LABEL: func.func @bn_training
+// CHECK: %[[MEAN:.*]] = exir.aten "aten::mean.dim"(%arg0) {dim = array<i64: 0, 2, 3>, dtype = #exir.none, keepdim = true
+// CHECK: %[[VAR:.*]] = exir.aten "aten::var.correction"(%arg0) {correction = 0 : i64, dim = array<i64: 0, 2, 3>, keepdim = true
+// CHECK: %[[VE:.*]] = exir.aten "aten::add.Scalar"(%[[VAR]]) {{{.*}}other = 1.000000e-05 : f64}
+// CHECK: %[[RSTD:.*]] = exir.aten "aten::rsqrt"(%[[VE]])
+// CHECK: %[[C:.*]] = exir.aten "aten::sub.Tensor"(%arg0, %[[MEAN]])
+// CHECK: %[[Y:.*]] = exir.aten "aten::mul.Tensor"(%[[C]], %[[RSTD]])
+// CHECK: %[[SM:.*]] = exir.aten "aten::view_copy"(%[[MEAN]]) {{.*}}size = array<i64: 3>
+// CHECK: exir.aten "aten::mul.Scalar"(%arg1) {{{.*}}other = 9.000000e-01 : f64}
+// CHECK: exir.aten "aten::mul.Scalar"(%[[SM]]) {{{.*}}other = 1.000000e-01 : f64}
+// CHECK: %[[NM:.*]] = exir.aten "aten::add.Tensor"
+// CHECK: exir.aten "aten::mul.Scalar"(%arg2) {{{.*}}other = 9.000000e-01 : f64}
+// CHECK: exir.aten "aten::mul.Scalar"({{.*}}) {{{.*}}other = 0.1032258064516129 : f64}
+// CHECK: %[[NV:.*]] = exir.aten "aten::add.Tensor"
+// CHECK: return %[[Y]], %[[NM]], %[[NV]]
+func.func @bn_training(%x: tensor<2x3x4x4xf32>, %rm: tensor<3xf32>, %rv: tensor<3xf32>)
+    -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %r:5 = exir.aten "aten::_native_batch_norm_legit_functional"(%x, %rm, %rv) {training = true, momentum = 0.1 : f64, eps = 1.0e-5 : f64, operand_segments = array<i32: 1, 0, 0, 1, 1>} : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %r#0, %r#3, %r#4 : tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// What zero_ and index_copy_ become: fill with 0; index_put with the index at
+// position `dim`.
+// CHECK-LABEL: func.func @zero_index_copy
+// CHECK: exir.aten "aten::fill.Scalar"(%arg0) {{{.*}}value = 0 : i64}
+// CHECK: exir.aten "aten::index_put"(%arg0, %arg1, %arg2) {accumulate = false, indices = array<i1: false, false, true>
+func.func @zero_index_copy(%c: tensor<1x2x8x4xf32>, %pos: tensor<1xi64>, %k: tensor<1x2x1x4xf32>)
+    -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) {
+  %z = exir.aten "aten::zero"(%c) {operand_segments = array<i32: 1>} : (tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32>
+  %i = exir.aten "aten::index_copy"(%c, %pos, %k) {dim = 2 : i64, operand_segments = array<i32: 1, 1, 1>} : (tensor<1x2x8x4xf32>, tensor<1xi64>, tensor<1x2x1x4xf32>) -> tensor<1x2x8x4xf32>
+  return %z, %i : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// Dropout in training mode is random: refused with what to do instead.
+func.func @dropout_train(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'aten::dropout' in training mode is random}}
+  %d = exir.aten "aten::dropout"(%x) {p = 0.5 : f64, train = true, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %d : tensor<4xf32>
+}
