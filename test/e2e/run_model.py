@@ -56,6 +56,7 @@ import itertools
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -285,10 +286,18 @@ def planned_memory(args, meta, tmp, form):
     rc, log = run([os.path.join(args.bin, "aot-compile"), *sources, "-o", pte, *share])
     if rc != 0:
         return f"compiling the {form} form failed ({rc}):\n{log}"
-    rc, js = run([os.path.join(args.bin, "pte-inspect"), pte, "--json", "--elide-bytes"])
-    if rc != 0:
-        return f"pte-inspect failed on the {form} form:\n{js}"
-    prog = json.loads(js)
+    p = subprocess.run([os.path.join(args.bin, "pte-inspect"), pte, "--json", "--elide-bytes"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        return f"pte-inspect failed on the {form} form:\n{p.stdout}{p.stderr}"
+    # pte-inspect writes non-finite doubles as flatc does (inf, -inf, nan), which is
+    # not JSON; only the plans are needed here.
+    js = re.sub(r"([:\[,]\s*)(-?)inf\b", r"\1\2Infinity", p.stdout)
+    js = re.sub(r"([:\[,]\s*)-?nan\b", r"\1NaN", js)
+    try:
+        prog = json.loads(js)
+    except ValueError as e:
+        return f"pte-inspect --json output of the {form} form does not parse: {e}"
     prog = prog.get("program", prog)
     return {p["name"]: sum(p.get("non_const_buffer_sizes", [0])[1:])
             for p in prog["execution_plan"]}
