@@ -61,7 +61,12 @@ Fixtures (models defined below; sizes small enough to commit, except resnet18):
     inplace_ops         in-place ops and writes through views, a mutated user input
     bn_train            conv + BatchNorm2d exported in TRAIN mode (running stats mutate)
     llama_kv            tiny LLaMA decoder, prefill + decode sharing in-place KV caches
-    llama_kv_dynamic    the same with a dynamic prompt length (Dim "seq")
+                        (k: index_copy_, v: v_cache[:, :, input_pos] = v, ExecuTorch's
+                        static-shape KVCache.update)
+    llama_kv_item       the same, v written as ExecuTorch's dynamic-shape path does:
+                        start = input_pos[0].item(); v_cache[:, :, start:start + S] = v
+                        (a copy_ into a slice view with an unbacked start)
+    llama_kv_dynamic    llama_kv with a dynamic prompt length (Dim "seq") for prefill
     mobilenet_v3_small  torchvision, width 0.2, 1x3x64x64
     vit_small           torchvision VisionTransformer, 32x32, 2 layers, dim 32
     resnet18            torchvision, 1x3x64x64: ~90 MB for both forms, NOT committed;
