@@ -19,9 +19,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,12 +37,12 @@ struct RefTensor {
   int64_t numel() const;
 };
 
-/// One method and its state across calls.
-class RefMethod {
+/// A reference evaluation of one method and its state across calls: the
+/// functional meaning (RefMethod, below) or PyTorch's aliasing meaning of a
+/// program that writes in place (AliasMethod, AliasEval.h).
+class Evaluator {
 public:
-  /// Reads `forward` of `module`; error when an op or input kind is outside
-  /// what the reference evaluates.
-  static std::optional<RefMethod> create(mlir::ModuleOp module, std::string *error);
+  virtual ~Evaluator() = default;
 
   struct Input {
     std::string name;
@@ -60,13 +62,42 @@ public:
     return it == initial_.end() ? nullptr : &it->second;
   }
   /// One call with `inputs` (one per user input); the state carries over.
-  std::optional<Result> call(const std::vector<RefTensor> &inputs, std::string *error);
+  virtual std::optional<Result> call(const std::vector<RefTensor> &inputs,
+                                     std::string *error) = 0;
+
+protected:
+  /// Reads the weights (initial_) and the user inputs (inputs_) of `func`.
+  bool readSignature(mlir::ModuleOp module, mlir::func::FuncOp func, std::string *error);
+
+  std::vector<Input> inputs_;
+  std::map<std::string, RefTensor> initial_; // as the program declares them
+};
+
+/// The evaluator of `forward` in `module`: AliasMethod when the program
+/// writes in place (an op whose schema writes its self), else RefMethod.
+std::unique_ptr<Evaluator> createEvaluator(mlir::ModuleOp module, std::string *error);
+
+/// One method's functional meaning and its state across calls.
+class RefMethod : public Evaluator {
+public:
+  /// Reads `forward` of `module`; error when an op or input kind is outside
+  /// what the reference evaluates.
+  static std::optional<RefMethod> create(mlir::ModuleOp module, std::string *error);
+
+  std::optional<Result> call(const std::vector<RefTensor> &inputs, std::string *error) override;
 
 private:
   mlir::func::FuncOp func_;
-  std::vector<Input> inputs_;
   std::map<std::string, RefTensor> weights_; // constants and buffer states by fqn
-  std::map<std::string, RefTensor> initial_; // as the program declares them
 };
+
+/// The value of functional op `op` (a fresh tensor: views are copies) from
+/// its operands' values `in(i)`; `bound` holds the run-time values of the
+/// arguments bound by exir.sym_args ("end", "size[1]"). Error (nullopt) for
+/// an op outside the reference's list, or a negative run-time size.
+std::optional<RefTensor> evaluateOp(mlir::Operation *op,
+                                    llvm::function_ref<const RefTensor &(unsigned)> in,
+                                    const std::map<std::string, int64_t> &bound,
+                                    std::string *error);
 
 } // namespace ptec::difftest
