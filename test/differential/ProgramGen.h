@@ -25,4 +25,10 @@ std::string generateProgram(uint64_t seed);
 /// them; at most one static buffer. Same text for the same seed.
 std::string generateDynamicProgram(uint64_t seed);
 
+/// A non-functional program of `seed` (InplaceGen.cpp): in-place ops on
+/// inputs, buffers, parameters and intermediates, directly and through views
+/// of views, with only user outputs in the signature (the mutations are
+/// implicit, as torch.export writes them). Same text for the same seed.
+std::string generateInplaceProgram(uint64_t seed);
+
 } // namespace ptec::difftest

@@ -15,8 +15,18 @@
 // runtime must refuse, and one more call that must still work. Outputs are
 // compared at their run-time shapes.
 //
-//   state_diff [--dynamic] [--seeds N] [--first S] [--calls K] [--quick] [--save DIR] [-v]
-//   state_diff regression.mlir ...
+// A program that writes in place (--inplace generates them: InplaceGen.cpp)
+// is judged by AliasEval, PyTorch's aliasing meaning, against the convention
+// of the functionalized program: one output per written user input (its
+// final contents, argument order) before the user outputs; every written
+// buffer or parameter is state. Those programs (and every program under
+// --inplace) also run with --backend xnnpack when its runtime is built.
+// Failures of an open bug (kOpenBugs) are counted apart unless --strict.
+//
+//   state_diff [--dynamic | --inplace] [--seeds N] [--first S] [--calls K] [--quick]
+//              [--strict] [--save DIR] [-v]
+//   state_diff [--inplace] [--strict] regression.mlir ...
+//   state_diff [--dynamic | --inplace] --print [--seeds N] [--first S]  (the programs' text)
 //
 // Exit status: 0 all agree, 1 a disagreement or compile failure, 2 usage.
 //
@@ -31,8 +41,12 @@
 #include "runtime/executor/Module.h"
 #include "runtime/kernels/KernelRegistry.h"
 #include "serde/pte/PteWriter.h"
+#include "test/differential/AliasEval.h"
 #include "test/differential/ProgramGen.h"
 #include "test/differential/RefEval.h"
+#if PTEC_HAVE_XNNPACK_BACKEND
+#include "backends/xnnpack/runtime/XnnpackBackend.h"
+#endif
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -46,13 +60,15 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
 
 using namespace ptec;
 using namespace mlir;
-using difftest::RefMethod;
+using difftest::Evaluator;
+using Reference = difftest::Evaluator;
 using difftest::RefTensor;
 
 namespace {
@@ -68,17 +84,55 @@ struct Combo {
 
 const char *kPlanners[] = {"best", "greedy", "best-fit", "first-fit"};
 
-std::vector<Combo> allCombos() {
+/// The backends of one mode: a program that writes in place (--inplace)
+/// also runs with XnnpackBackend when its runtime is built.
+std::vector<std::string> backendsFor(bool inplace) {
+  std::vector<std::string> out = {"none", "demo:ops=mm_add"};
+  if (!inplace)
+    out.push_back("demo:ops=mm_add:scratch=32");
+#if PTEC_HAVE_XNNPACK_BACKEND
+  if (inplace)
+    out.push_back("xnnpack");
+#endif
+  return out;
+}
+
+std::vector<Combo> allCombos(bool inplace) {
   std::vector<Combo> out;
   for (bool atEnd : {false, true})
     for (bool reinplace : {true, false})
-      for (const char *b : {"none", "demo:ops=mm_add", "demo:ops=mm_add:scratch=32"})
+      for (const std::string &b : backendsFor(inplace))
         out.push_back({atEnd, reinplace, b});
   return out;
 }
 
+/// Bugs the random programs find that are open (reported, not fixed yet),
+/// each with its reduced program under regressions/open/. A failure whose
+/// message has a signature below is counted under its bug instead of failing
+/// the run (--strict: it fails), so that the test stays a test of
+/// everything else. Drop an entry, and move its program to regressions/,
+/// when the bug is fixed.
+struct OpenBug {
+  const char *signature, *program;
+};
+const OpenBug kOpenBugs[] = {
+    {"no portable kernel for 'aten::diagonal_scatter.out'",
+     "regressions/open/inplace_write_through_diagonal.mlir"},
+    {"the output is declared [], the operator produces [1]",
+     "regressions/open/xnnpack_zero_dim_elementwise.mlir"},
+    {"does not dominate this use", "regressions/open/xnnpack_write_back_end_dominance.mlir"},
+    {"already exists with another type", "regressions/open/fold_constants_name_collision.mlir"},
+};
+
 struct Stats {
   size_t programs = 0, compiles = 0, calls = 0, failures = 0, refused = 0;
+  size_t combos = 0; // option combinations tried, over all programs
+  std::map<const OpenBug *, size_t> openRuns;                // failures per open bug
+  std::map<const OpenBug *, std::set<std::string>> openPrograms;
+  // Programs that write in place (AliasEval's coverage of their first call).
+  size_t inplacePrograms = 0, inputWritten = 0, bufferWritten = 0, paramWritten = 0,
+         freshWritten = 0, viewWrites = 0, chainWrites = 0, staleReads = 0, staleBaseReads = 0;
+  int64_t writes = 0;
   std::set<int64_t> sizes; // run-time sizes of dynamic dims that were checked
 };
 
@@ -91,13 +145,15 @@ struct Call {
 struct Options {
   size_t seeds = 200, first = 0;
   int calls = 3;
-  bool quick = false, verbose = false, dynamic = false;
+  bool quick = false, verbose = false, dynamic = false, inplace = false;
+  bool print = false; // --print: write the generated programs, check nothing
+  bool strict = false; // --strict: open bugs (kOpenBugs) fail too
   std::string saveDir;
   std::vector<std::string> files;
   std::vector<int64_t> sizes; // --sizes: the dynamic calls' sizes (0 above the bound)
 };
 
-/// Runs the phases after import up to (and excluding) `last`.
+/// Runs the phases from `from` to `to` (both included; never import or emit).
 LogicalResult runPhases(ModuleOp m, const CompileOptions &o, Phase from, Phase to) {
   for (Phase p : allPhases()) {
     if (p < from || p > to || p == Phase::Import || p == Phase::Emit)
@@ -164,7 +220,10 @@ public:
     if (!m0)
       return fail(label, "does not parse:\n" + diags, text);
     std::string why;
-    std::optional<RefMethod> ref = RefMethod::create(*m0, &why);
+    // PyTorch's aliasing meaning for a program that writes in place, the
+    // functional meaning otherwise.
+    bool inplace = difftest::writesInPlace(*m0);
+    std::unique_ptr<Reference> ref = difftest::createEvaluator(*m0, &why);
     if (!ref)
       return fail(label, "reference: " + why, text);
 
@@ -172,20 +231,24 @@ public:
     // refused call: it changes nothing).
     std::mt19937 rng(static_cast<uint32_t>(std::hash<std::string>{}(label)));
     std::vector<Call> calls = planCalls(*ref, rng);
-    std::vector<RefMethod::Result> expected;
+    std::vector<Reference::Result> expected;
     for (const Call &call : calls) {
       if (call.refuse) {
         expected.emplace_back();
         continue;
       }
-      std::optional<RefMethod::Result> r = ref->call(call.inputs, &why);
+      std::optional<Reference::Result> r = ref->call(call.inputs, &why);
       if (!r)
         return fail(label, "reference: " + why, text);
+      if (auto *alias = dynamic_cast<difftest::AliasMethod *>(ref.get()); alias && expected.empty())
+        count(alias->coverage());
       expected.push_back(std::move(*r));
     }
 
     bool ok = true;
-    std::vector<Combo> combos = allCombos();
+    // XnnpackBackend: for programs that write in place, and for every
+    // program under --inplace.
+    std::vector<Combo> combos = allCombos(inplace || o_.inplace);
     for (size_t ci = 0; ci < combos.size(); ++ci) {
       const Combo &combo = combos[ci];
       std::vector<const char *> planners(std::begin(kPlanners), std::end(kPlanners));
@@ -201,7 +264,9 @@ public:
       co.emitStateNames = true;
       OwningOpRef<ModuleOp> front = m0->clone();
       diags.clear();
-      if (failed(runPhases(*front, co, Phase::Legalize, Phase::OutVariants))) {
+      ++stats.combos;
+      // Every phase after import (functionalize first, where it exists).
+      if (failed(runPhases(*front, co, allPhases()[1], Phase::OutVariants))) {
         ok = fail(label, combo.label() + ": compile failed:\n" + diags, text);
         continue;
       }
@@ -233,13 +298,26 @@ public:
   }
 
 private:
+  void count(const difftest::AliasMethod::Coverage &c) {
+    ++stats.inplacePrograms;
+    stats.inputWritten += c.inputWritten;
+    stats.bufferWritten += c.bufferWritten;
+    stats.paramWritten += c.paramWritten;
+    stats.freshWritten += c.freshWritten;
+    stats.viewWrites += c.viewWrites > 0;
+    stats.chainWrites += c.chainWrites > 0;
+    stats.staleReads += c.staleReads > 0;
+    stats.staleBaseReads += c.staleBaseReads > 0;
+    stats.writes += c.writes;
+  }
+
   /// The calls of one program: `o_.calls` at the declared shapes; with
   /// dynamic inputs, at least four at different sizes (a random one, 1, the
   /// bound, random ones) where every dynamic dim takes the same size capped
   /// at its bound, then one above the bounds (refused) and one more.
-  std::vector<Call> planCalls(const RefMethod &ref, std::mt19937 &rng) {
+  std::vector<Call> planCalls(const Reference &ref, std::mt19937 &rng) {
     int64_t bound = 0;
-    for (const RefMethod::Input &in : ref.userInputs())
+    for (const Reference::Input &in : ref.userInputs())
       for (int64_t d : in.dynamicDims)
         bound = std::max(bound, in.shape.at(d));
     std::vector<int64_t> sizes; // 0: the declared shapes; -1: above the bounds
@@ -260,7 +338,7 @@ private:
     for (int64_t size : sizes) {
       Call call;
       call.refuse = size < 0;
-      for (const RefMethod::Input &in : ref.userInputs()) {
+      for (const Reference::Input &in : ref.userInputs()) {
         RefTensor t;
         t.shape = in.shape;
         for (int64_t d : in.dynamicDims)
@@ -278,7 +356,7 @@ private:
   /// match.
   std::string runCalls(const std::vector<uint8_t> &bytes,
                        const std::vector<Call> &calls,
-                       const std::vector<RefMethod::Result> &expected, const RefMethod &ref) {
+                       const std::vector<Reference::Result> &expected, const Reference &ref) {
     auto initial = [&](const std::string &name) -> const RefTensor & {
       static const RefTensor none;
       const RefTensor *t = ref.initial(name);
@@ -333,11 +411,11 @@ private:
       if (method.execute() != rt::Error::Ok)
         return call + "execute: " + method.errorDetail();
       ++stats.calls;
-      for (const RefMethod::Input &in : ref.userInputs())
+      for (const Reference::Input &in : ref.userInputs())
         for (int64_t d : in.dynamicDims)
           for (const RefTensor &t : inputs)
             stats.sizes.insert(t.shape.at(d));
-      const RefMethod::Result &want = expected[c];
+      const Reference::Result &want = expected[c];
       if (method.outputsSize() != want.outputs.size())
         return call + std::to_string(method.outputsSize()) + " outputs, expected " +
                std::to_string(want.outputs.size());
@@ -373,6 +451,15 @@ private:
   }
 
   bool fail(const std::string &label, const std::string &what, const std::string &text) {
+    if (!o_.strict)
+      for (const OpenBug &bug : kOpenBugs)
+        if (what.find(bug.signature) != std::string::npos) {
+          ++stats.openRuns[&bug];
+          stats.openPrograms[&bug].insert(label);
+          if (o_.verbose)
+            std::printf("open %s: %s\n", label.c_str(), what.c_str());
+          return false;
+        }
     ++stats.failures;
     std::printf("FAIL %s: %s\n", label.c_str(), what.c_str());
     if (printed_.insert(label).second) // the program, once per program
@@ -397,7 +484,8 @@ private:
 int usage(const char *msg) {
   std::fprintf(stderr,
                "state_diff: %s\nusage: state_diff [--seeds N] [--first S] [--calls K] "
-               "[--quick] [--dynamic] [--save DIR] [-v] [program.mlir ...]\n",
+               "[--quick] [--dynamic | --inplace] [--strict] [--print] [--save DIR] [-v] "
+               "[program.mlir ...]\n",
                msg);
   return 2;
 }
@@ -439,6 +527,12 @@ int main(int argc, char **argv) {
       }
     } else if (a == "--dynamic") {
       o.dynamic = true;
+    } else if (a == "--inplace") {
+      o.inplace = true;
+    } else if (a == "--print") {
+      o.print = true;
+    } else if (a == "--strict") {
+      o.strict = true;
     } else if (a == "-v") {
       o.verbose = true;
     } else if (a == "--save") {
@@ -453,7 +547,19 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (o.print) { // the programs of the seeds, as text (for ptec-opt, for reducing)
+    for (size_t s = o.first; s < o.first + o.seeds; ++s)
+      std::printf("// seed %zu\n%s", s,
+                  (o.dynamic   ? difftest::generateDynamicProgram(s)
+                   : o.inplace ? difftest::generateInplaceProgram(s)
+                               : difftest::generateProgram(s))
+                      .c_str());
+    return 0;
+  }
   demo::registerDemoBackend();
+#if PTEC_HAVE_XNNPACK_BACKEND
+  xnnpack::registerXnnpackBackend();
+#endif
   DialectRegistry registry;
   registerImportDialects(registry);
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
@@ -476,6 +582,8 @@ int main(int argc, char **argv) {
     for (size_t s = o.first; s < o.first + o.seeds; ++s)
       if (o.dynamic)
         runner.check(difftest::generateDynamicProgram(s), "dynamic seed " + std::to_string(s));
+      else if (o.inplace)
+        runner.check(difftest::generateInplaceProgram(s), "inplace seed " + std::to_string(s));
       else
         runner.check(difftest::generateProgram(s), "seed " + std::to_string(s));
   }
@@ -484,7 +592,25 @@ int main(int argc, char **argv) {
   std::printf("state_diff: %zu programs, %zu compiled programs run (%zu option combinations "
               "each%s), %zu calls checked, %zu refused calls, %zu distinct run-time sizes, "
               "%zu failures, %.1f s\n",
-              st.programs, st.compiles, allCombos().size() * 4, o.quick ? ", sampled" : "",
-              st.calls, st.refused, st.sizes.size(), st.failures, secs);
+              st.programs, st.compiles, allCombos(o.inplace).size() * 4,
+              o.quick ? ", sampled" : "", st.calls, st.refused, st.sizes.size(), st.failures,
+              secs);
+  std::printf("state_diff: %zu programs x %zu option combinations (backends", st.programs,
+              allCombos(o.inplace).size() * 4);
+  for (const std::string &b : backendsFor(o.inplace))
+    std::printf(" %s", b.c_str());
+  std::printf("; 4 planners each) = %zu compiled and run\n", st.compiles);
+  for (const auto &[bug, runs] : st.openRuns)
+    std::printf("state_diff: open bug (not counted as a failure; --strict counts it): %zu runs "
+                "of %zu programs: '%s' (%s)\n",
+                runs, st.openPrograms.at(bug).size(), bug->signature, bug->program);
+  if (st.inplacePrograms)
+    std::printf("state_diff: %zu programs write in place (%lld in-place ops); they write a user "
+                "input: %zu, a buffer: %zu, a parameter: %zu, a clone or intermediate: %zu; "
+                "through a view: %zu, through a view of a view: %zu; read a view made before "
+                "a later write: %zu, read a base after a write: %zu\n",
+                st.inplacePrograms, static_cast<long long>(st.writes), st.inputWritten,
+                st.bufferWritten, st.paramWritten, st.freshWritten, st.viewWrites,
+                st.chainWrites, st.staleReads, st.staleBaseReads);
   return st.failures ? 1 : 0;
 }
