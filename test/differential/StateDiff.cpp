@@ -148,6 +148,7 @@ struct Options {
   bool quick = false, verbose = false, dynamic = false, inplace = false;
   bool print = false; // --print: write the generated programs, check nothing
   bool strict = false; // --strict: open bugs (kOpenBugs) fail too
+  std::string dumpFile; // --dump-reference: the reference's calls as JSON lines, nothing compiled
   std::string saveDir;
   std::vector<std::string> files;
   std::vector<int64_t> sizes; // --sizes: the dynamic calls' sizes (0 above the bound)
@@ -245,6 +246,10 @@ public:
       expected.push_back(std::move(*r));
     }
 
+    if (!o_.dumpFile.empty()) {
+      dump(label, text, calls, expected);
+      return true;
+    }
     bool ok = true;
     // XnnpackBackend: for programs that write in place, and for every
     // program under --inplace.
@@ -298,6 +303,51 @@ public:
   }
 
 private:
+  /// One JSON line: the program, and per call its inputs and the reference's
+  /// outputs and state (test/differential/torch_reference.py replays it in
+  /// eager PyTorch).
+  void dump(const std::string &label, const std::string &text, const std::vector<Call> &calls,
+            const std::vector<Reference::Result> &expected) {
+    if (!dump_.is_open())
+      dump_.open(o_.dumpFile);
+    auto quote = [](const std::string &str) {
+      std::string q = "\"";
+      for (char ch : str)
+        q += ch == '"' ? "\\\"" : ch == '\\' ? "\\\\" : ch == '\n' ? "\\n" : std::string(1, ch);
+      return q + "\"";
+    };
+    auto tensor = [](const RefTensor &t) {
+      std::ostringstream os;
+      os.precision(9);
+      os << "{\"shape\": [";
+      for (size_t i = 0; i < t.shape.size(); ++i)
+        os << (i ? ", " : "") << t.shape[i];
+      os << "], \"data\": [";
+      for (size_t i = 0; i < t.data.size(); ++i)
+        os << (i ? ", " : "") << t.data[i];
+      os << "]}";
+      return os.str();
+    };
+    dump_ << "{\"label\": " << quote(label) << ", \"program\": " << quote(text)
+          << ", \"calls\": [";
+    for (size_t c = 0; c < calls.size(); ++c) {
+      dump_ << (c ? ", " : "") << "{\"inputs\": [";
+      for (size_t i = 0; i < calls[c].inputs.size(); ++i)
+        dump_ << (i ? ", " : "") << tensor(calls[c].inputs[i]);
+      dump_ << "], \"outputs\": [";
+      for (size_t i = 0; i < expected[c].outputs.size(); ++i)
+        dump_ << (i ? ", " : "") << tensor(expected[c].outputs[i]);
+      dump_ << "], \"state\": {";
+      bool first = true;
+      for (const auto &entry : expected[c].buffers) {
+        dump_ << (first ? "" : ", ") << quote(entry.first) << ": " << tensor(entry.second);
+        first = false;
+      }
+      dump_ << "}}";
+    }
+    dump_ << "]}\n";
+  }
+
   void count(const difftest::AliasMethod::Coverage &c) {
     ++stats.inplacePrograms;
     stats.inputWritten += c.inputWritten;
@@ -479,6 +529,7 @@ private:
   const Options &o_;
   MLIRContext &ctx_;
   std::set<std::string> saved_, printed_;
+  std::ofstream dump_;
 };
 
 int usage(const char *msg) {
@@ -533,6 +584,11 @@ int main(int argc, char **argv) {
       o.print = true;
     } else if (a == "--strict") {
       o.strict = true;
+    } else if (a == "--dump-reference") {
+      const char *v = value();
+      if (!v)
+        return usage("missing value for --dump-reference");
+      o.dumpFile = v;
     } else if (a == "-v") {
       o.verbose = true;
     } else if (a == "--save") {
