@@ -530,8 +530,10 @@ LogicalResult BlockFunctionalizer::functionalize(exir::AtenOp op) {
   OpBuilder b(op);
   SmallVector<SmallVector<Value, 1>> tensors;
   SmallVector<NamedAttribute> attrs;
-  for (const schema::Argument &a : f->arguments) {
+  for (auto [i, a] : llvm::enumerate(f->arguments)) {
     int orig = s->findArgument(a.name);
+    if (orig < 0 && f->arguments.size() == s->arguments.size())
+      orig = static_cast<int>(i); // same arguments under other names, by position
     if (a.type.isTensorLike()) {
       if (orig < 0)
         return refuse(Twine("its functional form '") + f->fullName() +
@@ -540,7 +542,7 @@ LogicalResult BlockFunctionalizer::functionalize(exir::AtenOp op) {
       tensors.push_back(SmallVector<Value, 1>(r.begin(), r.end()));
       if (Attribute present = op->getAttr(a.name)) // a Tensor?[]'s presence mask
         attrs.push_back(b.getNamedAttr(a.name, present));
-    } else if (Attribute v = op->getAttr(a.name)) {
+    } else if (Attribute v = orig >= 0 ? op->getAttr(s->arguments[orig].name) : Attribute()) {
       attrs.push_back(b.getNamedAttr(a.name, v));
     }
   }

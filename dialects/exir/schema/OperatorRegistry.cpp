@@ -238,7 +238,20 @@ const FunctionSchema *OperatorRegistry::functionalOf(const FunctionSchema &schem
     if (!best)
       best = c;
   }
-  return best;
+  if (best)
+    return best;
+  // Same types in the same order under other names (`dropout_(self, ...)`
+  // and `dropout(input, ...)`): the arguments correspond by position.
+  for (const FunctionSchema *c : group->second) {
+    if (c->isMutable() || c->arguments.size() != schema.arguments.size())
+      continue;
+    bool same = true;
+    for (size_t i = 0; i < c->arguments.size() && same; ++i)
+      same = c->arguments[i].type.equals(schema.arguments[i].type, /*withAlias=*/false);
+    if (same)
+      return c;
+  }
+  return nullptr;
 }
 
 size_t OperatorRegistry::size() const { return schemas_.size(); }

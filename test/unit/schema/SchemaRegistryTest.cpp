@@ -323,6 +323,10 @@ TEST_CASE("functional forms of in-place and out ops", "[schema][registry][out]")
   CHECK(functional("topk.values") == "aten::topk");
   CHECK(functional("relu_") == "aten::relu");
   CHECK(functional("copy_") == "aten::copy");
+  // Same types under another first-argument name: matched by position.
+  CHECK(functional("dropout_") == "aten::dropout");
+  CHECK(functional("index_copy_") == "aten::index_copy");
+  CHECK(functional("masked_fill_.Scalar") == "aten::masked_fill.Scalar");
   CHECK(functional("index_put_") == "aten::index_put");
   CHECK(functional("pow_.Scalar") == "aten::pow.Tensor_Scalar");
   CHECK(functional("hardtanh_") == "aten::hardtanh");
