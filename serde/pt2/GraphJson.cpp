@@ -4,6 +4,7 @@
 #include "serde/pt2/Pt2Error.h"
 #include "serde/pt2/SchemaHistory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -414,8 +415,16 @@ Graph parseGraph(const json &j, const Where &w, ParseState &st) {
       TensorMeta meta;
       SymbolicUse use;
       if (!tensorMeta(m.value, wt.at(m.key), st.form, meta, use)) {
-        use.tensor = m.key;
-        st.symbolic.push_back(use);
+        // An intermediate's storage offset is unreliable metadata (spec
+        // section 2.4) that nothing reads; a data-dependent one (a KV-cache
+        // slice at `pos.item()`) must not make the graph unreadable.
+        bool isGraphInput = std::any_of(g.inputs.begin(), g.inputs.end(), [&](const Argument &a) {
+          return a.kind == Argument::Kind::Tensor && a.name == m.key;
+        });
+        if (use.what != "storage offset" || isGraphInput) {
+          use.tensor = m.key;
+          st.symbolic.push_back(use);
+        }
       }
       g.tensorValues.emplace_hint(g.tensorValues.end(), m.key, std::move(meta));
     }
