@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
+#include <limits>
 
 namespace ptec {
 #define GEN_PASS_DEF_LEGALIZETOCOREATEN
@@ -104,6 +105,30 @@ private:
     return make("aten::permute_copy", withShape(t, shape), {{v}},
                 {ints("dims", perm)});
   }
+  /// One dimension of a reshape: the product of dimensions `dims` of `src`
+  /// (read at run time on dynamic shapes) times `scale`.
+  struct DimProduct {
+    Value src;
+    SmallVector<int64_t, 2> dims;
+    int64_t scale = 1;
+  };
+  /// `v` viewed as the shape `dims` describes. On static shapes a plain
+  /// view; on dynamic ones the sizes are exir.sym_size products bound to the
+  /// view's `size` (its attribute holds the upper bounds).
+  FailureOr<Value> reshape(Value v, ArrayRef<DimProduct> dims);
+  /// Dimensions [from, to) of `v`, one DimProduct each / folded into one.
+  SmallVector<DimProduct> dimsOf(Value v, int64_t from, int64_t to) {
+    SmallVector<DimProduct> out;
+    for (int64_t d = from; d < to; ++d)
+      out.push_back({v, {d}, 1});
+    return out;
+  }
+  DimProduct foldDims(Value v, int64_t from, int64_t to) {
+    DimProduct p{v, {}, 1};
+    for (int64_t d = from; d < to; ++d)
+      p.dims.push_back(d);
+    return p;
+  }
   /// Batched or plain matrix product of rank-2/3 operands, reshaping others.
   FailureOr<Value> matmul(Value a, Value m, RankedTensorType resultType);
 
@@ -183,15 +208,18 @@ FailureOr<Value> Legalizer::matmul(Value a, Value m, RankedTensorType rt) {
     return make("aten::mm", rt, {{a}, {m}});
   if (at.getRank() >= 3 && mt.getRank() == 2) {
     // Fold the leading dims of `a` into rows: [.., K] x [K, N].
+    int64_t r = at.getRank();
     int64_t rows = at.getNumElements() / at.getShape().back();
-    FailureOr<Value> a2 = view(a, {rows, at.getShape().back()});
+    FailureOr<Value> a2 = reshape(a, {foldDims(a, 0, r - 1), {Value(), {}, at.getShape().back()}});
     if (failed(a2))
       return failure();
     FailureOr<Value> p = make("aten::mm", withShape(rt, {rows, mt.getShape()[1]}),
                               {{*a2}, {m}});
     if (failed(p))
       return failure();
-    return view(*p, rt.getShape());
+    SmallVector<DimProduct> outDims = dimsOf(a, 0, r - 1);
+    outDims.push_back(foldDims(m, 1, 2));
+    return reshape(*p, outDims);
   }
   if (at.getRank() >= 3 && at.getRank() == mt.getRank()) {
     // Same batch dims: fold them into one and use bmm.
@@ -203,17 +231,65 @@ FailureOr<Value> Legalizer::matmul(Value a, Value m, RankedTensorType rt) {
       batch *= d;
     int64_t M = at.getShape()[r - 2], K = at.getShape()[r - 1],
             N = mt.getShape()[r - 1];
-    FailureOr<Value> a3 = view(a, {batch, M, K});
-    FailureOr<Value> m3 = failed(a3) ? FailureOr<Value>() : view(m, {batch, K, N});
+    FailureOr<Value> a3 =
+        reshape(a, {foldDims(a, 0, r - 2), foldDims(a, r - 2, r - 1), foldDims(a, r - 1, r)});
+    FailureOr<Value> m3 =
+        failed(a3) ? FailureOr<Value>()
+                   : reshape(m, {foldDims(m, 0, r - 2), foldDims(m, r - 2, r - 1),
+                                 foldDims(m, r - 1, r)});
     if (failed(a3) || failed(m3))
       return failure();
     FailureOr<Value> p = make("aten::bmm", withShape(rt, {batch, M, N}), {{*a3}, {*m3}});
     if (failed(p))
       return failure();
-    return view(*p, rt.getShape());
+    SmallVector<DimProduct> outDims = dimsOf(a, 0, r - 1);
+    outDims.push_back(foldDims(m, r - 1, r));
+    return reshape(*p, outDims);
   }
   return emitError(loc, "matmul of ranks ")
          << at.getRank() << " and " << mt.getRank() << " is not supported";
+}
+
+FailureOr<Value> Legalizer::reshape(Value v, ArrayRef<DimProduct> dims) {
+  SmallVector<int64_t> shape;
+  for (const DimProduct &d : dims) {
+    int64_t n = d.scale;
+    for (int64_t k : d.dims)
+      n *= tensorType(d.src).getDimSize(k);
+    shape.push_back(n);
+  }
+  if (!dynamic)
+    return view(v, shape);
+  SmallVector<Value> syms;
+  SmallVector<Attribute> binds;
+  Type i64 = b.getI64Type();
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (d.dims.empty())
+      continue;
+    Value n;
+    for (int64_t k : d.dims) {
+      Value s = b.create<exir::SymSizeOp>(loc, i64, d.src, b.getI64IntegerAttr(k));
+      n = n ? b.create<exir::SymOp>(loc, i64, b.getStringAttr("mul"), ValueRange{n, s})
+                  .getResult()
+            : s;
+    }
+    if (d.scale != 1) {
+      Value c = b.create<exir::SymConstOp>(loc, i64, b.getI64IntegerAttr(d.scale));
+      n = b.create<exir::SymOp>(loc, i64, b.getStringAttr("mul"), ValueRange{n, c});
+    }
+    syms.push_back(n);
+    binds.push_back(b.getStringAttr("size[" + std::to_string(i) + "]"));
+  }
+  FailureOr<Value> r = make("aten::view_copy", withShape(tensorType(v), shape), {{v}},
+                            {ints("size", shape)});
+  if (failed(r) || syms.empty())
+    return r;
+  Operation *viewOp = r->getDefiningOp();
+  SmallVector<Value> operands(viewOp->getOperands());
+  operands.append(syms.begin(), syms.end());
+  viewOp->setOperands(operands);
+  viewOp->setAttr(exir::kSymArgsAttrName, b.getArrayAttr(binds));
+  return r;
 }
 
 LogicalResult Legalizer::linear() {
@@ -224,9 +300,10 @@ LogicalResult Legalizer::linear() {
   if (failed(wt))
     return failure();
   RankedTensorType it = tensorType(input);
+  int64_t r = it.getRank();
   int64_t K = it.getShape().back(), N = rt.getShape().back();
   int64_t rows = it.getNumElements() / std::max<int64_t>(K, 1);
-  FailureOr<Value> in2 = view(input, {rows, K});
+  FailureOr<Value> in2 = reshape(input, {foldDims(input, 0, r - 1), {Value(), {}, K}});
   if (failed(in2))
     return failure();
   RankedTensorType t2 = withShape(rt, {rows, N});
@@ -234,7 +311,9 @@ LogicalResult Legalizer::linear() {
                             : make("aten::mm", t2, {{*in2}, {*wt}});
   if (failed(y))
     return failure();
-  return replaceWith(view(*y, rt.getShape()));
+  SmallVector<DimProduct> outDims = dimsOf(input, 0, r - 1);
+  outDims.push_back({Value(), {}, N});
+  return replaceWith(reshape(*y, outDims));
 }
 
 LogicalResult Legalizer::convolution(unsigned n) {
@@ -446,9 +525,6 @@ LogicalResult Legalizer::matmulOp() {
 }
 
 LogicalResult Legalizer::sdpa() {
-  if (boolArg(op, "is_causal", false))
-    return emitError(loc, "scaled_dot_product_attention with is_causal=True is "
-                          "not supported yet");
   if (auto p = op->getAttrOfType<FloatAttr>("dropout_p"); p && p.getValueAsDouble() != 0)
     return emitError(loc, "scaled_dot_product_attention with dropout is not supported");
   Value q = operandOf(op, "query"), k = operandOf(op, "key"),
@@ -468,10 +544,35 @@ LogicalResult Legalizer::sdpa() {
   if (failed(scores))
     return failure();
   scores = make("aten::mul.Scalar", st, {{*scores}}, {f64("other", scale)});
-  if (succeeded(scores) && mask)
-    scores = make("aten::add.Tensor", st, {{*scores}, {mask}});
   if (failed(scores))
     return failure();
+  // A boolean mask says which keys to attend to (False: -inf); a float mask
+  // is added. is_causal: key j is visible to query i iff j <= i (the lower
+  // triangle of [L, S], top-left aligned), computed from the scores' own
+  // run-time shape.
+  auto hide = [&](Value visible) -> LogicalResult {
+    RankedTensorType vt = tensorType(visible);
+    auto hidden = make("aten::logical_not", withShape(vt, vt.getShape()).clone(b.getI1Type()),
+                       {{visible}});
+    if (failed(hidden))
+      return failure();
+    scores = make("aten::masked_fill.Scalar", st, {{*scores}, {*hidden}},
+                  {f64("value", -std::numeric_limits<double>::infinity())});
+    return failure(failed(scores));
+  };
+  if (mask && getElementTypeOrSelf(mask.getType()).isInteger(1)) {
+    if (failed(hide(mask)))
+      return failure();
+  } else if (mask) {
+    if (failed(scores = make("aten::add.Tensor", st, {{*scores}, {mask}})))
+      return failure();
+  }
+  if (boolArg(op, "is_causal", false)) {
+    auto ones = make("aten::full_like", st, {{*scores}}, {f64("fill_value", 1.0)});
+    auto lower = failed(ones) ? ones : make("aten::tril", st, {{*ones}}, {i64("diagonal", 0)});
+    if (failed(lower) || failed(hide(*lower)))
+      return failure();
+  }
   FailureOr<Value> probs =
       make("aten::_softmax", st, {{*scores}},
            {i64("dim", -1), attr("half_to_float", b.getBoolAttr(false))});
@@ -491,8 +592,19 @@ LogicalResult Legalizer::softmax(StringRef target) {
 }
 
 LogicalResult Legalizer::flatten() {
-  return replaceWith(view(operandOf(op, "self"),
-                          tensorType(op->getResult(0)).getShape()));
+  Value x = operandOf(op, "self");
+  int64_t r = tensorType(x).getRank();
+  if (r == 0)
+    return replaceWith(view(x, {1}));
+  int64_t start = intArg(op, "start_dim", 0), end = intArg(op, "end_dim", -1);
+  start = start < 0 ? start + r : start;
+  end = end < 0 ? end + r : end;
+  if (start < 0 || end >= r || start > end)
+    return emitError(loc, "flatten: dims out of range");
+  SmallVector<DimProduct> dims = dimsOf(x, 0, start);
+  dims.push_back(foldDims(x, start, end + 1));
+  llvm::append_range(dims, dimsOf(x, end + 1, r));
+  return replaceWith(reshape(x, dims));
 }
 
 LogicalResult Legalizer::adaptiveAvgPool() {
@@ -682,6 +794,10 @@ LogicalResult Legalizer::run(bool &error) {
   LogicalResult r = failure();
   if (!copyForm.empty()) {
     r = rename(copyForm);
+  } else if (name == "aten::unflatten.int" && !dynamic) {
+    // A reshape to the result's (static) shape.
+    RankedTensorType rt = tensorType(op->getResult(0));
+    r = replaceWith(view(op.getInputs().front(), rt.getShape()));
   } else if (name == "aten::reshape") {
     r = rename("aten::view_copy", {{"shape", "size"}});
   } else if (llvm::is_contained({"aten::detach", "aten::alias", "aten::contiguous",
@@ -703,16 +819,15 @@ LogicalResult Legalizer::run(bool &error) {
       return failure();
     op->erase();
     return success();
-  } else if (dynamic && (llvm::is_contained({"aten::linear", "aten::conv1d", "aten::conv2d",
-                                              "aten::batch_norm", "aten::layer_norm",
-                                              "aten::matmul", "aten::flatten.using_ints",
-                                              "aten::scaled_dot_product_attention",
-                                              "aten::softmax.int", "aten::log_softmax.int",
+  } else if (dynamic && (llvm::is_contained({"aten::conv1d", "aten::conv2d",
+                                              "aten::batch_norm",
                                               "aten::adaptive_avg_pool2d", "aten::max_pool2d",
-                                              "aten::mean", "aten::sum", "aten::squeeze"},
+                                              "aten::squeeze"},
                                              name))) {
-    // The decompositions below derive sizes from static types; with
-    // dynamic shapes those are upper bounds, not the run-time sizes.
+    // These decompositions derive sizes from static types; with dynamic
+    // shapes those are upper bounds, not the run-time sizes. (linear,
+    // matmul, flatten and attention reshape with run-time sizes; softmax,
+    // layer_norm and whole-tensor mean/sum take only dims.)
     // (relu6, silu, hardswish and hardsigmoid are not here: they become
     // elementwise ops of the same type, whose kernels take the run-time
     // shape of their input, so they stay valid under dynamic shapes.)
@@ -734,7 +849,7 @@ LogicalResult Legalizer::run(bool &error) {
     // What `zero_` becomes: no kernel of its own; a fill with 0.
     r = replaceWith(make("aten::fill.Scalar", op->getResult(0).getType(),
                          {{op.getInputs().front()}}, {i64("value", 0)}));
-  } else if (name == "aten::index_copy" && !dynamic) {
+  } else if (name == "aten::index_copy") {
     // What `index_copy_` becomes (KV caches): index_put with the index at
     // position `dim` of the index list, None before it.
     int64_t dim = intArg(op, "dim", 0);

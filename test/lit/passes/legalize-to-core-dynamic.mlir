@@ -13,12 +13,40 @@ func.func @dynamic_reshape(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 
 
 // -----
 
-// A decomposition that derives sizes from static types is refused: with
-// dynamic shapes those are upper bounds, not the run-time sizes.
-func.func @dynamic_linear(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}, %w: tensor<8x4xf32>) -> tensor<16x8xf32> {
-  // expected-error @+1 {{'aten::linear' on a dynamically shaped value is not supported yet}}
-  %y = exir.aten "aten::linear"(%x, %w) {operand_segments = array<i32: 1, 1, 0>} : (tensor<16x4xf32>, tensor<8x4xf32>) -> tensor<16x8xf32>
-  return %y : tensor<16x8xf32>
+// linear on a dynamic rank-3 input: the leading dims are folded into rows
+// with run-time sizes (sym_size products bound to the view's size), and the
+// result is viewed back with the input's run-time sizes.
+// CHECK-LABEL: func.func @dynamic_linear
+// CHECK: %[[T:.*]] = exir.aten "aten::permute_copy"(%arg1)
+// CHECK: %[[B:.*]] = exir.sym_size %arg0, 0
+// CHECK: %[[S:.*]] = exir.sym_size %arg0, 1
+// CHECK: %[[R:.*]] = exir.sym "mul"(%[[B]], %[[S]])
+// CHECK: %[[X2:.*]] = exir.aten "aten::view_copy"(%arg0, %[[R]]) {exir.sym_args = ["size[0]"], operand_segments = array<i32: 1>, size = array<i64: 32, 4>}
+// CHECK: %[[Y:.*]] = exir.aten "aten::mm"(%[[X2]], %[[T]])
+// CHECK: %[[B2:.*]] = exir.sym_size %arg0, 0
+// CHECK: %[[S2:.*]] = exir.sym_size %arg0, 1
+// CHECK: exir.aten "aten::view_copy"(%[[Y]], %[[B2]], %[[S2]]) {exir.sym_args = ["size[0]", "size[1]"], operand_segments = array<i32: 1>, size = array<i64: 2, 16, 8>}
+func.func @dynamic_linear(%x: tensor<2x16x4xf32> {exir.dynamic_dims = array<i64: 1>}, %w: tensor<8x4xf32>) -> tensor<2x16x8xf32> {
+  %y = exir.aten "aten::linear"(%x, %w) {operand_segments = array<i32: 1, 1, 0>} : (tensor<2x16x4xf32>, tensor<8x4xf32>) -> tensor<2x16x8xf32>
+  return %y : tensor<2x16x8xf32>
+}
+
+// -----
+
+// Causal attention with a boolean mask: masked_fill where the mask is False,
+// and the causal lower triangle from the scores' own run-time shape.
+// CHECK-LABEL: func.func @causal_bool_mask
+// CHECK: %[[SC:.*]] = exir.aten "aten::mul.Scalar"
+// CHECK: %[[HM:.*]] = exir.aten "aten::logical_not"(%arg3)
+// CHECK: %[[M1:.*]] = exir.aten "aten::masked_fill.Scalar"(%[[SC]], %[[HM]]) {operand_segments = array<i32: 1, 1>, value = 0xFFF0000000000000 : f64}
+// CHECK: %[[ONES:.*]] = exir.aten "aten::full_like"(%[[M1]])
+// CHECK: %[[LOW:.*]] = exir.aten "aten::tril"(%[[ONES]]) {diagonal = 0 : i64
+// CHECK: %[[HC:.*]] = exir.aten "aten::logical_not"(%[[LOW]])
+// CHECK: %[[M2:.*]] = exir.aten "aten::masked_fill.Scalar"(%[[M1]], %[[HC]])
+// CHECK: exir.aten "aten::_softmax"(%[[M2]])
+func.func @causal_bool_mask(%q: tensor<1x2x8x4xf32> {exir.dynamic_dims = array<i64: 2>}, %k: tensor<1x2x8x4xf32>, %v: tensor<1x2x8x4xf32>, %m: tensor<8x8xi1>) -> tensor<1x2x8x4xf32> {
+  %y = exir.aten "aten::scaled_dot_product_attention"(%q, %k, %v, %m) {is_causal = true, operand_segments = array<i32: 1, 1, 1, 1>} : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<8x8xi1>) -> tensor<1x2x8x4xf32>
+  return %y : tensor<1x2x8x4xf32>
 }
 
 // -----
