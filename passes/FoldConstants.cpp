@@ -104,6 +104,11 @@ std::string describe(exir::AtenOp op) {
       s += (i ? "," : "") + std::to_string(d);
     s += ")";
   }
+  // A transpose's bytes depend on its two dims, which its result type does
+  // not always tell (transpose(0, 0) of a square weight keeps the type).
+  auto d0 = op->getAttrOfType<IntegerAttr>("dim0"), d1 = op->getAttrOfType<IntegerAttr>("dim1");
+  if (d0 && d1)
+    s += "(" + std::to_string(d0.getInt()) + "," + std::to_string(d1.getInt()) + ")";
   return s;
 }
 

@@ -39,3 +39,18 @@ func.func @kept(%x: tensor<2x2xf32> {exir.input = #exir.input<user_input, "x">},
 }
 exir.weight @w2 "parameter" = dense<1.0> : tensor<2x2xf32>
 exir.weight @n "buffer" mutable = dense<0.0> : tensor<2x2xf32>
+
+// -----
+
+// Two transposes of one square weight with the same result type but other
+// dims are two constants (they once shared one name, so the second read the
+// first's bytes).
+// CHECK-LABEL: exir.weight @"sq@transpose_copy.int(0,0)" "constant" = dense_resource<{{.*}}> : tensor<2x2xf32>
+// CHECK: exir.weight @"sq@transpose_copy.int(0,1)" "constant" = dense_resource<{{.*}}> : tensor<2x2xf32>
+exir.weight @sq "parameter" = dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+func.func @forward(%w: tensor<2x2xf32> {exir.input = #exir.input<parameter, "sq">})
+    -> (tensor<2x2xf32> {exir.output = #exir.output<user_output>}, tensor<2x2xf32> {exir.output = #exir.output<user_output>}) {
+  %t = exir.aten "aten::transpose_copy.int"(%w) {dim0 = 0 : i64, dim1 = 1 : i64, operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %u = exir.aten "aten::transpose_copy.int"(%w) {dim0 = 0 : i64, dim1 = 0 : i64, operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %t, %u : tensor<2x2xf32>, tensor<2x2xf32>
+}
