@@ -157,6 +157,7 @@ private:
   LogicalResult sdpa();
   LogicalResult softmax(StringRef target);
   LogicalResult flatten();
+  LogicalResult diagonalScatter();
   LogicalResult adaptiveAvgPool();
   LogicalResult maxPool2d();
   LogicalResult hardActivation(StringRef kind);
@@ -591,6 +592,57 @@ LogicalResult Legalizer::softmax(StringRef target) {
                            attr("half_to_float", b.getBoolAttr(false))}));
 }
 
+/// diagonal_scatter(self, src, offset, dim1, dim2) (what a write through a
+/// `diagonal` view becomes): move dim1 and dim2 to the front, put src's
+/// elements at the index pairs (i, i + offset) with index_put, move back.
+LogicalResult Legalizer::diagonalScatter() {
+  Value self = operandOf(op, "self"), src = operandOf(op, "src");
+  RankedTensorType st = tensorType(self), vt = tensorType(src);
+  if (!st || !vt || st.getRank() < 2 || vt.getRank() != st.getRank() - 1 || dynamic)
+    return emitError(loc, "diagonal_scatter needs static shapes of ranks r and r - 1");
+  int64_t r = st.getRank(), o = intArg(op, "offset", 0);
+  int64_t d1 = intArg(op, "dim1", 0), d2 = intArg(op, "dim2", 1);
+  d1 = d1 < 0 ? d1 + r : d1;
+  d2 = d2 < 0 ? d2 + r : d2;
+  if (d1 < 0 || d2 < 0 || d1 >= r || d2 >= r || d1 == d2)
+    return emitError(loc, "diagonal_scatter: dims out of range");
+  int64_t n = vt.getShape().back();
+  if (n == 0) {
+    replace({self});
+    return success();
+  }
+  SmallVector<int64_t> perm = {d1, d2}, inverse(r), permShape;
+  for (int64_t d = 0; d < r; ++d)
+    if (d != d1 && d != d2)
+      perm.push_back(d);
+  for (auto [i, d] : llvm::enumerate(perm)) {
+    inverse[d] = static_cast<int64_t>(i);
+    permShape.push_back(st.getDimSize(d));
+  }
+  SmallVector<int64_t> srcPerm = {r - 2}, srcShape = {n};
+  for (int64_t d = 0; d < r - 2; ++d) {
+    srcPerm.push_back(d);
+    srcShape.push_back(vt.getDimSize(d));
+  }
+  auto selfP = make("aten::permute_copy", withShape(st, permShape), {{self}}, {ints("dims", perm)});
+  auto srcP = make("aten::permute_copy", withShape(vt, srcShape), {{src}}, {ints("dims", srcPerm)});
+  if (failed(selfP) || failed(srcP))
+    return failure();
+  auto index = [&](int64_t start) {
+    return make("aten::arange.start_step", RankedTensorType::get({n}, b.getI64Type()), {},
+                {i64("start", start), i64("end", start + n), i64("step", 1),
+                 attr("dtype", TypeAttr::get(b.getI64Type()))});
+  };
+  auto i = index(std::max<int64_t>(-o, 0)), j = index(std::max<int64_t>(o, 0));
+  if (failed(i) || failed(j))
+    return failure();
+  auto put = make("aten::index_put", withShape(st, permShape), {{*selfP}, {*i, *j}, {*srcP}},
+                  {attr("indices", b.getDenseBoolArrayAttr({true, true}))});
+  if (failed(put))
+    return failure();
+  return replaceWith(make("aten::permute_copy", st, {{*put}}, {ints("dims", inverse)}));
+}
+
 LogicalResult Legalizer::flatten() {
   Value x = operandOf(op, "self");
   int64_t r = tensorType(x).getRank();
@@ -845,6 +897,8 @@ LogicalResult Legalizer::run(bool &error) {
     r = convolution(2);
   } else if (name == "aten::batch_norm") {
     r = batchNorm();
+  } else if (name == "aten::diagonal_scatter") {
+    r = diagonalScatter();
   } else if (name == "aten::zero") {
     // What `zero_` becomes: no kernel of its own; a fill with 0.
     r = replaceWith(make("aten::fill.Scalar", op->getResult(0).getType(),
