@@ -277,6 +277,12 @@ std::optional<OpPlan> planOp(Operation *operation, const IsConstant &isConstant,
     return c.no(missing);
   if (name.split('.').first.ends_with("_"))
     return c.no("an in-place operator");
+  // The runtime half declares a 0-d value as [1] and refuses the blob at
+  // load ("the output is declared [], the operator produces [1]"): keep the
+  // two halves in agreement by not taking 0-d results.
+  for (Value r : op->getResults())
+    if (auto t = llvm::dyn_cast<RankedTensorType>(r.getType()); t && t.getRank() == 0)
+      return c.no("a 0-d (scalar) result, which the XNNPACK runtime half does not take");
   const float inf = INFINITY;
   if (name == "aten::convolution")
     return planConv(c);
