@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace ptec {
@@ -95,20 +96,25 @@ std::optional<SmallVector<int64_t>> permutationOf(exir::AtenOp op, bool &foldabl
   return std::nullopt;
 }
 
-/// A short, deterministic description of the op for the new weight's name.
+/// A short, deterministic description of the op for the new weight's name:
+/// its name and every integer (list) argument, in schema order, since those
+/// decide the folded bytes (`w@permute_copy(1,0)`, `w@transpose_copy.int(0,1)`,
+/// `w@unsqueeze_copy(0)`). Two folds of one weight share a name only when
+/// they compute the same bytes.
 std::string describe(exir::AtenOp op) {
   std::string s = "@" + op.getOpName().rsplit("::").second.str();
-  if (auto dims = op->getAttrOfType<DenseI64ArrayAttr>("dims")) {
-    s += "(";
-    for (auto [i, d] : llvm::enumerate(dims.asArrayRef()))
-      s += (i ? "," : "") + std::to_string(d);
-    s += ")";
-  }
-  // A transpose's bytes depend on its two dims, which its result type does
-  // not always tell (transpose(0, 0) of a square weight keeps the type).
-  auto d0 = op->getAttrOfType<IntegerAttr>("dim0"), d1 = op->getAttrOfType<IntegerAttr>("dim1");
-  if (d0 && d1)
-    s += "(" + std::to_string(d0.getInt()) + "," + std::to_string(d1.getInt()) + ")";
+  SmallVector<std::string> parts;
+  if (const schema::FunctionSchema *schema = op.getSchema())
+    for (const schema::Argument &a : schema->arguments) {
+      Attribute v = op->getAttr(a.name);
+      if (auto i = llvm::dyn_cast_or_null<IntegerAttr>(v); i && !llvm::isa<BoolAttr>(v))
+        parts.push_back(std::to_string(i.getInt()));
+      else if (auto list = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(v))
+        for (int64_t d : list.asArrayRef())
+          parts.push_back(std::to_string(d));
+    }
+  if (!parts.empty())
+    s += "(" + llvm::join(parts, ",") + ")";
   return s;
 }
 

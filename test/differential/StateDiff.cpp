@@ -116,12 +116,7 @@ struct OpenBug {
   const char *signature, *program;
 };
 const OpenBug kOpenBugs[] = {
-    {"no portable kernel for 'aten::diagonal_scatter.out'",
-     "regressions/open/inplace_write_through_diagonal.mlir"},
-    {"the output is declared [], the operator produces [1]",
-     "regressions/open/xnnpack_zero_dim_elementwise.mlir"},
     {"does not dominate this use", "regressions/open/xnnpack_write_back_end_dominance.mlir"},
-    {"already exists with another type", "regressions/open/fold_constants_name_collision.mlir"},
 };
 
 struct Stats {

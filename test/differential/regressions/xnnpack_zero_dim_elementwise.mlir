@@ -1,4 +1,4 @@
-// Open bug (found by inplace_differential, also in a functional program):
+// Fixed bug (found by inplace_differential, also in a functional program):
 // XnnpackBackend takes an elementwise op on a 0-d tensor ahead of time, and
 // its runtime refuses the blob when the program loads:
 //   backend 'XnnpackBackend' init failed (InvalidArgument): node 0 (XNNAdd,

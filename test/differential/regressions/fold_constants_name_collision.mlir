@@ -1,4 +1,4 @@
-// Open bug (found by inplace_differential as seed 1804, reduced to this
+// Fixed bug (found by inplace_differential as seed 1804, reduced to this
 // functional program): exir-fold-constants folds both transposes of the
 // (never written) buffer b1 and names both results 'b1@transpose_copy.int';
 // their types differ ([3, 4] and, for dim0 = dim1, [4, 3]) and the second

@@ -1,4 +1,4 @@
-// Open bug, the same as fold_constants_name_collision.mlir with another op
+// Fixed bug, the same as fold_constants_name_collision.mlir with another op
 // (found by inplace_differential as seed 432 after a fix for transpose's
 // dims): exir-fold-constants names the folds of both unsqueezes of buffer b2
 // 'b2@unsqueeze_copy' ([2, 1, 3] and [1, 2, 3]), and the second fails in

@@ -1,4 +1,4 @@
-// Open bug (found by inplace_differential): a write through a diagonal view
+// Fixed bug (found by inplace_differential): a write through a diagonal view
 // does not compile. exir-functionalize scatters it back with
 // aten::diagonal_scatter, which legalize leaves as it is and no portable
 // kernel implements:
