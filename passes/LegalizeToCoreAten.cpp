@@ -150,6 +150,8 @@ private:
   LogicalResult convolution(unsigned spatialDims);
   LogicalResult batchNorm();
   LogicalResult batchNormLegit();
+  FailureOr<exir::AtenOp> evalBatchNorm(Value input, Value mean, Value var,
+                                        NamedAttribute momentum, NamedAttribute eps);
   FailureOr<SmallVector<Value>> batchNormTraining(Value input, Value w, Value bi, Value rm,
                                                   Value rv, double momentum, double eps);
   LogicalResult layerNorm();
@@ -347,6 +349,19 @@ LogicalResult Legalizer::convolution(unsigned n) {
 ///   running_mean' = (1 - momentum) * running_mean + momentum * mean
 ///   running_var'  = (1 - momentum) * running_var  + momentum * var * n / (n - 1)
 /// Results: output, save_mean, save_invstd (per channel), then the updates.
+/// Eval-mode batch norm with running statistics, as the core op (the op's
+/// own weight and bias; results shaped like the op's first result).
+FailureOr<exir::AtenOp> Legalizer::evalBatchNorm(Value input, Value mean, Value var,
+                                                 NamedAttribute momentum, NamedAttribute eps) {
+  RankedTensorType rt = tensorType(op->getResult(0));
+  RankedTensorType empty = withShape(rt, {0});
+  auto w = operandOf(op, "weight"), bi = operandOf(op, "bias");
+  return buildAten(b, loc, "aten::_native_batch_norm_legit_no_training", {rt, empty, empty},
+                   {{input}, w ? Operands{w} : Operands{}, bi ? Operands{bi} : Operands{},
+                    {mean}, {var}},
+                   {momentum, eps});
+}
+
 FailureOr<SmallVector<Value>> Legalizer::batchNormTraining(Value input, Value w, Value bi,
                                                           Value rm, Value rv,
                                                           double momentum, double eps) {
@@ -436,13 +451,8 @@ LogicalResult Legalizer::batchNormLegit() {
   if (!boolArg(op, "training", false)) {
     if (!rm || !rv)
       return emitError(loc, "batch norm in eval mode without running statistics");
-    RankedTensorType rt = tensorType(op->getResult(0));
-    RankedTensorType empty = withShape(rt, {0});
-    auto w = operandOf(op, "weight"), bi = operandOf(op, "bias");
-    FailureOr<exir::AtenOp> bn = buildAten(
-        b, loc, "aten::_native_batch_norm_legit_no_training", {rt, empty, empty},
-        {{input}, w ? Operands{w} : Operands{}, bi ? Operands{bi} : Operands{}, {rm}, {rv}},
-        {f64("momentum", momentum), f64("eps", eps)});
+    FailureOr<exir::AtenOp> bn =
+        evalBatchNorm(input, rm, rv, f64("momentum", momentum), f64("eps", eps));
     if (failed(bn))
       return failure();
     for (unsigned i = 1; i < 3; ++i)
@@ -482,16 +492,10 @@ LogicalResult Legalizer::batchNorm() {
   Value mean = operandOf(op, "running_mean"), var = operandOf(op, "running_var");
   if (!mean || !var)
     return emitError(loc, "batch_norm without running statistics is not supported");
-  RankedTensorType rt = tensorType(op->getResult(0));
-  RankedTensorType empty = withShape(rt, {0});
-  auto w = operandOf(op, "weight"), bi = operandOf(op, "bias");
-  FailureOr<exir::AtenOp> bn = buildAten(
-      b, loc, "aten::_native_batch_norm_legit_no_training", {rt, empty, empty},
-      {{operandOf(op, "input")}, w ? Operands{w} : Operands{},
-       bi ? Operands{bi} : Operands{}, {mean}, {var}},
-      {op->getAttr("momentum") ? attr("momentum", op->getAttr("momentum"))
-                               : f64("momentum", 0.1),
-       op->getAttr("eps") ? attr("eps", op->getAttr("eps")) : f64("eps", 1e-5)});
+  FailureOr<exir::AtenOp> bn = evalBatchNorm(
+      operandOf(op, "input"), mean, var,
+      op->getAttr("momentum") ? attr("momentum", op->getAttr("momentum")) : f64("momentum", 0.1),
+      op->getAttr("eps") ? attr("eps", op->getAttr("eps")) : f64("eps", 1e-5));
   if (failed(bn))
     return failure();
   replace({(*bn)->getResult(0)});
