@@ -3,10 +3,13 @@
 // Stage one of delegation (the IREE shape): a light, implicit-capture
 // exir.delegate_region per group. Groups grow in one pass over each block:
 // an op joins a group of its backend unless one of its producers outside the
-// group already depends on the group (that would be a cycle through another
-// op). Each op keeps the set of groups it depends on as a bit vector, so the
-// pass is linear in ops times groups/64. An op that writes memory (copy_,
-// in-place ops, calls) closes every open group.
+// group depends on the group (that would be a cycle through another op).
+// A group becomes one region, so depending on any member is depending on the
+// whole group and on everything the group depends on: each op keeps the
+// groups it reaches directly (a bit vector), each group the groups its
+// members reach, and the cycle check follows those group edges (only through
+// groups of the current epoch: older ones cannot depend on newer ones). An
+// op that writes memory (copy_, in-place ops, calls) closes every open group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +41,7 @@ struct Group {
   unsigned backend;
   unsigned epoch;
   SmallVector<Operation *> ops;
+  llvm::BitVector deps; // groups its members use results of (never itself)
 };
 
 /// An op that must not be moved across or grouped: it writes memory, has
@@ -120,8 +124,7 @@ private:
             auto it = groupOf.find(p);
             if (it != groupOf.end() && it->second == g)
               return false;
-            const llvm::BitVector &r = reach[p];
-            return static_cast<unsigned>(g) < r.size() && r.test(g);
+            return reaches(reach[p], static_cast<unsigned>(g), epoch);
           });
           if (!cycle) {
             chosen = g;
@@ -130,16 +133,47 @@ private:
         }
         if (chosen < 0) {
           chosen = static_cast<int>(groups.size());
-          groups.push_back(Group{*b, epoch, {}});
+          groups.push_back(Group{*b, epoch, {}, {}});
         }
-        groups[chosen].ops.push_back(op);
+        Group &group = groups[chosen];
+        group.ops.push_back(op);
         groupOf[op] = chosen;
-        if (deps.size() <= static_cast<unsigned>(chosen))
-          deps.resize(chosen + 1);
+        // The group now depends on what this member uses; users of the
+        // member reach the group itself (and through it, those groups).
+        if (group.deps.size() < deps.size())
+          group.deps.resize(deps.size());
+        group.deps |= deps;
+        if (static_cast<unsigned>(chosen) < group.deps.size())
+          group.deps.reset(chosen);
+        deps.clear();
+        deps.resize(chosen + 1);
         deps.set(chosen);
       }
       reach[op] = std::move(deps);
     }
+  }
+
+  /// Whether a value whose direct group dependences are `direct` depends on
+  /// group `target`, following group-to-group edges. Groups of older epochs
+  /// are skipped: all their members precede a barrier `target` follows.
+  bool reaches(const llvm::BitVector &direct, unsigned target, unsigned epoch) {
+    SmallVector<unsigned> work;
+    visited.assign(groups.size(), false);
+    auto push = [&](const llvm::BitVector &set) {
+      for (unsigned g : set.set_bits())
+        if (!visited[g] && groups[g].epoch == epoch) {
+          visited[g] = true;
+          work.push_back(g);
+        }
+    };
+    push(direct);
+    while (!work.empty()) {
+      unsigned g = work.pop_back_val();
+      if (g == target)
+        return true;
+      push(groups[g].deps);
+    }
+    return false;
   }
 
   int lastGroup(unsigned backend) const {
@@ -247,6 +281,7 @@ private:
   ArrayRef<Backend> backends;
   bool report;
   std::vector<Group> groups;
+  std::vector<bool> visited; // scratch for reaches()
 };
 
 struct PartitionPass : impl::PartitionBase<PartitionPass> {

@@ -185,3 +185,32 @@ func.func @dynamic_sin(%x: tensor<2x2xf32> {exir.dynamic_dims = array<i64: 0>}) 
   %y = exir.aten "aten::sin"(%x) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
   return %y : tensor<2x2xf32>
 }
+
+// -----
+
+// A group is one region, so an op depends on a group through any other
+// group it reaches. Here {sin(a)} feeds cos feeds {sin(cos), sin(b)} feeds
+// cos feeds the add: the add must not join sin(a)'s group although its own
+// producers (cos, sin(a)) reach only the second group directly (that was a
+// cycle, "operand does not dominate this use"; found by differential testing
+// with --backend xnnpack --write-back end).
+// WHOLE-LABEL: func.func @group_cycle(
+// WHOLE: %[[G0:.*]] = exir.delegate_region
+// WHOLE-NEXT: exir.aten "aten::sin"(%arg0)
+// WHOLE: %[[C1:.*]] = exir.aten "aten::cos"(%[[G0]])
+// WHOLE: %[[G1:.*]]:2 = exir.delegate_region
+// WHOLE-NEXT: exir.aten "aten::sin"(%[[C1]])
+// WHOLE-NEXT: exir.aten "aten::sin"(%arg1)
+// WHOLE: %[[C2:.*]] = exir.aten "aten::cos"(%[[G1]]#1)
+// WHOLE: %[[G2:.*]] = exir.delegate_region
+// WHOLE-NEXT: exir.aten "aten::add.Tensor"(%[[C2]], %[[G0]])
+// WHOLE: return %[[G1]]#0, %[[G2]]
+func.func @group_cycle(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>) {
+  %s1 = exir.aten "aten::sin"(%a) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %c1 = exir.aten "aten::cos"(%s1) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %s2 = exir.aten "aten::sin"(%c1) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %s3 = exir.aten "aten::sin"(%b) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %c2 = exir.aten "aten::cos"(%s3) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %o = exir.aten "aten::add.Tensor"(%c2, %s1) {alpha = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %s2, %o : tensor<2x2xf32>, tensor<2x2xf32>
+}

@@ -1,12 +1,11 @@
-// Open bug (found by inplace_differential as seed 272, reduced to this
-// functional program: exir-functionalize is not involved): with
-// --backend xnnpack --write-back end (reinplacing on or off) the compile
-// fails in the partition phase with
-//   error: operand #0 does not dominate this use
-// The write-back copies at the end (b0 <- relu(b0), x1 <- view(sub(...)))
-// and the delegated relu / add / sub groups around the portable mm end up
-// with a use before its definition. Earliest write-back and the other
-// backends pass.
+// Found by inplace_differential (seed 272), reduced to a functional program.
+// With --backend xnnpack --write-back end the partition made two XNNPACK
+// groups that depend on each other through portable ops: group A = {add,
+// unsqueeze, add(mm, .)}, group B = {view(sub(unsqueeze)), relu}; A feeds
+// sub feeds B, B feeds mm feeds A's last add. Each op's own producers did
+// not reach A, so the old check let the last add join A, and wrapping the
+// groups left a use before its definition ("operand #0 does not dominate
+// this use"). A group is one region, so the check now follows group edges.
 module attributes {exir.phase = "import", exir.version = "1.1"} {
   exir.weight @b0 "buffer" mutable = dense<[[-0.334, -0.115], [-0.589, 0.318]]> : tensor<2x2xf32>
   func.func @forward(%b0: tensor<2x2xf32> {exir.input = #exir.input<buffer, "b0">}, %x1: tensor<2x3xf32> {exir.input = #exir.input<user_input, "x1">}) -> (tensor<2x2xf32> {exir.output = #exir.output<buffer_mutation, "b0">}, tensor<2x3xf32> {exir.output = #exir.output<user_input_mutation, "x1">}, tensor<2x2xf32> {exir.output = #exir.output<user_output>}) {
