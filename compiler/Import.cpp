@@ -147,6 +147,8 @@ FailureOr<RankedTensorType> Importer::tensorType(const pt2::TensorMeta &meta,
 
 FailureOr<RankedTensorType> Importer::valueType(const pt2::Graph &graph,
                                                 StringRef name, Location loc) {
+  if (auto made = synthesizedTypes.find(name); made != synthesizedTypes.end())
+    return made->second;
   auto it = graph.tensorValues.find(name.str());
   if (it == graph.tensorValues.end())
     return emitError(loc) << "tensor '" << name
@@ -257,7 +259,8 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
   SmallVector<Location> argLocs;
-  llvm::StringSet<> userInputs, buffers;
+  llvm::StringSet<> userInputs, buffers, tokens;
+  SmallVector<const pt2::InputSpec *> argSpecs; // the inputs that are arguments
   for (const pt2::InputSpec &spec : program->inputSpecs) {
     const pt2::Argument &arg = spec.arg;
     Location loc = namedLoc(arg.name.empty() ? spec.target : arg.name);
@@ -268,9 +271,11 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
                             << ") is not supported: torchbind objects cannot be "
                                "compiled ahead of time";
     case pt2::InputKind::Token:
-      return emitError(loc) << "effect token input '" << arg.name
-                            << "' is not supported (ops with side-effect "
-                               "tokens are not supported)";
+      // Order only, no data: not an argument of the method.
+      if (arg.kind != AK::Tensor || arg.name.empty())
+        return emitError(loc) << "effect token input has no name";
+      tokens.insert(arg.name);
+      continue;
     case pt2::InputKind::ConstantInput:
       return emitError(loc) << "constant input '" << spec.target
                             << "' is not supported yet";
@@ -314,6 +319,7 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
     }
     argTypes.push_back(*type);
     argLocs.push_back(loc);
+    argSpecs.push_back(&spec);
     SmallVector<NamedAttribute> attrs{b.getNamedAttr(
         exir::ExirDialect::kInputAttrName,
         exir::InputAttr::get(&ctx, b.getStringAttr(kind), name))};
@@ -344,6 +350,8 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
                               << "', which is not an input of this method";
       target = b.getStringAttr(spec.target);
       break;
+    case pt2::OutputKind::Token:
+      continue; // checked below: it must be a token the graph threads
     default:
       return emitError(loc) << "outputs of kind '" << outputKindName(spec.kind)
                             << "' are not supported (only user outputs, buffer "
@@ -363,9 +371,10 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
   Block *entry = func.addEntryBlock();
   Scope scope{graph, {}};
   scope.symInts = graph.symIntValues;
-  for (auto [i, input] : llvm::enumerate(program->inputSpecs)) {
+  scope.tokens = std::move(tokens);
+  for (auto [i, input] : llvm::enumerate(argSpecs)) {
     entry->getArgument(i).setLoc(argLocs[i]);
-    if (failed(define(scope, input.arg.name, entry->getArgument(i), argLocs[i])))
+    if (failed(define(scope, input->arg.name, entry->getArgument(i), argLocs[i])))
       return failure();
   }
   b.setInsertionPointToEnd(entry);
@@ -383,6 +392,12 @@ LogicalResult Importer::importMethod(const MethodSource &src) {
   SmallVector<Value> results;
   for (auto [i, out] : llvm::enumerate(graph.outputs)) {
     Location loc = namedLoc(out.name);
+    if (program->outputSpecs[i].kind == pt2::OutputKind::Token) {
+      if (out.kind != AK::Tensor || !scope.tokens.contains(out.name))
+        return emitError(loc) << "output " << i << " is a token output but '"
+                              << out.name << "' is not an effect token";
+      continue;
+    }
     if (out.kind != AK::Tensor)
       return emitError(loc) << "output " << i << " is not a tensor ("
                             << import::argumentKindName(out.kind)

@@ -202,6 +202,8 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
         scope.symInts[out.name] = it->second.bound;
     return success();
   }
+  if (isPrintTarget(target))
+    return dropPrint(node, loc);
   if (!target.starts_with(kOpsPrefix)) {
     // Size arithmetic (_operator.*, math.*, torch.sym_*) went to
     // importSymbolicNode above; anything else is an unknown call target.
@@ -374,6 +376,10 @@ LogicalResult Importer::importHop(const pt2::Node &node, StringRef hop,
         return failure();
     return success();
   }
+  if (hop == "auto_functionalized" || hop == "auto_functionalized_v2")
+    return importAutoFunctionalized(node, hop.ends_with("_v2"), scope, loc);
+  if (hop == "with_effects")
+    return importWithEffects(node, scope, loc);
   if (hop != "wrap_with_set_grad_enabled" && hop != "wrap_with_autocast")
     return emitError(loc) << "higher-order op '" << hop << "' (node '"
                           << node.name << "') is not supported yet";

@@ -53,6 +53,9 @@ struct Scope {
   /// Outputs of nodes that failed to import (and of nodes using them):
   /// their users are skipped silently, so one bad node gives one error.
   llvm::StringSet<> poisoned;
+  /// Effect tokens (token inputs and with_effects' new tokens): no data,
+  /// only order, so they are never values.
+  llvm::StringSet<> tokens;
 };
 
 /// Every value name `a` refers to (tensors, optional tensors, symbolic ints).
@@ -91,6 +94,8 @@ const char *inputKindName(pt2::InputKind kind);
 const char *outputKindName(pt2::OutputKind kind);
 /// A number (not a symbolic name) passed as an argument.
 bool isNumber(const pt2::Argument &v);
+/// aten::_print, which the importer drops (ImportWrappers.cpp).
+bool isPrintTarget(StringRef target);
 
 class Importer {
 public:
@@ -145,6 +150,11 @@ private:
   LogicalResult importNode(const pt2::Node &node, Scope &scope);
   LogicalResult importHop(const pt2::Node &node, StringRef hop, Scope &scope,
                           Location loc);
+  /// Wrappers unwrapped back into the op they call (ImportWrappers.cpp).
+  LogicalResult importAutoFunctionalized(const pt2::Node &node, bool v2, Scope &scope,
+                                         Location loc);
+  LogicalResult importWithEffects(const pt2::Node &node, Scope &scope, Location loc);
+  LogicalResult dropPrint(const pt2::Node &node, Location loc);
   /// A cond / while_loop subgraph into a new entry block of `region`.
   LogicalResult importSubgraph(const pt2::Graph &sub, Region &region,
                                SmallVectorImpl<Value> &results);
@@ -184,6 +194,9 @@ private:
   }
   /// exir.aten op names by schema, made once each.
   llvm::DenseMap<const schema::FunctionSchema *, StringAttr> opNames;
+  /// Types of the values the importer makes itself (unwrapping), which the
+  /// graph's tensor_values does not list; named "<node>#<k>".
+  llvm::StringMap<RankedTensorType> synthesizedTypes;
   int64_t lastHandle = 0; // debug handles given in this method
   unsigned errors = 0; // nodes that failed, over all methods
 public:

@@ -160,6 +160,7 @@ private:
   LogicalResult softmax(StringRef target);
   LogicalResult flatten();
   LogicalResult diagonalScatter();
+  LogicalResult asStrided(bool scatter);
   LogicalResult adaptiveAvgPool();
   LogicalResult maxPool2d();
   LogicalResult hardActivation(StringRef kind);
@@ -647,6 +648,94 @@ LogicalResult Legalizer::diagonalScatter() {
   return replaceWith(make("aten::permute_copy", st, {{*put}}, {ints("dims", inverse)}));
 }
 
+/// as_strided(self, size, stride, storage_offset) reads self's storage at
+/// offset + sum(i_k * stride_k): the as_strided_copy kernel. as_strided_scatter
+/// (a write through such a view) writes src there, as flat indexing: the
+/// indices are one arange per dimension (broadcast sum), and index_put writes
+/// the flattened self. Storage is self's contiguous layout, which is what
+/// PyTorch addresses only when self is not itself a view: an operand made by
+/// a view copy is refused.
+LogicalResult Legalizer::asStrided(bool scatter) {
+  Value self = operandOf(op, "self");
+  RankedTensorType st = tensorType(self), rt = tensorType(op->getResult(0));
+  auto size = op->getAttrOfType<DenseI64ArrayAttr>("size");
+  auto stride = op->getAttrOfType<DenseI64ArrayAttr>("stride");
+  auto offsetAttr = op->getAttrOfType<IntegerAttr>("storage_offset");
+  if (!st || !rt || !st.hasStaticShape() || dynamic || !size || !stride ||
+      size.size() != stride.size() || size.empty())
+    return emitError(loc, "as_strided needs static shapes, sizes and strides of rank >= 1");
+  if (auto def = self.getDefiningOp<exir::AtenOp>()) {
+    StringRef base = def.getOpName().split('.').first;
+    if (base.ends_with("_copy"))
+      return emitError(loc) << "as_strided of a view ('" << def.getOpName()
+                            << "'): PyTorch addresses the view's base storage there; "
+                               "not supported";
+  }
+  int64_t offset = offsetAttr ? offsetAttr.getInt() : 0, count = st.getNumElements();
+  int64_t last = offset, rank = static_cast<int64_t>(size.size());
+  for (auto [sz, str] : llvm::zip(size.asArrayRef(), stride.asArrayRef())) {
+    if (sz < 0 || str < 0)
+      return emitError(loc, "as_strided with a negative size or stride");
+    if (sz == 0)
+      last = -1;
+    else if (last >= 0)
+      last += (sz - 1) * str;
+  }
+  if (offset < 0 || last >= count)
+    return emitError(loc) << "as_strided reads element " << last << " of a tensor of "
+                          << count << " elements";
+  if (!scatter) // the portable kernel reads self's storage the same way
+    return rename("aten::as_strided_copy");
+  if (last < 0) { // an empty view: nothing to write
+    replace({self});
+    return success();
+  }
+  auto i64Type = [&](ArrayRef<int64_t> shape) { return RankedTensorType::get(shape, b.getI64Type()); };
+  FailureOr<Value> index;
+  for (int64_t k = 0; k < rank; ++k) {
+    int64_t sz = size[k], str = stride[k];
+    SmallVector<int64_t> shape(rank, 1);
+    shape[k] = sz;
+    // arange(0, sz * str, str), or zeros for a 0 stride.
+    auto a = make("aten::arange.start_step", i64Type({sz}), {},
+                  {i64("start", str == 0 ? 0 : offset * (k == 0)),
+                   i64("end", str == 0 ? sz : offset * (k == 0) + sz * str),
+                   i64("step", str == 0 ? 1 : str), attr("dtype", TypeAttr::get(b.getI64Type()))});
+    if (succeeded(a) && str == 0)
+      a = make("aten::mul.Scalar", i64Type({sz}), {{*a}}, {i64("other", 0)});
+    if (succeeded(a) && str == 0 && k == 0 && offset != 0)
+      a = make("aten::add.Scalar", i64Type({sz}), {{*a}},
+               {i64("other", offset), i64("alpha", 1)});
+    if (failed(a))
+      return failure();
+    FailureOr<Value> term = make("aten::view_copy", i64Type(shape), {{*a}}, {ints("size", shape)});
+    if (failed(term))
+      return failure();
+    if (k == 0) {
+      index = term;
+      continue;
+    }
+    SmallVector<int64_t> sumShape(size.asArrayRef().take_front(k + 1));
+    sumShape.append(rank - k - 1, 1);
+    index = make("aten::add.Tensor", i64Type(sumShape), {{*index}, {*term}}, {i64("alpha", 1)});
+    if (failed(index))
+      return failure();
+  }
+  FailureOr<Value> flat = view(self, {count});
+  if (failed(flat))
+    return failure();
+  auto present = attr("indices", b.getDenseBoolArrayAttr({true}));
+  Value src = operandOf(op, "src");
+  RankedTensorType vt = tensorType(src);
+  if (!vt || vt.getShape() != size.asArrayRef())
+    return emitError(loc, "as_strided_scatter: src does not have the view's size");
+  FailureOr<Value> put = make("aten::index_put", tensorType(*flat), {{*flat}, {*index}, {src}},
+                              {present});
+  if (failed(put))
+    return failure();
+  return replaceWith(view(*put, st.getShape()));
+}
+
 LogicalResult Legalizer::flatten() {
   Value x = operandOf(op, "self");
   int64_t r = tensorType(x).getRank();
@@ -903,6 +992,10 @@ LogicalResult Legalizer::run(bool &error) {
     r = batchNorm();
   } else if (name == "aten::diagonal_scatter") {
     r = diagonalScatter();
+  } else if (name == "aten::as_strided" || name == "aten::as_strided_copy") {
+    r = asStrided(/*scatter=*/false);
+  } else if (name == "aten::as_strided_scatter") {
+    r = asStrided(/*scatter=*/true);
   } else if (name == "aten::zero") {
     // What `zero_` becomes: no kernel of its own; a fill with 0.
     r = replaceWith(make("aten::fill.Scalar", op->getResult(0).getType(),

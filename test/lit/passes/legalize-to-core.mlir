@@ -164,3 +164,35 @@ func.func @dropout_train(%x: tensor<4xf32>) -> tensor<4xf32> {
   %d = exir.aten "aten::dropout"(%x) {p = 0.5 : f64, train = true, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
   return %d : tensor<4xf32>
 }
+
+// -----
+
+// as_strided reads the flattened tensor at offset + sum(i_k * stride_k): one
+// arange per dimension (the offset in the first), broadcast-added, then
+// index.Tensor; as_strided_scatter (a write through such a view) puts src at
+// those indices with index_put and views the result back.
+// CHECK-LABEL: func.func @as_strided(
+// CHECK: %[[A0:.*]] = exir.aten "aten::arange.start_step"() {{.*}}end = 7 : i64{{.*}}start = 1 : i64, step = 3 : i64}
+// CHECK: %[[V0:.*]] = exir.aten "aten::view_copy"(%[[A0]]) {{.*}}size = array<i64: 2, 1>
+// CHECK: %[[A1:.*]] = exir.aten "aten::arange.start_step"() {{.*}}end = 2 : i64{{.*}}start = 0 : i64, step = 1 : i64}
+// CHECK: %[[V1:.*]] = exir.aten "aten::view_copy"(%[[A1]]) {{.*}}size = array<i64: 1, 2>
+// CHECK: %[[I:.*]] = exir.aten "aten::add.Tensor"(%[[V0]], %[[V1]]) {{.*}} -> tensor<2x2xi64>
+// CHECK: %[[F:.*]] = exir.aten "aten::view_copy"(%arg0) {{.*}}size = array<i64: 6>
+// CHECK: %[[P:.*]] = exir.aten "aten::index_put"(%[[F]], %[[I]], %arg1)
+// CHECK: %[[R:.*]] = exir.aten "aten::view_copy"(%[[P]]) {{.*}}size = array<i64: 2, 3>
+// CHECK: return %[[R]]
+func.func @as_strided(%x: tensor<2x3xf32>, %v: tensor<2x2xf32>) -> tensor<2x3xf32> {
+  %s = exir.aten "aten::as_strided_scatter"(%x, %v) {size = array<i64: 2, 2>, stride = array<i64: 3, 1>, storage_offset = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x3xf32>
+  return %s : tensor<2x3xf32>
+}
+
+// -----
+
+// as_strided of a view addresses the view's base storage in PyTorch, which a
+// view copy no longer has: refused.
+func.func @as_strided_of_view(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  %t = exir.aten "aten::permute_copy"(%x) {dims = array<i64: 1, 0>, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // expected-error @+1 {{as_strided of a view ('aten::permute_copy'): PyTorch addresses the view's base storage there}}
+  %o = exir.aten "aten::as_strided"(%t) {size = array<i64: 2>, stride = array<i64: 2>, operand_segments = array<i32: 1>} : (tensor<3x2xf32>) -> tensor<2xf32>
+  return %o : tensor<2xf32>
+}

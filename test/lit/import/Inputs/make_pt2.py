@@ -223,6 +223,65 @@ def case(name):
                     ("", {"as_graph": {"name": "submod_1", "graph": sub}}),
                     ("", tensor("x"))], [tensor("y")], 13)
         return program([hop]), w
+    if name == "auto_functionalized_custom":  # a custom op: no kernel
+        n = node("torch.ops.higher_order.auto_functionalized_v2",
+                 [("", {"as_operator": "torch.ops.mylib.scale_.default"}),
+                  ("_x_base_index", {"as_int": 0}),
+                  ("_all_bases", {"as_tensors": [{"name": "x"}]})],
+                 [{"as_none": True}, tensor("y")], 12)
+        return program([n]), w
+    if name.startswith("auto_functionalized"):
+        # After run_decompositions() an op that writes its arguments and has
+        # no functional form is wrapped. torch wraps only custom ops; these
+        # wrap aten::mul_.Scalar so that the unwrapped program can run:
+        # y = x with the written view of x's clone tripled (x unchanged).
+        view = name.split(":")[1] if ":" in name else "slice"
+        if name.startswith("auto_functionalized_v1"):
+            kw = [("self", tensor("x")), ("other", {"as_float": 3.0})]
+            hop = "torch.ops.higher_order.auto_functionalized"
+        else:
+            info = {"slice": [("_self_slice_dim", {"as_int": 0}),
+                              ("_self_slice_start", {"as_int": 1}),
+                              ("_self_slice_end", {"as_int": 2})],
+                    "strided": [("_self_size", {"as_ints": [2]}),   # the diagonal
+                                ("_self_stride", {"as_ints": [3]}),
+                                ("_self_storage_offset", {"as_int": 0})],
+                    "alias": [("_self_alias", {"as_bool": True})],
+                    "base": []}[view]
+            kw = ([("other", {"as_float": 3.0}), ("_self_base_index", {"as_int": 0})] +
+                  info + [("_all_bases", {"as_tensors": [{"name": "x"}]})])
+            hop = "torch.ops.higher_order.auto_functionalized_v2"
+        n = node(hop, [("", {"as_operator": "torch.ops.aten.mul_.Scalar"})] + kw,
+                 [{"as_none": True}, tensor("y")], 12)
+        for i in n["inputs"][1:]:
+            i["kind"] = 2
+        return program([n]), w
+    if name == "with_effects":
+        # with_effects(token, aten._print, "hi") and with_effects(token,
+        # aten.mul.Tensor, x, w): tokens in and out of the signature.
+        p = program([node("torch.ops.higher_order.with_effects",
+                          [("", tensor("t0")), ("", {"as_operator": "torch.ops.aten._print.default"}),
+                           ("", {"as_string": "hi"})],
+                          [tensor("t1"), {"as_none": True}], 12),
+                     node("torch.ops.higher_order.with_effects",
+                          [("", tensor("t1")), ("", {"as_operator": "torch.ops.aten.mul.Tensor"}),
+                           ("", tensor("x")), ("", tensor("w"))],
+                          [tensor("t2"), tensor("y")], 13)],
+                    values={"t0": meta([0]), "t1": meta([0]), "t2": meta([0])},
+                    input_specs=[{"token": {"arg": {"name": "t0"}}},
+                                 {"parameter": {"arg": {"name": "w"}, "parameter_name": "w"}},
+                                 {"user_input": {"arg": tensor("x")}}])
+        g = p["graph_module"]["graph"]
+        g["inputs"] = [tensor("t0")] + g["inputs"]
+        g["outputs"] = [tensor("t2")] + g["outputs"]
+        p["graph_module"]["signature"]["output_specs"].insert(
+            0, {"token": {"arg": {"name": "t2"}}})
+        return p, w
+    if name == "stray_token":  # a token used as a tensor
+        p = case("with_effects")[0]
+        p["graph_module"]["graph"]["nodes"].append(
+            node("torch.ops.aten.relu.default", [("self", tensor("t2"))], [tensor("r")], 14))
+        return p, w
     raise SystemExit("unknown case " + name)
 
 
