@@ -130,6 +130,22 @@ class InplaceOps(nn.Module):
         return out, h
 
 
+class PrintEffects(nn.Module):
+    """A debug print between in-place writes: run_decompositions() threads it through
+    an effect token (with_effects, token input and output)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("acc", torch.zeros(4, 3))
+
+    def forward(self, x):
+        self.acc[1:3].add_(x)                      # add_ through a slice of a buffer
+        torch.ops.aten._print("acc updated")       # with_effects(token, aten._print, ...)
+        y = self.acc * 2
+        y.relu_()
+        return y
+
+
 class ConvBNTrain(nn.Module):
     """Conv + BatchNorm2d (train mode: batch statistics, running stats updated)."""
 
@@ -398,6 +414,12 @@ def fixtures():
                 "Returns (c.sum(0) + buf2.sum(0) + m.sum() + buf3.sum() + n, h). Expected "
                 "outputs: x after the call, then the two results. Three calls, state "
                 "carried over."),
+        Fixture("effects_print", _seeded(57, PrintEffects),
+                [Method("forward", "model", ["x"], [_randn("effects_print/x", 2, 3)])],
+                "acc[1:3].add_(x) on a f32[4, 3] buffer, torch.ops.aten._print('acc "
+                "updated'), y = acc * 2, y.relu_(). The decomposed graph wraps the print in "
+                "with_effects with a token input and output (ptec drops the print with a "
+                "warning and the tokens with it). Three calls, state carried over."),
         Fixture("bn_train", _seeded(52, ConvBNTrain, train=True),
                 [Method("forward", "model", ["x"], [_randn("bn_train/x", 2, 3, 8, 8)])],
                 "Conv2d(3, 8, 3, padding 1) + BatchNorm2d(8) + ReLU(inplace=True), "
@@ -427,10 +449,10 @@ def fixtures():
                 sequence=lambda call: _greedy(call, "llama_kv_dynamic", DYN_CONVERSATIONS)),
         Fixture("mobilenet_v3_small",
                 _seeded(53, _torchvision("mobilenet_v3_small", num_classes=10,
-                                         width_mult=0.2), bn=True),
+                                         width_mult=0.15), bn=True),
                 [Method("forward", "model", ["x"],
                         [_randn("mobilenet_v3_small/x", 1, 3, 64, 64)])],
-                "torchvision.models.mobilenet_v3_small(num_classes=10, width_mult=0.2), "
+                "torchvision.models.mobilenet_v3_small(num_classes=10, width_mult=0.15), "
                 "random init (seed 53) with non-trivial BatchNorm statistics, eval mode; "
                 "x f32[1, 3, 64, 64]. Its activations are inplace=True (relu_, "
                 "hardswish_ in the raw graph).", atol=1e-4),
