@@ -108,7 +108,7 @@ struct HopImport {
                   << aten.getOpName() << "'); mutation inside control flow is not supported";
           return WalkResult::interrupt();
         }
-      if (llvm::isa<exir::SymSizeOp, exir::SymOp, exir::SymConstOp>(op)) {
+      if (llvm::isa<exir::SymSizeOp, exir::SymItemOp, exir::SymOp, exir::SymConstOp>(op)) {
         error() << "the " << what
                 << " subgraph computes symbolic sizes; dynamic shapes inside control "
                    "flow are not supported yet";

@@ -192,6 +192,9 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
   StringRef target = node.target;
   if (target.starts_with(kHopPrefix))
     return importHop(node, target.drop_front(kHopPrefix.size()), scope, loc);
+  if (target == "torch.ops.aten.item.default" ||
+      target == "torch.ops.aten._local_scalar_dense.default")
+    return importItem(node, scope, loc);
   if (import::isSymbolicNode(target)) {
     std::string error;
     auto tensor = [&](StringRef name) { return scope.values.lookup(name); };
@@ -317,9 +320,70 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
     return failure();
   if (std::string scope = repeatedScope(node); !scope.empty())
     op->setAttr("exir.scope", b.getStringAttr(scope));
+  // A symbolic start or index with results whose exported sizes are all
+  // concrete (x[u0:u0 + 8]): the shapes are static, only the data moves.
+  if (!symBindings.empty() && staticResults(node, scope.graph))
+    op->setAttr(exir::kStaticShapeAttrName, b.getUnitAttr());
   for (auto [name, result] : llvm::zip(names, op->getResults()))
     if (!name.empty() && failed(define(scope, name, result, loc)))
       return failure();
+  return success();
+}
+
+bool Importer::staticResults(const pt2::Node &node, const pt2::Graph &graph) {
+  bool all = true;
+  for (const pt2::Argument &out : node.outputs)
+    forEachName(out, [&](const std::string &name) {
+      auto it = graph.tensorValues.find(name);
+      if (it == graph.tensorValues.end()) {
+        all = false;
+        return;
+      }
+      for (const std::string &text : it->second.symSizes) {
+        int64_t v = 0;
+        bool symbolic = true;
+        std::string why;
+        if (!text.empty() && (!shapes->upperBound(text, v, symbolic, &why) || symbolic))
+          all = false;
+      }
+    });
+  return all;
+}
+
+LogicalResult Importer::importItem(const pt2::Node &node, Scope &scope, Location loc) {
+  auto error = [&]() {
+    return emitError(loc) << "node '" << node.name << "' (" << node.target << "): ";
+  };
+  if (node.inputs.size() != 1 || node.inputs[0].arg.kind != AK::Tensor ||
+      node.outputs.size() != 1)
+    return error() << "expected one tensor in and one value out";
+  const pt2::Argument &out = node.outputs[0];
+  if (out.kind != AK::SymInt || out.name.empty())
+    return error() << "reads a " << import::argumentKindName(out.kind)
+                   << "; only integer values (symbolic ints) read from tensors are supported";
+  FailureOr<Value> x = lookup(scope, node.inputs[0].arg.name, node, loc);
+  if (failed(x))
+    return failure();
+  auto type = llvm::dyn_cast<RankedTensorType>(x->getType());
+  if (!type || !type.hasStaticShape() || type.getNumElements() != 1 ||
+      !type.getElementType().isSignlessInteger() || type.getElementType().isInteger(1))
+    return error() << "reads '" << node.inputs[0].arg.name
+                   << "', which is not a one-element integer tensor";
+  // The value is data-dependent (an unbacked symbol, u0); sizes and
+  // attributes use its upper bound, which torch._check calls give
+  // (range_constraints). Without one there is nothing to plan memory by.
+  auto expr = scope.graph.symIntExprs.find(out.name);
+  if (expr == scope.graph.symIntExprs.end())
+    return error() << "its result '" << out.name << "' has no entry in sym_int_values";
+  int64_t bound = 0;
+  bool symbolic = false;
+  std::string why;
+  if (!shapes->upperBound(expr->second, bound, symbolic, &why))
+    return error() << "the value it reads has no known upper bound (" << why
+                   << "); bound it with torch._check(value <= N) before use";
+  Value v = b.create<exir::SymItemOp>(loc, b.getI64Type(), *x);
+  scope.syms[out.name] = import::SymValue{v, bound};
+  scope.symInts[out.name] = bound;
   return success();
 }
 

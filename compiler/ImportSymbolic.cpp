@@ -38,6 +38,48 @@ std::optional<pt2::SymExpr> SymbolicShapes::parse(const std::string &text,
   return e;
 }
 
+bool SymbolicShapes::upperBound(const std::string &text, int64_t &value, bool &symbolic,
+                                std::string *error) {
+  std::string why;
+  std::optional<pt2::SymExpr> e = parse(text, &why);
+  if (!e) {
+    *error = "expression: " + why;
+    return false;
+  }
+  symbolic = false;
+  if (std::optional<int64_t> c = e->asConstant()) {
+    value = *c;
+    return true;
+  }
+  std::set<std::string> names;
+  e->symbols(names);
+  for (const std::string &n : names) {
+    auto r = ranges_.find(n);
+    if (r == ranges_.end()) {
+      *error = e->str() + ": symbol '" + n +
+               "' has no range in range_constraints; data-dependent sizes are not supported";
+      return false;
+    }
+    if (!r->second.max) {
+      *error = e->str() + ": symbol '" + n +
+               "' has no upper bound; export it with Dim(..., max=N)";
+      return false;
+    }
+  }
+  if (!e->isMonotone(ranges_)) {
+    *error = e->str() + " does not grow with its symbols, so its largest value is not known";
+    return false;
+  }
+  std::optional<int64_t> v = e->evaluate(atBound_, &why);
+  if (!v) {
+    *error = e->str() + ": " + why;
+    return false;
+  }
+  value = *v;
+  symbolic = true;
+  return true;
+}
+
 bool SymbolicShapes::boundSizes(const pt2::TensorMeta &meta,
                                 llvm::SmallVectorImpl<int64_t> &sizes,
                                 llvm::SmallVectorImpl<int64_t> &dynamicDims,
@@ -52,36 +94,16 @@ bool SymbolicShapes::boundSizes(const pt2::TensorMeta &meta,
       return false;
     };
     std::string why;
-    std::optional<pt2::SymExpr> e = parse(text, &why);
-    if (!e)
-      return fail("size expression: " + why);
-    if (std::optional<int64_t> c = e->asConstant()) {
-      sizes[d] = *c;
-      continue;
-    }
-    std::set<std::string> names;
-    e->symbols(names);
-    for (const std::string &n : names) {
-      auto r = ranges_.find(n);
-      if (r == ranges_.end())
-        return fail("size " + e->str() + ": symbol '" + n +
-                    "' has no range in range_constraints; data-dependent sizes are "
-                    "not supported");
-      if (!r->second.max)
-        return fail("size " + e->str() + ": symbol '" + n +
-                    "' has no upper bound; export it with Dim(..., max=N)");
-    }
-    if (!e->isMonotone(ranges_))
-      return fail("size " + e->str() +
-                  " does not grow with its symbols, so its largest value is not known");
-    std::optional<int64_t> v = e->evaluate(atBound_, &why);
-    if (!v)
-      return fail("size " + e->str() + ": " + why);
-    if (*v < 0 || *v > kMaxBoundedDim)
-      return fail("size " + e->str() + " is " + std::to_string(*v) +
+    int64_t v = 0;
+    bool symbolic = false;
+    if (!upperBound(text, v, symbolic, &why))
+      return fail("size " + why);
+    if (symbolic && (v < 0 || v > kMaxBoundedDim))
+      return fail("size " + text + " is " + std::to_string(v) +
                   " at the symbols' upper bounds, outside [0, 2^31]");
-    sizes[d] = *v;
-    dynamicDims.push_back(static_cast<int64_t>(d));
+    sizes[d] = v;
+    if (symbolic)
+      dynamicDims.push_back(static_cast<int64_t>(d));
   }
   for (size_t d = 0; d < sizes.size(); ++d)
     if (sizes[d] < 0) {

@@ -50,6 +50,12 @@ public:
   bool boundSizes(const pt2::TensorMeta &meta, llvm::SmallVectorImpl<int64_t> &sizes,
                   llvm::SmallVectorImpl<int64_t> &dynamicDims, std::string *error);
 
+  /// The largest value of the symbolic expression `text` under the range
+  /// constraints (`symbolic` false when it is a constant). Fails with
+  /// `*error` as boundSizes does.
+  bool upperBound(const std::string &text, int64_t &value, bool &symbolic,
+                  std::string *error);
+
 private:
   std::optional<pt2::SymExpr> parse(const std::string &text, std::string *error);
 

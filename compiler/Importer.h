@@ -12,6 +12,7 @@
 #include "compiler/ImportArguments.h"
 #include "compiler/ImportControlFlow.h"
 #include "compiler/ImportSymbolic.h"
+#include "dialects/exir/IR/Dynamism.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/ShapeRules.h"
 #include "dialects/exir/schema/OperatorSchema.h"
@@ -155,6 +156,11 @@ private:
                                          Location loc);
   LogicalResult importWithEffects(const pt2::Node &node, Scope &scope, Location loc);
   LogicalResult dropPrint(const pt2::Node &node, Location loc);
+  /// `x.item()` (aten::item / _local_scalar_dense): a data-dependent
+  /// symbolic int, bounded by the graph's range constraints.
+  LogicalResult importItem(const pt2::Node &node, Scope &scope, Location loc);
+  /// Whether every tensor `node` outputs has concrete sizes in the metadata.
+  bool staticResults(const pt2::Node &node, const pt2::Graph &graph);
   /// A cond / while_loop subgraph into a new entry block of `region`.
   LogicalResult importSubgraph(const pt2::Graph &sub, Region &region,
                                SmallVectorImpl<Value> &results);

@@ -411,6 +411,12 @@ LogicalResult MethodEmitter::emitSymbolic(Operation *op) {
       return failure();
     call.op_index = operatorIndex("aten::sym_size", "int");
     call.args = {*self, addInt(size.getDim())};
+  } else if (auto item = llvm::dyn_cast<exir::SymItemOp>(op)) {
+    FailureOr<int32_t> self = valueOf(op->getLoc(), item.getInput());
+    if (failed(self))
+      return failure();
+    call.op_index = operatorIndex("aten::_local_scalar_dense", "");
+    call.args = {*self};
   } else {
     auto sym = llvm::cast<exir::SymOp>(op);
     StringRef fn = sym.getFn();
@@ -644,7 +650,7 @@ LogicalResult MethodEmitter::emitOp(Operation &op) {
     return aten.getOpName() == "aten::view" ? emitView(aten) : emitAten(aten);
   if (auto copy = llvm::dyn_cast<exir::CopyOp>(op))
     return emitCopy(copy);
-  if (llvm::isa<exir::SymSizeOp, exir::SymConstOp, exir::SymOp>(op))
+  if (llvm::isa<exir::SymSizeOp, exir::SymItemOp, exir::SymConstOp, exir::SymOp>(op))
     return emitSymbolic(&op);
   if (auto call = llvm::dyn_cast<exir::DelegateCallOp>(op))
     return emitDelegateCall(call);

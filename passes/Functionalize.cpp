@@ -285,8 +285,10 @@ FailureOr<Value> buildFrom(OpBuilder &b, exir::AtenOp like, StringRef name, Type
   if (!s)
     return like.emitError("internal: no schema for '") << name << "'";
   SmallVector<NamedAttribute> attrs(overrides.begin(), overrides.end());
+  // Only the overrides replace `like`'s arguments (and their symbolic
+  // operands); the copied ones keep their run-time values below.
   auto given = [&](StringRef n) {
-    return llvm::any_of(attrs, [&](NamedAttribute a) { return a.getName() == n; });
+    return llvm::any_of(overrides, [&](NamedAttribute a) { return a.getName() == n; });
   };
   for (const schema::Argument &a : s->arguments)
     if (!a.type.isTensorLike() && !given(a.name))

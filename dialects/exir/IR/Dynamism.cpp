@@ -12,6 +12,25 @@ namespace {
 
 bool isSymInt(Value v) { return v.getType().isInteger(64); }
 
+/// Ops whose result shapes do not depend on their symbolic-int operands:
+/// those marked static by the importer, and writes into a copy of self
+/// (what writes through a view become), whose result has self's shape: a
+/// run-time start or index moves where they write. Only a dynamic tensor
+/// operand makes their results dynamic.
+bool shapeFollowsSelf(Operation *op) {
+  if (op->hasAttr(kStaticShapeAttrName))
+    return true;
+  auto aten = llvm::dyn_cast<AtenOp>(op);
+  if (!aten)
+    return false;
+  StringRef base = aten.getOpName().split('.').first;
+  return llvm::is_contained({"aten::slice_scatter", "aten::select_scatter",
+                             "aten::diagonal_scatter", "aten::as_strided_scatter",
+                             "aten::index_put", "aten::index_put_", "aten::copy",
+                             "aten::copy_"},
+                            base);
+}
+
 } // namespace
 
 bool usesDynamicValue(Operation *op, const llvm::DenseSet<Value> &dynamic) {
@@ -33,6 +52,9 @@ llvm::DenseSet<Value> findDynamicValues(func::FuncOp func) {
   // Ops are visited in order, so every operand is classified before its users.
   for (Operation &op : func.getBody().front()) {
     if (!usesDynamicValue(&op, dynamic))
+      continue;
+    if (shapeFollowsSelf(&op) &&
+        llvm::none_of(op.getOperands(), [&](Value v) { return dynamic.contains(v); }))
       continue;
     for (Value r : op.getResults()) {
       if (!llvm::isa<TensorType>(r.getType()))

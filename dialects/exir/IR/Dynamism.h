@@ -17,6 +17,12 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace ptec::exir {
+/// A unit attribute on an op that reads a symbolic int but whose result
+/// shapes are static all the same (the importer sets it when the exported
+/// metadata gives every result a concrete size: `x[u0:u0 + 8]` is 8 long
+/// whatever u0 is). Its results are dynamic only when a tensor operand is.
+constexpr llvm::StringLiteral kStaticShapeAttrName = "exir.static_shape";
+
 
 /// Tensor values of `func` whose run-time shape may be below their type's:
 /// dynamic inputs, results of ops that use a dynamic value or a symbolic int,

@@ -272,6 +272,15 @@ LogicalResult SymSizeOp::verify() {
   return success();
 }
 
+LogicalResult SymItemOp::verify() {
+  RankedTensorType t = getInput().getType();
+  if (!t.hasStaticShape() || t.getNumElements() != 1)
+    return emitOpError("needs a tensor of exactly one element, got ") << t;
+  if (!t.getElementType().isSignlessInteger() || t.getElementType().isInteger(1))
+    return emitOpError("needs an integer tensor (a symbolic int), got ") << t.getElementType();
+  return success();
+}
+
 LogicalResult SymOp::verify() {
   StringRef fn = getFn();
   size_t want = fn == "neg" ? 1 : 2;

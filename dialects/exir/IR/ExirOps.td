@@ -151,6 +151,24 @@ def Exir_SymSizeOp : Exir_Op<"sym_size", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Exir_SymItemOp : Exir_Op<"sym_item", [Pure]> {
+  let summary = "the run-time value of a one-element integer tensor";
+  let description = [{
+    What `x.item()` is in an exported graph (`aten::item` /
+    `aten::_local_scalar_dense`): a data-dependent symbolic int. Emitted as
+    the prim op `aten::_local_scalar_dense`, which writes the element into a
+    placeholder `Int` value at run time.
+
+    ```mlir
+    %u = exir.sym_item %pos : tensor<i64>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 def Exir_SymConstOp : Exir_Op<"sym_const", [Pure]> {
   let summary = "a literal operand of symbolic size arithmetic";
   let arguments = (ins I64Attr:$value);
