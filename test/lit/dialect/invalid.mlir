@@ -125,3 +125,19 @@ func.func @sym_arity(%a: i64) -> i64 {
   %s = exir.sym "mul"(%a) : (i64) -> i64
   return %s : i64
 }
+
+// -----
+
+func.func @sym_item_float(%x: tensor<f32>) -> i64 {
+  // expected-error @+1 {{needs an integer tensor (a symbolic int), got 'f32'}}
+  %s = exir.sym_item %x : tensor<f32>
+  return %s : i64
+}
+
+// -----
+
+func.func @sym_item_many(%x: tensor<2xi64>) -> i64 {
+  // expected-error @+1 {{needs a tensor of exactly one element, got 'tensor<2xi64>'}}
+  %s = exir.sym_item %x : tensor<2xi64>
+  return %s : i64
+}

@@ -222,3 +222,24 @@ func.func @overlapping_as_strided(%x: tensor<8xf32> {exir.input = #exir.input<us
   %a = exir.aten "aten::zero_"(%v) {operand_segments = array<i32: 1>} : (tensor<3x4xf32>) -> tensor<3x4xf32>
   return %x : tensor<8xf32>
 }
+
+// -----
+
+// A write through a slice whose bounds are run-time values (x[u0:u0 + 8] with
+// u0 = pos.item(), ExecuTorch's dynamic KV-cache update): the slice_scatter
+// keeps the symbolic start and end. (They used to be dropped, so the write
+// landed at the bounds' upper values: a silent wrong result.)
+// CHECK-LABEL: func.func @symbolic_slice_write
+// CHECK: %[[U:.*]] = exir.sym_item %arg1
+// CHECK: %[[E:.*]] = exir.sym "add"(%[[U]]
+// CHECK: %[[W:.*]] = exir.aten "aten::copy"(%{{.*}}, %arg2)
+// CHECK: exir.aten "aten::slice_scatter"(%arg0, %[[W]], %[[U]], %[[E]]) {dim = 0 : i64, end = 16 : i64, exir.sym_args = ["start", "end"]
+func.func @symbolic_slice_write(%c: tensor<16x2xf32> {exir.input = #exir.input<user_input, "c">}, %p: tensor<i64> {exir.input = #exir.input<user_input, "p">}, %v: tensor<8x2xf32> {exir.input = #exir.input<user_input, "v">}) -> (tensor<16x2xf32> {exir.output = #exir.output<user_output>}) {
+  %u = exir.sym_item %p : tensor<i64>
+  %k = exir.sym_const 8
+  %e = exir.sym "add"(%u, %k) : (i64, i64) -> i64
+  %s = exir.aten "aten::slice.Tensor"(%c, %u, %e) {dim = 0 : i64, end = 16 : i64, exir.sym_args = ["start", "end"], operand_segments = array<i32: 1>, start = 8 : i64, step = 1 : i64} : (tensor<16x2xf32>, i64, i64) -> tensor<8x2xf32>
+  %w = exir.aten "aten::copy_"(%s, %v) {non_blocking = false, operand_segments = array<i32: 1, 1>} : (tensor<8x2xf32>, tensor<8x2xf32>) -> tensor<8x2xf32>
+  %r = exir.aten "aten::mul.Scalar"(%c) {other = 1.0 : f64, operand_segments = array<i32: 1>} : (tensor<16x2xf32>) -> tensor<16x2xf32>
+  return %r : tensor<16x2xf32>
+}

@@ -277,6 +277,34 @@ def case(name):
         p["graph_module"]["signature"]["output_specs"].insert(
             0, {"token": {"arg": {"name": "t2"}}})
         return p, w
+    if name in ("item", "item_unbounded"):
+        # u = p.item() (p: i64 scalar input) used as a slice start; with
+        # range_constraints u0 in [0, 1] (torch._check) or without a bound.
+        p = program([node("torch.ops.aten.item.default", [("self", tensor("p"))],
+                          [{"as_sym_int": {"as_name": "u"}}], 12),
+                     node("torch.ops.aten.slice.Tensor",
+                          [("self", tensor("x")), ("dim", {"as_int": 0}),
+                           ("start", {"as_sym_int": {"as_name": "u"}}),
+                           ("end", {"as_sym_int": {"as_name": "e"}})],
+                          [tensor("s")], 13),
+                     node("_operator.add", [("", {"as_sym_int": {"as_name": "u"}}),
+                                            ("", {"as_int": 1})],
+                          [{"as_sym_int": {"as_name": "e"}}], 13),
+                     node("torch.ops.aten.mul.Tensor", [("self", tensor("s")), ("other", tensor("w"))],
+                          [tensor("y")], 14)],
+                    values={"p": meta([], dtype=5), "s": meta([1, 2]), "y": meta([2, 2])},
+                    input_specs=[{"parameter": {"arg": {"name": "w"}, "parameter_name": "w"}},
+                                 {"user_input": {"arg": tensor("x")}},
+                                 {"user_input": {"arg": tensor("p")}}],
+                    extra_inputs=[tensor("p")])
+        g = p["graph_module"]["graph"]
+        # the add must come before the slice that uses it
+        g["nodes"] = [g["nodes"][0], g["nodes"][2], g["nodes"][1], g["nodes"][3]]
+        g["sym_int_values"] = {"u": {"as_expr": {"expr_str": "u0", "hint": None}},
+                               "e": {"as_expr": {"expr_str": "u0 + 1", "hint": None}}}
+        if name == "item":
+            p["range_constraints"] = {"u0": {"min_val": 0, "max_val": 1}}
+        return p, w
     if name == "stray_token":  # a token used as a tensor
         p = case("with_effects")[0]
         p["graph_module"]["graph"]["nodes"].append(
