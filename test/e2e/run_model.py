@@ -456,6 +456,9 @@ def main():
     ap.add_argument("--backend", default="none")
     ap.add_argument("--write-back", default="earliest")
     ap.add_argument("--no-reinplace", action="store_true")
+    ap.add_argument("--matrix-backends", default="none,demo",
+                    help="backends --matrix tries (comma-separated; add xnnpack where the "
+                         "XNNPACK runtime is built)")
     ap.add_argument("--matrix", action="store_true",
                     help="every write-back x re-inplacing x backend(none, demo) combination")
     ap.add_argument("--expect-delegates", type=int, default=None,
@@ -491,7 +494,8 @@ def main():
             print(f"error: {err}")
             return 2
     if args.matrix:
-        combos = list(itertools.product(["earliest", "end"], [False, True], ["none", "demo"]))
+        combos = list(itertools.product(["earliest", "end"], [False, True],
+                                        args.matrix_backends.split(",")))
     else:
         combos = [(args.write_back, args.no_reinplace, args.backend)]
     failures = 0
