@@ -137,16 +137,31 @@ LogicalResult MethodEmitter::emitView(exir::AtenOp op) {
   if (failed(view))
     return failure();
   values_[op->getResult(0)] = *view;
-  if (srcTensor->allocation_info) {
+  markDynamic(op->getResult(0), *view);
+  // A run-time shape needs the instruction: et_view resizes the view from
+  // its size list (symbolic entries read at run time) and points it at the
+  // source's data.
+  bool runtimeShape = dynamic_.contains(op->getResult(0)) || !op.getSymOperands().empty();
+  if (srcTensor->allocation_info && !runtimeShape) {
     plan_->values[*view]->val.AsTensor()->allocation_info =
         std::make_unique<fb::AllocationDetailsT>(*srcTensor->allocation_info);
     return success();
   }
+  FailureOr<llvm::StringMap<int32_t>> syms = symBindings(op);
+  if (failed(syms))
+    return failure();
   fb::KernelCallT call;
   call.op_index = operatorIndex("executorch_prim::et_view", "default");
   fb::IntListT size;
-  for (int64_t d : llvm::cast<RankedTensorType>(op->getResult(0).getType()).getShape())
-    size.items.push_back(addInt(d));
+  // The size list as written (a -1 is inferred at run time), else the type's.
+  ArrayRef<int64_t> shape = llvm::cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  if (auto written = op->getAttrOfType<DenseI64ArrayAttr>("size"))
+    if (written.size() == shape.size())
+      shape = written.asArrayRef();
+  for (auto [k, d] : llvm::enumerate(shape)) {
+    auto sym = syms->find(("size[" + llvm::Twine(k) + "]").str());
+    size.items.push_back(sym != syms->end() ? sym->second : addInt(d));
+  }
   call.args = {*src, addValue(std::move(size)), *view};
   fb::InstructionArgumentsUnion u;
   u.Set(std::move(call));

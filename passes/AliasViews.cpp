@@ -53,11 +53,16 @@ struct AliasViewsPass : impl::AliasViewsBase<AliasViewsPass> {
   LogicalResult aliasViews(func::FuncOp func) {
     // Tentatively: every candidate a view, the copy kept beside it unused.
     SmallVector<std::pair<exir::AtenOp, exir::AtenOp>> pairs; // copy, view
-    // A view of a run-time shape keeps its copy kernel: its size list reads
-    // the symbolic ints at run time, an alias would fix the upper bound.
+    // A view of a run-time shape aliases too when its size list is explicit
+    // (view_copy, _unsafe_view): the view keeps the symbolic operands, and
+    // the emitter's et_view reads them at run time. squeeze / unsqueeze of a
+    // dynamic tensor keep their copy kernel (their sizes come from the
+    // input's run-time shape, which no size list says).
     llvm::DenseSet<Value> dynamic = exir::findDynamicValues(func);
     func.walk([&](exir::AtenOp op) {
-      if (exir::usesDynamicValue(op, dynamic))
+      bool runtimeShape = exir::usesDynamicValue(op, dynamic);
+      if (runtimeShape && op.getOpName() != "aten::view_copy" &&
+          op.getOpName() != "aten::_unsafe_view")
         return;
       auto type = llvm::dyn_cast<RankedTensorType>(op->getResultTypes().empty()
                                                        ? Type()
@@ -67,12 +72,26 @@ struct AliasViewsPass : impl::AliasViewsBase<AliasViewsPass> {
         return;
       OpBuilder b(op);
       Builder attrs(op.getContext());
-      FailureOr<exir::AtenOp> view = buildAten(
-          b, op.getLoc(), "aten::view", {type}, {{op->getOperand(0)}},
-          {attrs.getNamedAttr("size", attrs.getDenseI64ArrayAttr(type.getShape()))});
+      // A run-time shape keeps the size list as written (a -1 is inferred
+      // from the run-time element count); a static one is the type's shape.
+      auto written = op->getAttrOfType<DenseI64ArrayAttr>("size");
+      DenseI64ArrayAttr size = runtimeShape && written
+                                   ? written
+                                   : attrs.getDenseI64ArrayAttr(type.getShape());
+      FailureOr<exir::AtenOp> view =
+          buildAten(b, op.getLoc(), "aten::view", {type}, {{op->getOperand(0)}},
+                    {attrs.getNamedAttr("size", size)});
       if (failed(view))
         return;
+      if (ArrayAttr syms = op.getSymArgs()) {
+        SmallVector<Value> operands((*view)->getOperands());
+        llvm::append_range(operands, op.getSymOperands());
+        (*view)->setOperands(operands);
+        (*view)->setAttr(exir::kSymArgsAttrName, syms);
+      }
       op->getResult(0).replaceAllUsesWith((*view)->getResult(0));
+      if (dynamic.contains(op->getResult(0)))
+        dynamic.insert((*view)->getResult(0)); // its users are still to come
       pairs.push_back({op, *view});
     });
     if (pairs.empty())

@@ -166,6 +166,21 @@ void AliasAnalysis::visit(Operation *op) {
   if (llvm::isa<exir::DelegateRegionOp>(op))
     return; // Its body is visited op by op; its yield joins the results.
 
+  // Ops without memory effects that make no tensor (exir.sym_size,
+  // exir.sym_item): they only read their tensor operands.
+  if (!llvm::isa<exir::AtenOp>(op) && isMemoryEffectFree(op) &&
+      llvm::none_of(op->getResults(), [](Value r) { return isTensor(r); })) {
+    Access acc{op, {}, {}};
+    for (Value v : op->getOperands())
+      if (isTensor(v)) {
+        idOf(v);
+        acc.reads.push_back(v);
+      }
+    accessIndex[op] = accesses.size();
+    accesses.push_back(std::move(acc));
+    return;
+  }
+
   auto aten = llvm::dyn_cast<exir::AtenOp>(op);
   const schema::FunctionSchema *s = aten ? aten.getSchema() : nullptr;
   bool generic = s && (s->varArgs || s->varRets ||

@@ -59,16 +59,22 @@ func.func @inplace_and_opaque(%s: tensor<4x2xf32>, %k: tensor<1x2xf32>, %y: tens
 
 // -----
 
-// A reshape whose size is only known at run time keeps its copy kernel: an
-// aliasing view would fix the upper-bound shape.
+// A reshape whose size is only known at run time aliases too: the view keeps
+// the symbolic operand (the emitter's et_view reads it at run time) and the
+// size list as written (-1 stays -1). A squeeze of a dynamic tensor keeps its
+// copy kernel: no size list says its run-time shape.
 // CHECK-LABEL: func.func @dynamic_reshape
-// CHECK-NOT: exir.alias_views
-// CHECK: exir.aten "aten::view_copy"(%arg0, %[[S:.*]]) {exir.sym_args = ["size[0]"]
-// CHECK-NOT: "aten::view"
-func.func @dynamic_reshape(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}) -> tensor<64xf32> {
+// CHECK-SAME: exir.alias_views = {aliased = 2 : i64, copied = 0 : i64}
+// CHECK: %[[N:.*]] = exir.sym "mul"
+// CHECK: exir.aten "aten::view"(%arg0, %[[N]]) {exir.sym_args = ["size[0]"], operand_segments = array<i32: 1>, size = array<i64: 64>}
+// CHECK: exir.aten "aten::view"(%{{.*}}) {operand_segments = array<i32: 1>, size = array<i64: -1, 4>}
+// CHECK: exir.aten "aten::squeeze_copy.dim"
+func.func @dynamic_reshape(%x: tensor<16x4xf32> {exir.dynamic_dims = array<i64: 0>}) -> tensor<16x4xf32> {
   %s = exir.sym_size %x, 0 : tensor<16x4xf32>
   %c = exir.sym_const 4
   %n = exir.sym "mul"(%s, %c) : (i64, i64) -> i64
   %v = exir.aten "aten::view_copy"(%x, %n) {size = array<i64: 64>, exir.sym_args = ["size[0]"], operand_segments = array<i32: 1>} : (tensor<16x4xf32>, i64) -> tensor<64xf32>
-  return %v : tensor<64xf32>
+  %w = exir.aten "aten::view_copy"(%v) {size = array<i64: -1, 4>, operand_segments = array<i32: 1>} : (tensor<64xf32>) -> tensor<16x4xf32>
+  %q = exir.aten "aten::squeeze_copy.dim"(%w) {dim = 1 : i64, operand_segments = array<i32: 1>} : (tensor<16x4xf32>) -> tensor<16x4xf32>
+  return %q : tensor<16x4xf32>
 }

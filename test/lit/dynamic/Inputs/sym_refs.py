@@ -26,8 +26,8 @@ for name, args in calls:
         if v["val_type"] == "IntList":
             hits = sum(1 for k in v["val"]["items"] if k in sym)
             items += hits
-            if name == "aten::view_copy.out" and hits:
+            if name in ("aten::view_copy.out", "executorch_prim::et_view.default") and hits:
                 views += 1
 print("sym_size result values: %d" % len(sym))
 print("IntList items naming a sym_size result: %d" % items)
-print("view_copy size lists with a run-time element: %d" % views)
+print("view size lists with a run-time element: %d" % views)
