@@ -49,6 +49,10 @@ struct PreprocessResult {
   bool shareHandleAcrossCalls = false;
   /// Non-empty scratch disables sharing (scratch is planned per call site).
   std::vector<ScratchSpec> scratch;
+  /// Bytes the blob refers to by key, for the program's named_data (shared
+  /// by every delegate and method naming the same key; a key always names
+  /// the same bytes).
+  std::vector<std::pair<std::string, std::string>> namedData;
 };
 
 /// A group of ops, in program order.

@@ -489,6 +489,15 @@ LogicalResult MethodEmitter::emitDelegateCall(exir::DelegateCallOp op) {
     llvm::StringRef blob = lm.getBlob();
     d->processed->index = pb_.addDelegateBlob(
         reinterpret_cast<const uint8_t *>(blob.data()), blob.size());
+    if (DictionaryAttr named = lm.getNamedDataAttr())
+      for (NamedAttribute entry : named) {
+        llvm::StringRef bytes = llvm::cast<StringAttr>(entry.getValue()).getValue();
+        if (!pb_.addNamedData(entry.getName().str(),
+                              reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()))
+          return op.emitError("named data '")
+                 << entry.getName().getValue() << "' of '" << lm.getSymName()
+                 << "' differs from another delegate's bytes under the same key";
+      }
     for (Attribute a : lm.getCompileSpecs()) {
       auto spec = llvm::cast<exir::CompileSpecAttr>(a);
       auto cs = std::make_unique<fb::CompileSpecT>();

@@ -167,7 +167,13 @@ struct OutlineDelegatesPass : impl::OutlineDelegatesBase<OutlineDelegatesPass> {
         region.getLoc(), b.getStringAttr(name), b.getStringAttr(backend.id()),
         b.getStringAttr(pre->blob), b.getArrayAttr(specs), TypeAttr::get(type),
         pre->shareHandleAcrossCalls && shareDelegates ? b.getUnitAttr() : UnitAttr(),
-        scratch.empty() ? ArrayAttr() : b.getArrayAttr(scratch));
+        scratch.empty() ? ArrayAttr() : b.getArrayAttr(scratch), DictionaryAttr());
+    if (!pre->namedData.empty()) {
+      SmallVector<NamedAttribute> named;
+      for (const auto &[key, bytes] : pre->namedData)
+        named.push_back(b.getNamedAttr(key, b.getStringAttr(bytes)));
+      lowered.setNamedDataAttr(b.getDictionaryAttr(named));
+    }
     symbols.insert(lowered);
 
     b.setInsertionPoint(region);

@@ -40,6 +40,7 @@ struct Layout {
   bool hasMutable = false;
   std::vector<uint32_t> inlineBlobs; // blob ids kept in backend_delegate_data
   std::vector<BlobPlacement> blobs;  // by blob id
+  std::vector<std::pair<const std::string *, uint32_t>> named; // key, segment
   // The segment data as pieces of the builder's own bytes, each at its
   // offset from the segment base; zeros between them. The bytes are copied
   // once, into the finished file (weights are most of a large program).
@@ -495,6 +496,18 @@ private:
       auto one = subsegment(layout_.mutableSegment, layout_.mutableOffsets);
       mutableSegs = fbb_.CreateVector(&one, 1);
     }
+    Offset<flatbuffers::Vector<Offset<fb::NamedData>>> namedData;
+    if (!layout_.named.empty()) {
+      std::vector<Offset<fb::NamedData>> entries;
+      for (const auto &[key, segment] : layout_.named) {
+        auto k = fbb_.CreateString(*key);
+        auto s = fbb_.StartTable();
+        fbb_.AddOffset(fb::NamedData::VT_KEY, k);
+        fbb_.AddElement<uint32_t>(fb::NamedData::VT_SEGMENT_INDEX, segment, 0);
+        entries.push_back(Offset<fb::NamedData>(fbb_.EndTable(s)));
+      }
+      namedData = fbb_.CreateVector(entries);
+    }
     auto start = fbb_.StartTable();
     fbb_.AddElement<uint32_t>(fb::Program::VT_VERSION, p.version, 0);
     fbb_.AddOffset(fb::Program::VT_EXECUTION_PLAN, plans);
@@ -504,6 +517,8 @@ private:
     fbb_.AddOffset(fb::Program::VT_CONSTANT_SEGMENT, constantSegment);
     if (layout_.hasMutable)
       fbb_.AddOffset(fb::Program::VT_MUTABLE_DATA_SEGMENTS, mutableSegs);
+    if (!layout_.named.empty())
+      fbb_.AddOffset(fb::Program::VT_NAMED_DATA, namedData);
     return Offset<fb::Program>(fbb_.EndTable(start));
   }
 };
@@ -601,6 +616,10 @@ Layout computeLayout(const ProgramBuilder &b, const WriteOptions &o) {
       l.inlineBlobs.push_back(static_cast<uint32_t>(id));
     }
   }
+  // Named data (delegate constants by key): one segment each, in key order.
+  for (const auto &[key, bytes] : b.namedData())
+    l.named.push_back(
+        {&key, appendSegment(l, bytes.data(), bytes.size(), o.segmentAlignment)});
   return l;
 }
 
@@ -638,6 +657,11 @@ uint32_t ProgramBuilder::internConstant(const uint8_t *d, size_t n, std::vector<
 uint32_t ProgramBuilder::addMutableData(const uint8_t *d, size_t n) {
   mutable_.emplace_back(d, d + n);
   return static_cast<uint32_t>(mutable_.size() - 1);
+}
+
+bool ProgramBuilder::addNamedData(const std::string &key, const uint8_t *d, size_t n) {
+  auto [it, inserted] = named_.try_emplace(key, d, d + n);
+  return inserted || (it->second.size() == n && std::equal(d, d + n, it->second.begin()));
 }
 
 uint32_t ProgramBuilder::addDelegateBlob(const uint8_t *d, size_t n) {

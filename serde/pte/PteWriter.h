@@ -47,6 +47,11 @@ struct ProgramBuilder {
   // put in BackendDelegate.processed = {INLINE, index}; the writer moves
   // non-empty blobs into segments and rewrites the reference.
   uint32_t addDelegateBlob(const uint8_t *data, size_t size);
+  // Bytes a delegate names by key (Program.named_data, one segment each).
+  // A key added twice must name the same bytes (false otherwise); the
+  // second time is a no-op, so delegates and methods share the entry.
+  bool addNamedData(const std::string &key, const uint8_t *data, size_t size);
+  const std::map<std::string, std::vector<uint8_t>> &namedData() const { return named_; }
 
   // Index 0 of constants() and mutableData() is the empty placeholder.
   const std::vector<std::vector<uint8_t>> &constants() const { return constants_; }
@@ -63,6 +68,7 @@ private:
   std::vector<std::pair<const uint8_t *, size_t>> borrowed_;
   std::vector<std::vector<uint8_t>> mutable_{1};
   std::vector<std::vector<uint8_t>> blobs_;
+  std::map<std::string, std::vector<uint8_t>> named_; // key order: deterministic
   ContentIndex constantIndex_, blobIndex_;  // by content (ContentIndex.h)
   uint32_t internConstant(const uint8_t *d, size_t n, std::vector<uint8_t> *owned);
 };

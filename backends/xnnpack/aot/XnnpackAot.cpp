@@ -41,11 +41,13 @@ public:
 
   FailureOr<PreprocessResult> preprocess(func::FuncOp region) const override {
     uint64_t workspace = 0;
-    FailureOr<std::string> blob = lowerRegion(region, &workspace);
+    std::map<std::string, std::string> named;
+    FailureOr<std::string> blob = lowerRegion(region, &workspace, &named);
     if (failed(blob))
       return failure();
     PreprocessResult r;
     r.blob = std::move(*blob);
+    r.namedData.assign(named.begin(), named.end());
     // execute() reads every argument on each call and keeps nothing between
     // calls (XnnpackBackend.h), so one handle may serve every call site.
     r.shareHandleAcrossCalls = true;

@@ -37,6 +37,7 @@
 #include "mlir/IR/Value.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,6 +98,7 @@ std::optional<std::string> refuseOp(mlir::Operation *op);
 
 /// One region to a blob; `workspaceBytes` receives the handle's workspace
 /// size (the scratch it would declare). Reports errors on `region`.
-mlir::FailureOr<std::string> lowerRegion(mlir::func::FuncOp region, uint64_t *workspaceBytes);
+mlir::FailureOr<std::string> lowerRegion(mlir::func::FuncOp region, uint64_t *workspaceBytes,
+                                         std::map<std::string, std::string> *namedData = nullptr);
 
 } // namespace ptec::aot::xnnpack

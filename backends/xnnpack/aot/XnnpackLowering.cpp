@@ -20,6 +20,11 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
+
+#include <array>
+#include <map>
 
 #include <cmath>
 #include <cstring>
@@ -89,6 +94,12 @@ private:
     return failure();
   }
   FailureOr<const std::vector<float> *> constantData(Value v);
+  /// A float32 constant of `dims`: its bytes go to the program's named data
+  /// under their SHA-256 (hex), as upstream's serializer keys them, and the
+  /// blob only names the key. XnnpackBackend frees the blob after init, so
+  /// a constant an operator reads while running must live outside it; named
+  /// data is also shared by every delegate and method that uses the bytes.
+  uint32_t constantValue(const Dims &dims, const float *data);
   FailureOr<uint32_t> constantIn(Value v, Layout l, unsigned rank);
   FailureOr<uint32_t> get(Value v, Layout l);
   bool onlyNhwc(Value v) const {
@@ -118,6 +129,11 @@ private:
   LogicalResult lowerBinary(Operation *op, const OpPlan &p);
   LogicalResult finishOutputs();
 
+public:
+  /// Named data the blob refers to, by key (filled by run()).
+  std::map<std::string, std::string> named;
+
+private:
   func::FuncOp region_;
   GraphWriter w_;
   llvm::DenseMap<Value, Entry> values_;
@@ -160,8 +176,8 @@ FailureOr<uint32_t> Lowering::constantIn(Value v, Layout l, unsigned rank) {
   while (d.size() < rank)
     d.insert(d.begin(), 1);
   if (l == kNhwc && d.size() == 4)
-    return w_.addConstantValue(toNhwc(d), nchwToNhwc(**data, d).data());
-  return w_.addConstantValue(d, (*data)->data());
+    return constantValue(toNhwc(d), nchwToNhwc(**data, d).data());
+  return constantValue(d, (*data)->data());
 }
 
 FailureOr<uint32_t> Lowering::get(Value v, Layout l) {
@@ -256,9 +272,9 @@ LogicalResult Lowering::lowerConv(Operation *op, const OpPlan &p) {
           else
             filter[((o * kh + y) * kw + x) * cpg + i] = v;
         }
-  const uint32_t fId = w_.addConstantValue(depthwise ? Dims{1, kh, kw, cout} : Dims{cout, kh, kw, cpg},
+  const uint32_t fId = constantValue(depthwise ? Dims{1, kh, kw, cout} : Dims{cout, kh, kw, cpg},
                                            filter.data());
-  const uint32_t bId = w_.addConstantValue({cout}, bias.data());
+  const uint32_t bId = constantValue({cout}, bias.data());
   const uint32_t out = define(result, kNhwc);
   const OutputClamp clamp = absorbClamp(result);
   w_.addConv(p.node, p.conv, *in, fId, bId, out, clamp, debugHandle(op));
@@ -283,8 +299,8 @@ LogicalResult Lowering::lowerBatchNorm(Operation *op, const OpPlan &p) {
   }
   ptec::xnnpack::ConvParams q;
   q.groups = uint32_t(c);
-  const uint32_t fId = w_.addConstantValue({1, 1, 1, c}, s.data());
-  const uint32_t bId = w_.addConstantValue({c}, t.data());
+  const uint32_t fId = constantValue({1, 1, 1, c}, s.data());
+  const uint32_t bId = constantValue({c}, t.data());
   Value result = op->getResult(0);
   const uint32_t out = define(result, kNhwc);
   w_.addConv(Kind::XNNDepthwiseConv2d, q, *in, fId, bId, out, absorbClamp(result),
@@ -303,13 +319,13 @@ LogicalResult Lowering::lowerLinear(Operation *op, const OpPlan &p) {
   for (uint64_t r = 0; r < n; ++r)
     for (uint64_t c = 0; c < k; ++c)
       filter[r * k + c] = (**wT)[c * n + r];
-  const uint32_t fId = w_.addConstantValue({n, k}, filter.data());
+  const uint32_t fId = constantValue({n, k}, filter.data());
   uint32_t bId = kNone;
   if (p.bias) {
     FailureOr<const std::vector<float> *> b = constantData(p.bias);
     if (failed(b))
       return failure();
-    bId = w_.addConstantValue({n}, (*b)->data());
+    bId = constantValue({n}, (*b)->data());
   }
   Value result = op->getResult(0);
   const uint32_t out = define(result, kAsIs);
@@ -335,7 +351,7 @@ LogicalResult Lowering::lowerBinary(Operation *op, const OpPlan &p) {
     return get(v, l);
   };
   FailureOr<uint32_t> a = operand(p.input);
-  FailureOr<uint32_t> b = p.scalarOther ? FailureOr<uint32_t>(w_.addConstantValue({1}, &p.scalar))
+  FailureOr<uint32_t> b = p.scalarOther ? FailureOr<uint32_t>(constantValue({1}, &p.scalar))
                                         : operand(p.other);
   if (failed(a) || failed(b))
     return failure();
@@ -441,6 +457,19 @@ LogicalResult Lowering::finishOutputs() {
   return success();
 }
 
+uint32_t Lowering::constantValue(const Dims &dims, const float *data) {
+  uint64_t numel = 1;
+  for (uint64_t d : dims)
+    numel *= d;
+  std::string bytes(reinterpret_cast<const char *>(data), numel * sizeof(float));
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
+      llvm::ArrayRef(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  std::string key = llvm::toHex(digest, /*LowerCase=*/true);
+  uint32_t index = w_.addNamedConstant(key, bytes.size());
+  named.emplace(std::move(key), std::move(bytes));
+  return w_.addValue(dims, index);
+}
+
 FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
   Block &body = region_.getBody().front();
   IsConstant constant = [this](Value v) { return isConstant(v); };
@@ -495,9 +524,13 @@ FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
 
 } // namespace
 
-FailureOr<std::string> lowerRegion(func::FuncOp region, uint64_t *workspaceBytes) {
+FailureOr<std::string> lowerRegion(func::FuncOp region, uint64_t *workspaceBytes,
+                                   std::map<std::string, std::string> *namedData) {
   Lowering l(region);
-  return l.run(workspaceBytes);
+  FailureOr<std::string> blob = l.run(workspaceBytes);
+  if (succeeded(blob) && namedData)
+    *namedData = std::move(l.named);
+  return blob;
 }
 
 } // namespace ptec::aot::xnnpack

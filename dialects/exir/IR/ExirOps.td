@@ -269,7 +269,9 @@ def Exir_LoweredModuleOp : Exir_Op<"lowered_module", [Symbol, IsolatedFromAbove]
     The result of a backend's ahead-of-time `preprocess`. One lowered module
     is created per outlined region, however many times it is called. When
     `share_handle_across_calls` is set and `scratch` is empty, all calls in one
-    method share one delegate entry (one `init`).
+    method share one delegate entry (one `init`). `named_data` maps keys
+    the blob refers to (string attributes holding the bytes) to the program's
+    named data, which every delegate and method naming a key shares.
 
     ```mlir
     exir.lowered_module @demo_0 {backend = "BackendWithCompilerDemo",
@@ -285,7 +287,8 @@ def Exir_LoweredModuleOp : Exir_Op<"lowered_module", [Symbol, IsolatedFromAbove]
                        TypeAttrOf<FunctionType>:$function_type,
                        UnitAttr:$share_handle_across_calls,
                        DefaultValuedAttr<TypedArrayAttrBase<Exir_ScratchSpecAttr,
-                           "scratch specs">, "{}">:$scratch);
+                           "scratch specs">, "{}">:$scratch,
+                       OptionalAttr<DictionaryAttr>:$named_data);
   let assemblyFormat = "$sym_name attr-dict";
   let extraClassDeclaration = [{
     /// True when every call of this module in one method may use one delegate

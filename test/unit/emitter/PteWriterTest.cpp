@@ -260,6 +260,39 @@ TEST_CASE("writer: delegate blobs move to segments, deduplicated", "[writer]") {
   CHECK(bytes.size() == base + demoBlob().size());
 }
 
+TEST_CASE("writer: named data, one segment per key, shared and checked", "[writer]") {
+  ProgramBuilder b;
+  uint32_t blob = addBlob(b, demoBlob());
+  b.program.execution_plan.push_back(delegatePlan("forward", blob, 1));
+  const std::string w1 = "sixteen bytes!!!", w2 = "other";
+  auto add = [&](const std::string &key, const std::string &v) {
+    return b.addNamedData(key, reinterpret_cast<const uint8_t *>(v.data()), v.size());
+  };
+  CHECK(add("k2", w2));
+  CHECK(add("k1", w1));
+  CHECK(add("k1", w1));      // a second delegate naming the same bytes: shared
+  CHECK_FALSE(add("k1", w2)); // the same key for other bytes is refused
+  CHECK(b.namedData().size() == 2);
+
+  std::vector<uint8_t> bytes = serializeProgram(b);
+  const fb::Program *p = readBack(bytes);
+  REQUIRE(p->named_data() != nullptr);
+  REQUIRE(p->named_data()->size() == 2);
+  // Key order (deterministic), each its own segment after the blob's.
+  CHECK(p->named_data()->Get(0)->key()->str() == "k1");
+  CHECK(p->named_data()->Get(1)->key()->str() == "k2");
+  REQUIRE(p->segments()->size() == 4); // constants, blob, k1, k2
+  uint64_t base = readLE(bytes, 24, 8);
+  auto segment = [&](uint32_t i) {
+    const fb::DataSegment *seg = p->segments()->Get(i);
+    return std::string(bytes.begin() + static_cast<long>(base + seg->offset()),
+                       bytes.begin() + static_cast<long>(base + seg->offset() + seg->size()));
+  };
+  CHECK(segment(p->named_data()->Get(0)->segment_index()) == w1);
+  CHECK(segment(p->named_data()->Get(1)->segment_index()) == w2);
+  CHECK(p->segments()->Get(p->named_data()->Get(0)->segment_index())->offset() % 128 == 0);
+}
+
 TEST_CASE("writer: delegate extraction off keeps blobs inline", "[writer]") {
   ProgramBuilder b;
   uint32_t blob = addBlob(b, demoBlob());

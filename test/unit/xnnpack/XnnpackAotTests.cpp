@@ -176,16 +176,36 @@ func.func private @r(%x: tensor<1x2x4x4xf32>,
   // Folded: s = 2 / sqrt(3 + 1) = 1, so w' = w and b' = (0 - 0.5) * 1 + 1.
   const auto *c = conv->xnode_union_as_XNNConv2d();
   const auto &bias = plan.values[plan.indexOf.at(c->bias_id())];
+  // Constants live in the program's named data (upstream's XnnpackBackend
+  // frees the blob after init), keyed by the SHA-256 of their bytes; the
+  // blob only names them.
+  CHECK(view.constantDataSize == 0);
+  REQUIRE(r->namedData.size() == 2); // filter and bias
+  for (const auto &[key, data] : r->namedData)
+    CHECK(key.size() == 64);
+  ptec::xnnpack::NamedDataLookup named = [&](const char *key, const uint8_t **data,
+                                             size_t *size) {
+    for (const auto &[k, v] : r->namedData)
+      if (k == key) {
+        *data = reinterpret_cast<const uint8_t *>(v.data());
+        *size = v.size();
+        return true;
+      }
+    return false;
+  };
   ptec::xnnpack::ConstantBytes bytes;
   std::string why;
-  REQUIRE(ptec::xnnpack::constantBytes(view, bias.constantIndex, {}, &bytes, &why) ==
+  CHECK(ptec::xnnpack::constantBytes(view, bias.constantIndex, {}, &bytes, &why) !=
+        rt::Error::Ok); // nothing inside the blob
+  REQUIRE(ptec::xnnpack::constantBytes(view, bias.constantIndex, named, &bytes, &why) ==
           rt::Error::Ok);
+  CHECK(!bytes.namedKey.empty());
   const float *bv = reinterpret_cast<const float *>(bytes.data);
   CHECK(bv[0] == Approx(0.5f));
   // The filter went to OHWI: [3, 1, 1, 2], row o = (w[o][0], w[o][1]).
   const auto &filter = plan.values[plan.indexOf.at(c->filter_id())];
   CHECK(filter.dims == std::vector<uint64_t>{3, 1, 1, 2});
-  REQUIRE(ptec::xnnpack::constantBytes(view, filter.constantIndex, {}, &bytes, &why) ==
+  REQUIRE(ptec::xnnpack::constantBytes(view, filter.constantIndex, named, &bytes, &why) ==
           rt::Error::Ok);
   const float *fv = reinterpret_cast<const float *>(bytes.data);
   CHECK(fv[2] == 3.0f);
