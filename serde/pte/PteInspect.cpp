@@ -657,6 +657,47 @@ std::string elideByteArrays(const std::string &json) {
   return out;
 }
 
+/// flatbuffers writes non-finite doubles as bare inf / -inf / nan, which is
+/// not JSON (a masked_fill with -inf made every consumer fail to parse the
+/// program). Outside strings, those tokens become the strings "inf", "-inf"
+/// and "nan".
+std::string quoteNonFinite(const std::string &json) {
+  std::string out;
+  out.reserve(json.size());
+  bool inString = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (inString) {
+      out += c;
+      if (c == '\\' && i + 1 < json.size())
+        out += json[++i];
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+      out += c;
+      continue;
+    }
+    for (const char *tok : {"-inf", "inf", "nan", "-nan"}) {
+      size_t n = std::strlen(tok);
+      bool boundary = i + n >= json.size() || !std::isalnum(static_cast<unsigned char>(json[i + n]));
+      if (json.compare(i, n, tok) == 0 && boundary) {
+        out += '"';
+        out += tok[0] == '-' && tok[1] == 'n' ? "nan" : tok;
+        out += '"';
+        i += n - 1;
+        c = 0;
+        break;
+      }
+    }
+    if (c)
+      out += c;
+  }
+  return out;
+}
+
 } // namespace
 
 bool dumpPteJson(const PteView &v, const JsonOptions &opts, std::string *out,
@@ -671,6 +712,7 @@ bool dumpPteJson(const PteView &v, const JsonOptions &opts, std::string *out,
   if (!GenerateText(parser, v.data, &text))
     return fail(err, "cannot render the program as JSON (a string is not "
                      "valid UTF-8)");
+  text = quoteNonFinite(text);
   if (opts.elideBytes)
     text = elideByteArrays(text);
   // Append the container keys inside the root object.

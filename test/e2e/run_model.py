@@ -205,13 +205,82 @@ def compare_npy(got_path, want_path, rtol, atol):
 # --------------------------------------------------------------------------------------
 # Upstream ExecuTorch's runtime as an oracle (--oracle)
 # --------------------------------------------------------------------------------------
-def oracle_run(args, meta, tmp, pte, what, method_args, calls):
+# pte-inspect's scalar type names -> (.npy code, struct code, bytes)
+STATE_TYPES = {"FLOAT": ("f4", "f", 4), "LONG": ("i8", "q", 8), "INT": ("i4", "i", 4),
+               "DOUBLE": ("f8", "d", 8), "BOOL": ("b1", "?", 1)}
+
+
+def state_locations(args, pte):
+    """{method: {fqn: (memory_id, offset, scalar type, numel)}} of the planned
+    tensors that carry a fully qualified name (--emit-state-names)."""
+    rc, log = run([os.path.join(args.bin, "pte-inspect"), pte, "--json", "--elide-bytes"])
+    if rc != 0:
+        raise RuntimeError(log)
+    prog = json.loads(log)
+    prog = prog.get("program", prog)
+    out = {}
+    for plan in prog["execution_plan"]:
+        found = out.setdefault(plan["name"], {})
+        for v in plan["values"]:
+            t = v["val"] if v["val_type"] == "Tensor" else None
+            fqn = ((t or {}).get("extra_tensor_info") or {}).get("fully_qualified_name")
+            alloc = (t or {}).get("allocation_info")
+            if not fqn or not alloc:
+                continue
+            numel = 1
+            for d in t["sizes"]:
+                numel *= d
+            offset = alloc.get("memory_offset_low", 0) + (alloc.get("memory_offset_high", 0) << 32)
+            found[fqn] = (alloc.get("memory_id", 0), offset, t["scalar_type"], numel)
+    return out
+
+
+def oracle_state(args, meta, pte, dumps, methods, calls, what):
+    """Compares each call's buffers (meta 'buffers_after') with what upstream's runtime
+    left in its arenas (--dump-arenas). Returns (failures, buffers checked)."""
+    where = state_locations(args, pte)
+    rtol, atol = meta.get("rtol", 1e-4), meta.get("atol", 1e-5)
+    failures = checked = 0
+    for k, (method, call) in enumerate(zip(methods, calls)):
+        for fqn, f in sorted(call.get("buffers_after", {}).items()):
+            loc = where.get(method, {}).get(fqn)
+            if loc is None or loc[2] not in STATE_TYPES:
+                print(f"FAIL oracle: {what} call {k}: buffer '{fqn}' is not a named planned "
+                      "tensor of a known type in the program")
+                failures += 1
+                continue
+            mem, offset, stype, numel = loc
+            code, fmt, size = STATE_TYPES[stype]
+            with open(os.path.join(dumps, "call%d_arena%d.bin" % (k, mem)), "rb") as fh:
+                fh.seek(offset)
+                raw = fh.read(numel * size)
+            wd, ws, wv = read_npy(os.path.join(os.path.abspath(args.model), f))
+            if len(raw) != numel * size or wd != code:
+                print(f"FAIL oracle: {what} call {k}: buffer '{fqn}' is {stype}[{numel}], "
+                      f"expected {wd}{list(ws)}")
+                failures += 1
+                continue
+            got = struct.unpack("<%d%s" % (numel, fmt), raw)
+            bad = [i for i, (g, w) in enumerate(zip(got, wv))
+                   if not (abs(g - w) <= atol + rtol * abs(w) if code[0] == "f" else g == w)]
+            checked += 1
+            if bad:
+                print(f"FAIL oracle: {what} call {k}: buffer '{fqn}': {len(bad)} of {numel} "
+                      f"elements differ (first at {bad[0]}: {got[bad[0]]!r} vs {wv[bad[0]]!r})")
+                failures += 1
+    return failures, checked
+
+
+def oracle_run(args, meta, tmp, pte, what, method_args, calls, methods):
     """Runs executorch-runner on `pte` for `calls` (dicts with inputs/outputs, in call
-    order; method_args selects --method/--calls or --sequence) and compares every
-    output with the expected file. Returns the number of failures."""
+    order; method_args selects --method/--calls or --sequence; `methods` names each
+    call's method) and compares every output and every buffer after each call with
+    the expected files. Returns the number of failures."""
     d = os.path.join(tmp, "oracle_%d" % len(os.listdir(tmp)))
     out = os.path.join(d, "out")
     os.makedirs(out)
+    dumps = os.path.join(d, "arenas")
+    os.makedirs(dumps)
     model = os.path.abspath(args.model)
     for k, call in enumerate(calls):
         for i, f in enumerate(call["inputs"]):
@@ -219,7 +288,8 @@ def oracle_run(args, meta, tmp, pte, what, method_args, calls):
     ins = []
     for i in range(len(calls[0]["inputs"])):
         ins += ["--input", os.path.join(d, "in%d_{call}.npy" % i)]
-    rc, log = run([args.oracle, pte, *method_args, *ins, "--out_dir", out, "--no-print"])
+    rc, log = run([args.oracle, pte, *method_args, *ins, "--out_dir", out, "--no-print",
+                   "--dump-arenas", dumps])
     if rc != 0:
         print(log.rstrip())
         print(f"FAIL oracle: {what} on upstream's runtime (exit {rc})")
@@ -241,9 +311,12 @@ def oracle_run(args, meta, tmp, pte, what, method_args, calls):
             if diff:
                 print(f"FAIL oracle: {what} call {k} output {i}: {diff}")
                 failures += 1
+    bad_state, checked = oracle_state(args, meta, pte, dumps, methods, calls, what)
+    failures += bad_state
     if not failures:
+        state = f"outputs and {checked} buffer state(s)" if checked else "outputs"
         print(f"ok oracle: {what} on upstream's runtime matches PyTorch "
-              f"({len(calls)} call(s), outputs only)")
+              f"({len(calls)} call(s), {state})")
     return failures
 
 
@@ -252,11 +325,13 @@ def oracle_checks(args, meta, tmp, pte, label):
     for m in meta["methods"]:
         calls = m.get("calls", [m])
         margs = ["--method", m["method"]] + (["--calls", str(len(calls))] if len(calls) > 1 else [])
-        failures += oracle_run(args, meta, tmp, pte, f"method {m['method']}{label}", margs, calls)
+        failures += oracle_run(args, meta, tmp, pte, f"method {m['method']}{label}", margs, calls,
+                               [m["method"]] * len(calls))
     if "sequence" in meta:
         seq = meta["sequence"]
         failures += oracle_run(args, meta, tmp, pte, f"sequence{label}",
-                               ["--sequence", ",".join(c["method"] for c in seq)], seq)
+                               ["--sequence", ",".join(c["method"] for c in seq)], seq,
+                               [c["method"] for c in seq])
     return failures
 
 

@@ -2,6 +2,7 @@
 #include "serde/pte/PteWriter.h"
 #include "test/unit/emitter/TestPrograms.h"
 
+#include <limits>
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -329,4 +330,32 @@ TEST_CASE("inspect: golden JSON of the sample program", "[inspect][golden]") {
   std::vector<uint8_t> golden;
   REQUIRE(readFileBytes(path, &golden, &err));
   CHECK(json == std::string(golden.begin(), golden.end()));
+}
+
+// A masked_fill with -inf keeps a non-finite Double in the program; the JSON
+// must still parse (flatbuffers alone writes a bare -inf).
+TEST_CASE("inspect: non-finite doubles are JSON strings", "[inspect]") {
+  ProgramBuilder b;
+  auto plan = addPlan("forward", 0);
+  for (double d : {-std::numeric_limits<double>::infinity(),
+                   std::numeric_limits<double>::infinity(),
+                   std::numeric_limits<double>::quiet_NaN()}) {
+    fb::DoubleT x;
+    x.double_val = d;
+    auto v = std::make_unique<fb::EValueT>();
+    v->val.Set(std::move(x));
+    plan->values.push_back(std::move(v));
+  }
+  b.program.execution_plan.push_back(std::move(plan));
+  std::vector<uint8_t> bytes = serializeProgram(b);
+  PteView v;
+  std::string err, json;
+  REQUIRE(openPte(bytes.data(), bytes.size(), &v, &err));
+  REQUIRE(dumpPteJson(v, {}, &json, &err));
+  CHECK(contains(json, "\"double_val\": \"-inf\""));
+  CHECK(contains(json, "\"double_val\": \"inf\""));
+  CHECK(contains(json, "\"double_val\": \"nan\""));
+  CHECK_FALSE(contains(json, ": -inf"));
+  CHECK_FALSE(contains(json, ": inf"));
+  CHECK_FALSE(contains(json, ": nan"));
 }
