@@ -41,7 +41,8 @@ struct Group {
   unsigned backend;
   unsigned epoch;
   SmallVector<Operation *> ops;
-  llvm::BitVector deps; // groups its members use results of (never itself)
+  llvm::BitVector deps;           // groups its members use results of (never itself)
+  SmallVector<unsigned, 2> users; // groups with this one in their deps
 };
 
 /// An op that must not be moved across or grouped: it writes memory, has
@@ -142,9 +143,11 @@ private:
         // member reach the group itself (and through it, those groups).
         if (group.deps.size() < deps.size())
           group.deps.resize(deps.size());
-        group.deps |= deps;
-        if (static_cast<unsigned>(chosen) < group.deps.size())
-          group.deps.reset(chosen);
+        for (unsigned d : deps.set_bits())
+          if (d != static_cast<unsigned>(chosen) && !group.deps.test(d)) {
+            group.deps.set(d);
+            groups[d].users.push_back(static_cast<unsigned>(chosen));
+          }
         deps.clear();
         deps.resize(chosen + 1);
         deps.set(chosen);
@@ -154,26 +157,47 @@ private:
   }
 
   /// Whether a value whose direct group dependences are `direct` depends on
-  /// group `target`, following group-to-group edges. Groups of older epochs
-  /// are skipped: all their members precede a barrier `target` follows.
+  /// group `target`, following group-to-group edges. A bidirectional search:
+  /// backward from `direct` along deps and forward from `target` along users,
+  /// one step of each in turn, until they meet (a path) or either side has
+  /// seen all it can reach (none). It costs about twice the smaller side: a
+  /// new group has few users, an op near the start few dependences. Groups
+  /// of older epochs are skipped: all their members precede a barrier
+  /// `target` follows. (Positions give no sound shortcut: a group of early
+  /// ops may depend on `target` through a group that later gained a member
+  /// using `target`.)
   bool reaches(const llvm::BitVector &direct, unsigned target, unsigned epoch) {
-    SmallVector<unsigned> work;
-    visited.assign(groups.size(), false);
-    auto push = [&](const llvm::BitVector &set) {
-      for (unsigned g : set.set_bits())
-        if (!visited[g] && groups[g].epoch == epoch) {
-          visited[g] = true;
-          work.push_back(g);
-        }
+    seenBack.resize(groups.size(), 0);
+    seenFwd.resize(groups.size(), 0);
+    ++generation;
+    SmallVector<unsigned> back, fwd;
+    bool met = false;
+    auto visitBack = [&](unsigned g) {
+      if (seenBack[g] == generation || groups[g].epoch != epoch)
+        return;
+      seenBack[g] = generation;
+      met |= seenFwd[g] == generation;
+      back.push_back(g);
     };
-    push(direct);
-    while (!work.empty()) {
-      unsigned g = work.pop_back_val();
-      if (g == target)
-        return true;
-      push(groups[g].deps);
+    auto visitFwd = [&](unsigned g) {
+      if (seenFwd[g] == generation)
+        return;
+      seenFwd[g] = generation;
+      met |= seenBack[g] == generation;
+      fwd.push_back(g);
+    };
+    visitFwd(target);
+    for (unsigned g : direct.set_bits())
+      visitBack(g);
+    while (!met && !back.empty() && !fwd.empty()) {
+      for (unsigned d : groups[back.pop_back_val()].deps.set_bits())
+        visitBack(d);
+      if (met || fwd.empty())
+        break;
+      for (unsigned u : groups[fwd.pop_back_val()].users)
+        visitFwd(u);
     }
-    return false;
+    return met;
   }
 
   int lastGroup(unsigned backend) const {
@@ -281,7 +305,9 @@ private:
   ArrayRef<Backend> backends;
   bool report;
   std::vector<Group> groups;
-  std::vector<bool> visited; // scratch for reaches()
+  // Scratch for reaches(): the query that saw each group, from each side.
+  std::vector<uint64_t> seenBack, seenFwd;
+  uint64_t generation = 0;
 };
 
 struct PartitionPass : impl::PartitionBase<PartitionPass> {
