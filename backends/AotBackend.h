@@ -53,6 +53,11 @@ struct PreprocessResult {
   /// by every delegate and method naming the same key; a key always names
   /// the same bytes).
   std::vector<std::pair<std::string, std::string>> namedData;
+  /// Region arguments (indices, ascending) the blob has baked in and the
+  /// delegate never reads at run time: the call does not pass them, so its
+  /// arguments are the other region arguments in order, then the results.
+  /// Only arguments preprocess saw as constants (exir.weight_value) qualify.
+  std::vector<unsigned> bakedArgs;
 };
 
 /// A group of ops, in program order.

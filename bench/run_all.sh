@@ -10,7 +10,8 @@
 # `SCRIPT BUILD_DIR/bin`. New benchmarks following these names are picked up.
 # Extra arguments for one benchmark: <NAME>_ARGS, e.g.
 #   IMPORT_BENCH_ARGS="--nodes 20000 --repeats 3" bench/run_all.sh build
-# Exit status: 0 when every benchmark found ran and exited 0.
+# Exit status: 0 when every benchmark found ran and exited 0 (77: skipped, e.g.
+# upstream_compare_bench.py without the modern-PyTorch venv or the oracle runner).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,11 +28,14 @@ run() {  # name, command...
   shift
   echo
   echo "=================== $name ($(date -u +%H:%M:%S) UTC)"
-  local start=$SECONDS
-  if "$@"; then
+  local start=$SECONDS rc=0
+  "$@" || rc=$?
+  if [ $rc -eq 0 ]; then
     ran+=("$name ($((SECONDS - start)) s)")
+  elif [ $rc -eq 77 ]; then  # what it needs is missing (it says what)
+    skipped+=("$name (exit 77: see its output)")
   else
-    failed+=("$name (exit $?)")
+    failed+=("$name (exit $rc)")
   fi
 }
 

@@ -584,6 +584,10 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
              << arg.getArgNumber() << " has type " << arg.getType()
              << " but weight '" << fqn << "' is "
              << weight.getValue().getType();
+    // A constant nothing reads (a weight a delegate baked into its own
+    // data) is not in the program at all.
+    if (!mem && arg.use_empty())
+      continue;
     // A planned buffer is mutable state: initial bytes go to the mutable
     // segment and the tensor lives in the arena. Everything else is constant,
     // in the program or (externalWeights) in the .ptd under its name.

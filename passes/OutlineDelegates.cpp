@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <map>
@@ -143,6 +144,27 @@ struct OutlineDelegatesPass : impl::OutlineDelegatesBase<OutlineDelegatesPass> {
     if (failed(pre))
       return nullptr;
 
+    // Arguments the backend baked in are not passed at run time (their
+    // weights then need no constant of their own in the program).
+    SmallVector<Value> passed;
+    llvm::SmallDenseSet<unsigned> baked(pre->bakedArgs.begin(), pre->bakedArgs.end());
+    for (unsigned i : baked)
+      if (i >= captured.size() || !fn->getArgAttr(i, "exir.weight_value")) {
+        region.emitError("backend '")
+            << backend.name() << "' says it baked argument " << i
+            << ", which is not a constant weight of the region";
+        return nullptr;
+      }
+    for (auto [i, v] : llvm::enumerate(captured))
+      if (!baked.contains(static_cast<unsigned>(i)))
+        passed.push_back(v);
+    if (!baked.empty()) {
+      SmallVector<Type> kept;
+      for (Value v : passed)
+        kept.push_back(v.getType());
+      type = FunctionType::get(ctx, kept, region.getResultTypes());
+    }
+
     // @<backend>_<n>, the first free n.
     std::string name;
     unsigned &n = nextIndex[backend.name().str()];
@@ -179,7 +201,7 @@ struct OutlineDelegatesPass : impl::OutlineDelegatesBase<OutlineDelegatesPass> {
     b.setInsertionPoint(region);
     auto call = b.create<exir::DelegateCallOp>(
         region.getLoc(), region.getResultTypes(),
-        FlatSymbolRefAttr::get(lowered.getSymNameAttr()), captured.getArrayRef());
+        FlatSymbolRefAttr::get(lowered.getSymNameAttr()), passed);
     region->replaceAllUsesWith(call->getResults());
     region->erase();
     return lowered;

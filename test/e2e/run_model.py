@@ -525,7 +525,29 @@ def check(args, meta, tmp, options, label):
     # (getattr: other scripts call check() with their own argument namespace)
     if getattr(args, "oracle", None):
         failures += oracle_checks(args, meta, tmp, outs[0], label)
+    if getattr(args, "pybind", False):
+        failures += pybind_checks(args, outs[0], label)
     return failures
+
+
+def pybind_checks(args, pte, label):
+    """--pybind: the same file on the executorch package's runtime bindings (the venv's
+    python; a note, not a failure, where the venv is missing)."""
+    py = modern_python()
+    if py is None:
+        print(f"note pybind{label}: no modern-PyTorch venv (scripts/venv.sh); not run")
+        return 0
+    extra = ["--atol", str(args.oracle_atol)] if getattr(args, "oracle_atol", None) else []
+    rc, log = run([py, os.path.join(os.path.dirname(os.path.abspath(__file__)), "pybind_run.py"),
+                   "--pte", pte, "--model", os.path.abspath(args.model), *extra])
+    lines = [l for l in log.splitlines() if l.startswith(("ok pybind", "FAIL pybind"))]
+    for l in lines:
+        print(l.replace(" on the", f"{label} on the", 1))
+    if rc != 0:
+        if not any(l.startswith("FAIL") for l in lines):
+            print(log.rstrip())
+        return 1
+    return 0
 
 
 def main():
@@ -550,6 +572,9 @@ def main():
                          "difference (needs --oracle-reason)")
     ap.add_argument("--oracle-reason", default=None,
                     help="why upstream's kernels differ here (printed with every run)")
+    ap.add_argument("--pybind", action="store_true",
+                    help="also run every method's calls on the executorch package's runtime "
+                         "bindings (the modern-PyTorch venv)")
     ap.add_argument("--oracle", default=None, metavar="RUNNER",
                     help="also run every call and sequence on upstream's "
                          "executorch-runner and compare its outputs")

@@ -42,12 +42,14 @@ public:
   FailureOr<PreprocessResult> preprocess(func::FuncOp region) const override {
     uint64_t workspace = 0;
     std::map<std::string, std::string> named;
-    FailureOr<std::string> blob = lowerRegion(region, &workspace, &named);
+    std::vector<unsigned> baked;
+    FailureOr<std::string> blob = lowerRegion(region, &workspace, &named, &baked);
     if (failed(blob))
       return failure();
     PreprocessResult r;
     r.blob = std::move(*blob);
     r.namedData.assign(named.begin(), named.end());
+    r.bakedArgs = std::move(baked);
     // execute() reads every argument on each call and keeps nothing between
     // calls (XnnpackBackend.h), so one handle may serve every call site.
     r.shareHandleAcrossCalls = true;

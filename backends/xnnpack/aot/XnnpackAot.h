@@ -99,6 +99,7 @@ std::optional<std::string> refuseOp(mlir::Operation *op);
 /// One region to a blob; `workspaceBytes` receives the handle's workspace
 /// size (the scratch it would declare). Reports errors on `region`.
 mlir::FailureOr<std::string> lowerRegion(mlir::func::FuncOp region, uint64_t *workspaceBytes,
-                                         std::map<std::string, std::string> *namedData = nullptr);
+                                         std::map<std::string, std::string> *namedData = nullptr,
+                                         std::vector<unsigned> *bakedArgs = nullptr);
 
 } // namespace ptec::aot::xnnpack

@@ -132,10 +132,13 @@ private:
 public:
   /// Named data the blob refers to, by key (filled by run()).
   std::map<std::string, std::string> named;
+  /// Region arguments baked into the blob (constants), not passed at run time.
+  std::vector<unsigned> baked;
 
 private:
   func::FuncOp region_;
   GraphWriter w_;
+  uint32_t runtimeInputs_ = 0; // region arguments the call passes
   llvm::DenseMap<Value, Entry> values_;
   llvm::DenseMap<Value, std::vector<float>> data_;
   llvm::DenseMap<Operation *, OpPlan> plans_;
@@ -440,7 +443,7 @@ LogicalResult Lowering::lowerOp(Operation *op, const OpPlan &p) {
 /// through, a value yielded twice) gets a copy.
 LogicalResult Lowering::finishOutputs() {
   Operation *ret = region_.getBody().front().getTerminator();
-  const uint32_t numArgs = region_.getNumArguments();
+  const uint32_t numArgs = runtimeInputs_;
   for (auto [r, v] : llvm::enumerate(ret->getOperands())) {
     FailureOr<uint32_t> id = get(v, kAsIs);
     if (failed(id))
@@ -492,14 +495,18 @@ FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
       absorbed_.insert(op);
     }
   }
-  // Region inputs: delegate arguments in the IR's layout.
+  // Region inputs: delegate arguments in the IR's layout. Constants are
+  // baked (named data) and not passed at run time: the call's arguments are
+  // the other inputs, in order, then the results.
   for (BlockArgument arg : body.getArguments()) {
-    if (isConstant(arg))
+    if (isConstant(arg)) {
+      baked.push_back(arg.getArgNumber());
       continue;
+    }
     if (!llvm::isa<RankedTensorType>(arg.getType()))
       return fail(region_, "a region argument is not a ranked tensor");
     const uint32_t id = define(arg, kAsIs);
-    w_.setExternal(id, arg.getArgNumber(), ptec::xnnpack::kFlagExternalInput);
+    w_.setExternal(id, runtimeInputs_++, ptec::xnnpack::kFlagExternalInput);
   }
   for (Operation &op : body.without_terminator()) {
     if (absorbed_.count(&op))
@@ -509,7 +516,7 @@ FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
   }
   if (failed(finishOutputs()))
     return failure();
-  const uint32_t externs = region_.getNumArguments() + region_.getNumResults();
+  const uint32_t externs = runtimeInputs_ + region_.getNumResults();
   std::string blob = w_.finish(externs);
   // Check our own output with the runtime's reader, and size the workspace.
   ptec::xnnpack::BlobView view;
@@ -525,11 +532,14 @@ FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
 } // namespace
 
 FailureOr<std::string> lowerRegion(func::FuncOp region, uint64_t *workspaceBytes,
-                                   std::map<std::string, std::string> *namedData) {
+                                   std::map<std::string, std::string> *namedData,
+                                   std::vector<unsigned> *bakedArgs) {
   Lowering l(region);
   FailureOr<std::string> blob = l.run(workspaceBytes);
   if (succeeded(blob) && namedData)
     *namedData = std::move(l.named);
+  if (succeeded(blob) && bakedArgs)
+    *bakedArgs = std::move(l.baked);
   return blob;
 }
 

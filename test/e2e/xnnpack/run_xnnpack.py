@@ -69,6 +69,8 @@ def main():
     ap.add_argument("--entries", type=int, default=None)
     ap.add_argument("--calls", type=int, default=None)
     ap.add_argument("--scratch", choices=["yes", "no"], default=None)
+    ap.add_argument("--pybind", action="store_true",
+                    help="also run on the executorch package's runtime bindings")
     ap.add_argument("--oracle", default=None, metavar="RUNNER",
                     help="also run every call on upstream's runtime (executorch-runner)")
     args = ap.parse_args()
@@ -81,7 +83,7 @@ def main():
 
     meta = json.load(open(os.path.join(args.model, "meta.json")))
     run_args = argparse.Namespace(bin=args.bin, model=args.model, expect_delegates=None,
-                                  oracle=args.oracle)
+                                  oracle=args.oracle, pybind=args.pybind)
     options = ["--backend", args.backend, "--write-back", "earliest"] + args.extra
     with tempfile.TemporaryDirectory() as tmp:
         failures = run_model.check(run_args, meta, tmp, options, f" [{' '.join(options)}]")

@@ -109,3 +109,26 @@ func.func @unknown(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
   } : tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+
+// -----
+
+// Weights a backend bakes into its data (XnnpackBackend: every constant, as
+// named data) are not passed by the call: the call and the lowered module's
+// type hold the other inputs only, and the constants' bytes travel with the
+// lowered module (named_data, keyed by SHA-256).
+// CHECK-LABEL: exir.lowered_module @xnnpack_0
+// CHECK-SAME: function_type = (tensor<3x4xf32>) -> tensor<3x2xf32>
+// CHECK-SAME: named_data = {
+// CHECK-LABEL: func.func @baked(
+// CHECK: exir.delegate_call @xnnpack_0(%arg1) : (tensor<3x4xf32>) -> tensor<3x2xf32>
+module {
+  exir.weight @b "parameter" = dense<[1.0, -1.0]> : tensor<2xf32>
+  exir.weight @wT "parameter" = dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
+  func.func @baked(%b: tensor<2xf32> {exir.input = #exir.input<parameter, "b">}, %x: tensor<3x4xf32> {exir.input = #exir.input<user_input, "x">}, %wT: tensor<4x2xf32> {exir.input = #exir.input<parameter, "wT">}) -> tensor<3x2xf32> {
+    %0 = exir.delegate_region "XnnpackBackend" {
+      %1 = exir.aten "aten::addmm"(%b, %x, %wT) {alpha = 1 : i64, beta = 1 : i64, operand_segments = array<i32: 1, 1, 1>} : (tensor<2xf32>, tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+      exir.yield %1 : tensor<3x2xf32>
+    } : tensor<3x2xf32>
+    return %0 : tensor<3x2xf32>
+  }
+}

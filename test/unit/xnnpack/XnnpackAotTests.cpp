@@ -169,7 +169,8 @@ func.func private @r(%x: tensor<1x2x4x4xf32>,
   auto plan = readBack(r->blob, &view);
   CHECK(kinds(view.graph) ==
         std::vector<Kind>{Kind::XNNStaticTranspose, Kind::XNNConv2d, Kind::XNNStaticTranspose});
-  CHECK(view.graph->num_externs() == 7); // 6 arguments + 1 result
+  CHECK(view.graph->num_externs() == 2); // x + 1 result: the 5 weights are baked
+  CHECK(r->bakedArgs == std::vector<unsigned>{1, 2, 3, 4, 5});
   const fb::XNode *conv = view.graph->xnodes()->Get(1);
   REQUIRE(conv->output_min_max() != nullptr); // the relu
   CHECK(conv->output_min_max()->output_min() == 0.0f);
@@ -249,10 +250,13 @@ func.func private @r(%b: tensor<2xf32> {exir.weight_value = dense<[1.0, -1.0]> :
     inputs += v.isInput();
     outputs += v.isOutput();
     if (v.isInput())
-      CHECK(v.externalId == 1); // x is argument 1; the weights are baked
+      CHECK(v.externalId == 0); // x: the weights are baked and not passed
   }
   CHECK(inputs == 1);
   CHECK(outputs == 2);
+  // The call passes x only: arguments 0 and 2 (the weights) are baked.
+  CHECK(r->bakedArgs == std::vector<unsigned>{0, 2});
+  CHECK(view.graph->num_externs() == 3); // x + 2 results
   const auto *fc = view.graph->xnodes()->Get(0)->xnode_union_as_XNNFullyConnected();
   const auto &filter = plan.values[plan.indexOf.at(fc->filter_id())];
   CHECK(filter.dims == std::vector<uint64_t>{2, 4}); // [N, K], transposed from wT
