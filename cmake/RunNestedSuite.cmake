@@ -79,6 +79,10 @@ if(STEP STREQUAL "build")
     -DPTEC_BUILD_BENCH=OFF
     -DPTEC_BUILD_FUZZERS=${fuzzers}
     ${args})
+  # The build runs sanitized tools too (aot-compile writes test programs), so
+  # it needs the same allow_user_poisoning=0 as the test step (below).
+  set(ENV{ASAN_OPTIONS} "detect_leaks=1:abort_on_error=1:halt_on_error=1:allow_user_poisoning=0")
+  set(ENV{UBSAN_OPTIONS} "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
   run_step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${n})
 elseif(STEP STREQUAL "test")
   if(NOT DEFINED LABELS)
