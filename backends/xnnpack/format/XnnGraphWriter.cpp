@@ -21,6 +21,35 @@ uint32_t GraphWriter::addValue(const std::vector<uint64_t> &dims, uint32_t const
   return static_cast<uint32_t>(values_.size() - 1);
 }
 
+uint32_t GraphWriter::addQuantizedValue(const std::vector<uint64_t> &dims, fb::XNNDatatype dtype,
+                                        const QuantParams &q, uint32_t constantIndex) {
+  Value v{dims, constantIndex, kInvalidValueId, 0};
+  v.dtype = dtype;
+  v.quantized = true;
+  v.quant = q;
+  values_.push_back(std::move(v));
+  return static_cast<uint32_t>(values_.size() - 1);
+}
+
+uint32_t GraphWriter::addQuantizedValue(const std::vector<uint64_t> &dims, fb::XNNDatatype dtype,
+                                        float scale, int32_t zeroPoint, uint32_t constantIndex) {
+  QuantParams q;
+  q.scale = scale;
+  q.zeroPoint = zeroPoint;
+  return addQuantizedValue(dims, dtype, q, constantIndex);
+}
+
+uint32_t GraphWriter::addPerChannelQuantizedValue(const std::vector<uint64_t> &dims,
+                                                  fb::XNNDatatype dtype,
+                                                  const std::vector<float> &scales,
+                                                  int32_t channelDim, uint32_t constantIndex) {
+  QuantParams q;
+  q.perChannel = true;
+  q.scales = scales;
+  q.channelDim = channelDim;
+  return addQuantizedValue(dims, dtype, q, constantIndex);
+}
+
 void GraphWriter::setExternal(uint32_t id, uint32_t externalId, uint32_t flag) {
   values_.at(id).externalId = externalId;
   values_.at(id).flags = flag;
@@ -159,9 +188,24 @@ std::string GraphWriter::finish(uint32_t numExterns, const char *identifier) {
     for (uint64_t d : v.dims)
       dims.push_back(static_cast<uint32_t>(d));
     auto tv = fb::CreateXNNTensorValueDirect(
-        fbb, fb::XNNDatatype::xnn_datatype_fp32, static_cast<uint32_t>(dims.size()), &dims,
+        fbb, v.dtype, static_cast<uint32_t>(dims.size()), &dims,
         v.constantIndex, v.externalId, v.flags, static_cast<uint32_t>(i));
-    values.push_back(fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, tv.Union()));
+    if (!v.quantized) {
+      values.push_back(fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, tv.Union()));
+    } else if (v.quant.perChannel) {
+      auto pc = fb::CreatePerChannelQuantDirect(fbb, &v.quant.scales, v.quant.channelDim, 0,
+                                                static_cast<uint32_t>(v.quant.scales.size()));
+      auto qv = fb::CreateXNNQuantizedTensorValue(fbb, tv, fb::XNNQuantParams::PerChannelQuant,
+                                                  pc.Union());
+      values.push_back(
+          fb::CreateXValue(fbb, fb::XValueUnion::XNNQuantizedTensorValue, qv.Union()));
+    } else {
+      auto pt = fb::CreatePerTensorQuant(fbb, v.quant.scale, v.quant.zeroPoint);
+      auto qv = fb::CreateXNNQuantizedTensorValue(fbb, tv, fb::XNNQuantParams::PerTensorQuant,
+                                                  pt.Union());
+      values.push_back(
+          fb::CreateXValue(fbb, fb::XValueUnion::XNNQuantizedTensorValue, qv.Union()));
+    }
     if (v.flags & kFlagExternalInput)
       inputIds.push_back(static_cast<uint32_t>(i));
     if (v.flags & kFlagExternalOutput)

@@ -35,6 +35,18 @@ struct ConvParams {
   uint32_t adjustH = 0, adjustW = 0, flags = 0;
 };
 
+/// Quantization parameters of an int8 / int32 value, as upstream's XNNPACK
+/// serializer writes them (XNNQuantizedTensorValue): per-tensor (scale,
+/// zero point) or per-channel (one scale per index of `channelDim`, zero
+/// point 0).
+struct QuantParams {
+  bool perChannel = false;
+  float scale = 1.0f;         ///< per-tensor
+  int32_t zeroPoint = 0;      ///< per-tensor
+  std::vector<float> scales;  ///< per-channel
+  int32_t channelDim = 0;     ///< per-channel
+};
+
 struct PoolParams {
   uint32_t padTop = 0, padRight = 0, padBottom = 0, padLeft = 0;
   uint32_t poolH = 1, poolW = 1, strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
@@ -50,6 +62,24 @@ public:
 
   /// A float32 value; returns its id.
   uint32_t addValue(const std::vector<uint64_t> &dims, uint32_t constantIndex = 0);
+  /// A quantized value (XNNQuantizedTensorValue); returns its id. Datatypes
+  /// as upstream uses them: xnn_datatype_qint8 for per-tensor activations
+  /// and weights, xnn_datatype_qcint8 for per-channel weights (channelDim 0
+  /// for conv / FC filters [O, ...], 3 for depthwise filters [1, H, W, C]),
+  /// xnn_datatype_qint32 / qcint32 for int32 biases (scale = input scale *
+  /// weight scale, zero point 0). `constantIndex` from addConstant (raw
+  /// int8 / int32 bytes, row-major), 0 for a non-constant value.
+  /// Per-channel scales are written into PerChannelQuant.scale.
+  uint32_t addQuantizedValue(const std::vector<uint64_t> &dims, fb_xnnpack::XNNDatatype dtype,
+                             const QuantParams &q, uint32_t constantIndex = 0);
+  /// Per-tensor shorthand of addQuantizedValue.
+  uint32_t addQuantizedValue(const std::vector<uint64_t> &dims, fb_xnnpack::XNNDatatype dtype,
+                             float scale, int32_t zeroPoint, uint32_t constantIndex = 0);
+  /// Per-channel shorthand of addQuantizedValue (zero point 0).
+  uint32_t addPerChannelQuantizedValue(const std::vector<uint64_t> &dims,
+                                       fb_xnnpack::XNNDatatype dtype,
+                                       const std::vector<float> &scales, int32_t channelDim,
+                                       uint32_t constantIndex = 0);
   /// Makes value `id` delegate argument `externalId` (input or output).
   void setExternal(uint32_t id, uint32_t externalId, uint32_t flag);
   bool isExternal(uint32_t id) const;
@@ -93,6 +123,9 @@ private:
   struct Value {
     std::vector<uint64_t> dims;
     uint32_t constantIndex = 0, externalId = kInvalidValueId, flags = 0;
+    fb_xnnpack::XNNDatatype dtype = fb_xnnpack::XNNDatatype::xnn_datatype_fp32;
+    bool quantized = false;
+    QuantParams quant;
   };
   void addNode(fb_xnnpack::XNodeUnion kind, uint32_t body, OutputClamp clamp, uint32_t debug);
 
