@@ -8,9 +8,17 @@
 // one private func.func and a func.call per run. Partitioning and outlining
 // then see the body once, so every call ends up calling ONE lowered module.
 //
+// Only runs that read weights (parameters, buffers, constants) are worth a
+// function: lowering once saves packing and storing those weights per call
+// site. A weight-free body (a reused ReLU module, an activation applied
+// twice) costs as little as the call itself, and the function boundary would
+// cut the backend's region around it: a CNN would become one delegate per
+// stretch between two ReLUs, with a layout transpose pair at every cut.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "dialects/exir/IR/ExirDialect.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -46,6 +54,20 @@ llvm::StringRef baseScope(llvm::StringRef scope) {
   if (!index.empty() && base != scope && llvm::all_of(index, llvm::isDigit))
     return base;
   return scope;
+}
+
+/// Whether the run reads a method input that is a weight or state (not a
+/// user input): what lowering the body once lets every call site share.
+bool readsWeights(const Run &run) {
+  for (Value v : run.inputs) {
+    auto arg = llvm::dyn_cast<BlockArgument>(v);
+    if (!arg)
+      continue;
+    exir::InputAttr in = exir::getInputAttr(arg.getOwner()->getParentOp(), arg.getArgNumber());
+    if (in && in.getKind().getValue() != "user_input")
+      return true;
+  }
+  return false;
 }
 
 void analyze(Run &run) {
@@ -126,6 +148,8 @@ struct ExtractCallsPass : impl::ExtractCallsBase<ExtractCallsPass> {
       if (run.ops.empty())
         continue;
       analyze(run);
+      if (!readsWeights(run))
+        continue;
       buckets[baseScope(run.scope).str() + '\n' + signature(run)].push_back(&run);
     }
     replaced_.clear();
