@@ -61,6 +61,7 @@ struct Options {
   std::vector<std::string> expectedState; // NAME=FILE
   std::string stateDir;
   int repeat = 1;
+  int warmup = 0;
   int calls = 1;
   std::vector<std::string> sequence; ///< methods to call in order (one program)
   bool noSharedState = false;        ///< every method gets its own arena 2
@@ -489,7 +490,12 @@ int run(const Options &o) {
     int code;
     if (!readInputs(oc, mt, call, rng, r.data, problem, code))
       return error(o, problem, code);
-    for (int rep = 0; rep < std::max(1, o.repeat); ++rep) {
+    // Warm-up calls run first, untimed and unprofiled: the first calls pay
+    // for page faults, cold caches and worker threads that start on demand.
+    const int timed = std::max(1, o.repeat);
+    for (int rep = -o.warmup; rep < timed; ++rep) {
+      if (o.profile && &mt == &method)
+        mt.setProfiler(rep < 0 ? nullptr : &profile);
       for (size_t i = 0; i < r.data.size() && e == Error::Ok; ++i)
         e = mt.input(i)->isTensor() ? mt.setInput(i, r.data[i].tensor)
                                     : mt.setInput(i, *mt.input(i));
@@ -497,7 +503,8 @@ int run(const Options &o) {
         return error(o, std::string(mt.errorDetail()) + " (" + toString(e) + ")");
       auto t0 = std::chrono::steady_clock::now();
       e = mt.execute();
-      runMs.push_back(msSince(t0));
+      if (rep >= 0)
+        runMs.push_back(msSince(t0));
       if (e != Error::Ok)
         return error(o, name + ": " + mt.errorDetail());
     }
@@ -576,6 +583,10 @@ int main(int argc, char **argv) {
   app.add_option("--expected", o.expected, "Expected output .npy files, one per output");
   app.add_option("--rtol", o.rtol, "Relative tolerance for --expected")->capture_default_str();
   app.add_option("--atol", o.atol, "Absolute tolerance for --expected")->capture_default_str();
+  app.add_option("--warmup", o.warmup,
+                 "Run the method N times more before the timed runs, untimed and not profiled "
+                 "(state carries over as with --repeat)")
+      ->check(CLI::Range(0, 1000000));
   app.add_option("--repeat", o.repeat, "Run the method N times (timing percentiles)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000000));
@@ -625,6 +636,7 @@ int main(int argc, char **argv) {
   pte-run model.pte --input x.npy --input random --output-dir out/
   pte-run model.pte --input x.npy --expected y.npy --rtol 1e-4 --atol 1e-5
   pte-run model.pte --method decode --repeat 100     # timing p50/p90/p99
+  pte-run model.pte --warmup 5 --repeat 50           # ... after five untimed calls
   pte-run model.pte --repeat 20 --profile            # where the time goes
   pte-run model.pte --input x.npy --expected y.npy --json > run.json
   pte-run model.pte --calls 3 --input x_{call}.npy --expected y_{call}.npy \
