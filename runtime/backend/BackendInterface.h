@@ -61,6 +61,10 @@ struct BackendInitContext {
 struct BackendExecuteContext {
   MemoryAllocator *tempAllocator = nullptr;
   const char *methodName = "";
+  /// Where execute() may say why it failed, NUL-terminated and truncated to
+  /// fit; the method appends it to its error. Null when unused.
+  char *errorMessage = nullptr;
+  size_t errorMessageSize = 0;
 };
 
 class Backend {

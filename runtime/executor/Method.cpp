@@ -996,10 +996,15 @@ Error Method::runDelegate(size_t pc, const Instr &in) {
   BackendExecuteContext ctx;
   ctx.tempAllocator = memory_->tempAllocator();
   ctx.methodName = name_;
+  char why[512] = "";
+  ctx.errorMessage = why;
+  ctx.errorMessageSize = sizeof why;
   Error e = d.backend->execute(ctx, d.handle, in.args);
-  if (e != Error::Ok)
-    return fail(e, "instruction %zu (delegate %u, backend %s) failed: %s", pc, in.a, d.id,
-                toString(e));
+  if (e != Error::Ok) {
+    why[sizeof why - 1] = '\0';
+    return fail(e, "instruction %zu (delegate %u, backend %s) failed: %s%s%s", pc, in.a, d.id,
+                toString(e), why[0] ? ": " : "", why);
+  }
   return Error::Ok;
 }
 

@@ -1,6 +1,7 @@
 //===- XnnFormat.cpp - the XnnpackBackend blob: header, graph, plan -------===//
 
 #include "backends/xnnpack/format/XnnFormat.h"
+#include "backends/xnnpack/format/XnnCapability.h"
 
 #include <algorithm>
 #include <cstring>
@@ -243,9 +244,7 @@ bool nodeOperands(const fb::XNode *n, NodeOperands *out) {
   }
 }
 
-bool isOwnKernel(Kind kind) {
-  return kind == Kind::XNNStaticTranspose || kind == Kind::XNNStaticReshape;
-}
+bool isOwnKernel(Kind kind) { return nodeCapability(kind).runsOn == RunsOn::OwnKernel; }
 
 namespace {
 

@@ -164,6 +164,39 @@ void GraphWriter::addPad(uint32_t in, uint32_t out, const std::vector<uint32_t> 
           debug);
 }
 
+void GraphWriter::addSlice(uint32_t in, uint32_t out, const std::vector<uint32_t> &offsets,
+                           const std::vector<uint32_t> &sizes, uint32_t debug) {
+  addNode(Kind::XNNStaticSlice,
+          fb::CreateXNNStaticSliceDirect(impl_->fbb, static_cast<uint32_t>(offsets.size()),
+                                         &offsets, &sizes, in, out, 0)
+              .o,
+          {}, debug);
+}
+
+void GraphWriter::addBatchMatMul(uint32_t a, uint32_t b, uint32_t out, uint32_t flags,
+                                 uint32_t debug) {
+  addNode(Kind::XNNBatchMatrixMultiply, fb::Create_XNNNode2x1(impl_->fbb, a, b, out, flags).o,
+          {}, debug);
+}
+
+void GraphWriter::addAttention(uint32_t query, uint32_t key, uint32_t value, uint32_t scale,
+                               uint32_t mask, uint32_t out, uint32_t debug) {
+  addNode(Kind::XNNScaledDotProductAttention,
+          fb::CreateXNNScaledDotProductAttention(impl_->fbb, query, key, value, scale, mask, out,
+                                                 0)
+              .o,
+          {}, debug);
+}
+
+void GraphWriter::addReshapeTo(uint32_t in, uint32_t out, const std::vector<uint32_t> &newShape,
+                               uint32_t debug) {
+  addNode(Kind::XNNStaticReshape,
+          fb::CreateXNNStaticReshapeDirect(impl_->fbb, static_cast<uint32_t>(newShape.size()),
+                                           &newShape, in, out, 0)
+              .o,
+          {}, debug);
+}
+
 void GraphWriter::addConcat(uint32_t axis, const std::vector<uint32_t> &in, uint32_t out,
                             uint32_t debug) {
   static const Kind kinds[] = {Kind::XNNConcatenate2, Kind::XNNConcatenate3,

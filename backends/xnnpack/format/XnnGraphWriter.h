@@ -111,9 +111,22 @@ public:
                     uint32_t debug = 0);
   void addPad(uint32_t in, uint32_t out, const std::vector<uint32_t> &pre,
               const std::vector<uint32_t> &post, float value, uint32_t debug = 0);
-  /// Concatenate2..5 (for tests of node kinds this XNNPACK cannot run).
+  /// Concatenate2..5 along `axis`.
   void addConcat(uint32_t axis, const std::vector<uint32_t> &inputs, uint32_t out,
                  uint32_t debug = 0);
+  /// StaticSlice: `offsets` and `sizes` per input dim.
+  void addSlice(uint32_t in, uint32_t out, const std::vector<uint32_t> &offsets,
+                const std::vector<uint32_t> &sizes, uint32_t debug = 0);
+  /// BatchMatrixMultiply; flags 1 (XNN_FLAG_TRANSPOSE_B): b is [.., N, K].
+  void addBatchMatMul(uint32_t a, uint32_t b, uint32_t out, uint32_t flags = 0,
+                      uint32_t debug = 0);
+  /// ScaledDotProductAttention; `mask` kInvalidValueId for none.
+  void addAttention(uint32_t query, uint32_t key, uint32_t value, uint32_t scale, uint32_t mask,
+                    uint32_t out, uint32_t debug = 0);
+  /// StaticReshape with an explicit new_shape (0: the one inferred dim, as
+  /// upstream writes a -1).
+  void addReshapeTo(uint32_t in, uint32_t out, const std::vector<uint32_t> &newShape,
+                    uint32_t debug = 0);
 
   size_t numNodes() const { return nodes_.size(); }
   /// The finished blob. `numExterns` 0: one past the largest external id.

@@ -8,6 +8,8 @@
 
 #include "backends/xnnpack/runtime/XnnDelegate.h"
 
+#include "backends/xnnpack/format/XnnCapability.h"
+#include "backends/xnnpack/runtime/XnnShapes.h"
 #include "runtime/backend/cache/ScopeGuard.h"
 
 #include <cmath>
@@ -28,13 +30,6 @@ constexpr uint32_t kFlagTransposeWeights = XNN_FLAG_TRANSPOSE_WEIGHTS;     // 1
 constexpr uint32_t kFlagSamePadding = XNN_FLAG_TENSORFLOW_SAME_PADDING;    // 4
 constexpr uint32_t kFlagReshape2d = XNN_FLAG_TENSORFLOW_RESHAPE_2D;        // 4
 
-std::string dimsText(const std::vector<uint64_t> &d) {
-  std::string s = "[";
-  for (size_t i = 0; i < d.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(d[i]);
-  return s + "]";
-}
-
 const char *statusName(xnn_status s) {
   switch (s) {
   case xnn_status_success: return "success";
@@ -46,30 +41,6 @@ const char *statusName(xnn_status s) {
   case xnn_status_out_of_memory: return "out of memory";
   }
   return "unknown status";
-}
-
-/// Why this library cannot run a node kind, or null when it can.
-const char *missingInLibrary(Kind k) {
-  switch (k) {
-  case Kind::XNNConcatenate2: case Kind::XNNConcatenate3: case Kind::XNNConcatenate4:
-  case Kind::XNNConcatenate5:
-    return "this XNNPACK (Debian 12, 2022) has no concatenate operator";
-  case Kind::XNNStaticSlice: return "this XNNPACK (Debian 12, 2022) has no slice operator";
-  case Kind::XNNBatchMatrixMultiply:
-    return "this XNNPACK (Debian 12, 2022) has no batch matrix multiply";
-  case Kind::XNNScaledDotProductAttention:
-    return "this XNNPACK (Debian 12, 2022) has no attention operator";
-  case Kind::XNNTanh: return "this XNNPACK (Debian 12, 2022) has no tanh operator";
-  case Kind::XNNGelu: return "this XNNPACK (Debian 12, 2022) has no gelu operator";
-  case Kind::XNNExp: return "this XNNPACK (Debian 12, 2022) has no exp operator";
-  case Kind::XNNLog: return "this XNNPACK (Debian 12, 2022) has no log operator";
-  case Kind::XNNSin: return "this XNNPACK (Debian 12, 2022) has no sine operator";
-  case Kind::XNNReciprocalSquareRoot:
-    return "this XNNPACK (Debian 12, 2022) has no reciprocal square root operator";
-  case Kind::XNNConvert: return "type conversions are not supported (float32 graphs only)";
-  case Kind::XNNArgMaxPooling2d: return "argmax pooling is not supported by this runtime";
-  default: return nullptr;
-  }
 }
 
 struct MinMax {
@@ -136,6 +107,8 @@ Result<XnnDelegate *> XnnDelegate::build(XnnpackBackend &backend, rt::BackendIni
   PTEC_TRY(parseBlob(blob.data, blob.size, &d->blob_, why));
   PTEC_TRY(planGraph(d->blob_.graph, &d->plan_, why));
   d->pointers_.assign(d->plan_.values.size(), nullptr);
+  for (const ValueInfo &info : d->plan_.values)
+    d->dims_.push_back(info.dims);
 
   // Constants: blob constant data, named data, or the old in-graph buffers.
   NamedDataLookup named;
@@ -184,6 +157,7 @@ Result<XnnDelegate *> XnnDelegate::build(XnnpackBackend &backend, rt::BackendIni
   }
 
   PTEC_TRY(d->createSteps(ctx, why));
+  PTEC_TRY(d->keepGraph(blob));
   guard.dismiss();
   return d;
 }
@@ -201,17 +175,41 @@ XnnDelegate::~XnnDelegate() {
   }
 }
 
+Error XnnDelegate::keepGraph(rt::ProcessedBlob blob) {
+  // Upstream's runtimes free the processed blob after init; execute reads
+  // node fields (own kernels, shape functions), so it reads a copy of the
+  // flatbuffer (constants stay where they are: packed, or copied below).
+  const auto *bytes = static_cast<const uint8_t *>(blob.data);
+  uint64_t offset = 0, size = blob.size;
+  if (blob_.hasHeader) {
+    uint32_t o = 0, n = 0;
+    std::memcpy(&o, bytes + 10, 4);
+    std::memcpy(&n, bytes + 14, 4);
+    offset = o, size = n;
+  }
+  graphCopy_.reset(new (std::nothrow) uint8_t[size]);
+  if (!graphCopy_)
+    return Error::MemoryAllocationFailed;
+  std::memcpy(graphCopy_.get(), bytes + offset, size);
+  blob_.graph = fb::GetXNNGraph(graphCopy_.get());
+  blob_.constantData = nullptr;
+  blob_.constantDataSize = 0;
+  return Error::Ok;
+}
+
 Error XnnDelegate::createSteps(rt::BackendInitContext &ctx, std::string *why) {
   const auto *nodes = blob_.graph->xnodes();
   const uint32_t n = nodes ? nodes->size() : 0;
   steps_.reserve(n);
   for (uint32_t i = 0; i < n; ++i)
     PTEC_TRY(createStep(ctx, i, why));
-  // A constant that an operator reads while running (not one it packs) gets
-  // a padded copy: XNNPACK may read 16 bytes past it.
+  // A constant that a step reads while running (not one it packs) gets a
+  // padded copy: XNNPACK may read 16 bytes past it, and the blob may be
+  // gone after init.
   std::vector<bool> copied(plan_.values.size(), false);
   for (const Step &s : steps_)
-    for (uint32_t v : {s.in0, s.in1}) {
+    for (uint32_t v : s.exec == Exec::Own ? plan_.operands[s.node].inputs
+                                          : std::vector<uint32_t>{s.in0, s.in1}) {
       if (v == ~0u || copied[v] || !plan_.values[v].isConstant())
         continue;
       const uint64_t bytes = plan_.values[v].bytes();
@@ -235,8 +233,22 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     *why = describeNode(node, index) + ": " + text;
     return e;
   };
-  if (const char *missing = missingInLibrary(kind))
-    return bad(Error::NotSupported, missing);
+  // What runs where, and on which ranks: the table the partitioner asks
+  // too. A 0-d value is computed as [1].
+  const NodeCapability &cap = nodeCapability(kind);
+  if (cap.runsOn == RunsOn::Unsupported)
+    return bad(Error::NotSupported, cap.why);
+  for (const std::vector<uint32_t> *list : {&ops.inputs, &ops.outputs})
+    for (uint32_t v : *list) {
+      const ValueInfo &info = V[v];
+      const bool f32 = info.dtype == fb::XNNDatatype::xnn_datatype_fp32;
+      if ((f32 && !capabilityTakes(cap, info.dtype, info.dims.size())) ||
+          info.dims.size() > cap.maxRank)
+        return bad(Error::NotSupported, "value " + std::to_string(info.id) + " " +
+                                            dimsText(info.dims) + " has a rank this node kind " +
+                                            "does not take (at most " +
+                                            std::to_string(cap.maxRank) + (cap.zeroDim ? "" : ", not 0-d") + ")");
+    }
 
   Step s;
   s.kind = kind;
@@ -264,7 +276,7 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
                                            dimsText(b.dims) + " differ in size");
   };
   auto outIs = [&](const std::vector<uint64_t> &want) {
-    if (V[s.out].dims == want)
+    if (sameShape(V[s.out].dims, want))
       return Error::Ok;
     return bad(Error::InvalidArgument, "the output is declared " + dimsText(V[s.out].dims) +
                                            ", the operator produces " + dimsText(want));
@@ -323,26 +335,21 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   switch (kind) {
   case Kind::XNNAdd: case Kind::XNNSubtract: case Kind::XNNMultiply: case Kind::XNNDiv:
   case Kind::XNNMinimum: case Kind::XNNMaximum: {
-    const ValueInfo &a = V[ops.inputs[0]], &b = V[ops.inputs[1]];
     s.in1 = ops.inputs[1];
-    const size_t rank = std::max(a.dims.size(), b.dims.size());
-    std::vector<uint64_t> outDims(rank);
-    for (size_t k = 0; k < rank; ++k) {
-      const uint64_t da = k < rank - a.dims.size() ? 1 : a.dims[k - (rank - a.dims.size())];
-      const uint64_t db = k < rank - b.dims.size() ? 1 : b.dims[k - (rank - b.dims.size())];
-      if (da != db && da != 1 && db != 1)
-        return bad(Error::InvalidArgument,
-                   "inputs " + dimsText(a.dims) + " and " + dimsText(b.dims) + " do not broadcast");
-      outDims[k] = da == 1 ? db : da;
-    }
+    // 0-d operands are [1] to XNNPACK.
+    const Dims a = xnnShape(V[ops.inputs[0]].dims), b = xnnShape(V[ops.inputs[1]].dims);
+    Dims outDims;
+    std::string text;
+    if (Error e = inferOutputDims(node, {&a, &b}, V[s.out].dims, &outDims, &text); e != Error::Ok)
+      return bad(e, text);
     PTEC_TRY(outIs(outDims));
     s.exec = Exec::Binary;
-    s.rank0 = a.dims.size();
-    s.rank1 = b.dims.size();
+    s.rank0 = a.size();
+    s.rank1 = b.size();
     for (size_t k = 0; k < s.rank0; ++k)
-      s.shape0[k] = a.dims[k];
+      s.shape0[k] = a[k];
     for (size_t k = 0; k < s.rank1; ++k)
-      s.shape1[k] = b.dims[k];
+      s.shape1[k] = b[k];
     switch (kind) {
     case Kind::XNNAdd: status = xnn_create_add_nd_f32(mm.lo, mm.hi, 0, &s.op); break;
     case Kind::XNNSubtract: status = xnn_create_subtract_nd_f32(mm.lo, mm.hi, 0, &s.op); break;
@@ -378,6 +385,7 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
                                              " does not end in the filter's " +
                                              std::to_string(inC) + " input channels");
     s.exec = Exec::FullyConnected;
+    s.channels = inC;
     s.batch = in.numel / inC;
     if (V[s.out].numel != s.batch * outC)
       return bad(Error::InvalidArgument, "the output " + dimsText(V[s.out].dims) + " is not " +
@@ -480,6 +488,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const auto *p = static_cast<const fb::_XNNPooling2D *>(node->xnode_union());
     const ValueInfo &in = V[s.in0];
     PTEC_TRY(needRank(in, 4, "input"));
+    // Upstream marks pooling "keep dims" (newer XNNPACK's 0x40): a 4-d
+    // pooling keeps its dims anyway, so that flag is dropped.
     if ((p->flags() & ~kFlagSamePadding) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(p->flags()) + " are not supported");
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
@@ -557,11 +567,12 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   }
   case Kind::XNNSoftmax: case Kind::XNNPReLU: {
     const ValueInfo &in = V[s.in0];
-    if (in.dims.empty() || in.dims.back() == 0)
+    if (xnnShape(in.dims).back() == 0)
       return bad(Error::InvalidArgument, "input " + dimsText(in.dims) + " has no channels");
     PTEC_TRY(sameNumel(in, V[s.out]));
-    const uint64_t ch = in.dims.back();
+    const uint64_t ch = xnnShape(in.dims).back();
     s.batch = in.numel / ch;
+    s.channels = ch;
     if (kind == Kind::XNNSoftmax) {
       s.exec = Exec::Softmax;
       PTEC_TRY(created(xnn_create_softmax_nc_f32(ch, ch, ch, 0, &s.op)));
@@ -637,6 +648,23 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     PTEC_TRY(outIs(outDims));
     s.exec = Exec::Transpose;
     s.rank0 = rank;
+    break;
+  }
+  case Kind::XNNConcatenate2: case Kind::XNNConcatenate3: case Kind::XNNConcatenate4:
+  case Kind::XNNConcatenate5: case Kind::XNNStaticSlice: case Kind::XNNBatchMatrixMultiply:
+  case Kind::XNNScaledDotProductAttention: case Kind::XNNTanh: case Kind::XNNGelu:
+  case Kind::XNNExp: case Kind::XNNLog: case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot: {
+    // Our own kernels (XnnOwnKernels.h): the shape function checks the
+    // node's fields and operands.
+    std::vector<const Dims *> ins;
+    for (uint32_t v : ops.inputs)
+      ins.push_back(&V[v].dims);
+    Dims want;
+    std::string text;
+    if (Error e = inferOutputDims(node, ins, V[s.out].dims, &want, &text); e != Error::Ok)
+      return bad(e, text);
+    PTEC_TRY(outIs(want));
+    s.exec = Exec::Own;
     break;
   }
   default:

@@ -48,6 +48,7 @@ enum class Exec : uint8_t {
   Resize,         ///< resize_bilinear2d_nhwc_f32
   Transpose,      ///< our own loop (this XNNPACK has no transpose)
   Copy,           ///< our own memcpy (a reshape)
+  Own,            ///< XnnOwnKernels.h (kinds this XNNPACK lacks)
 };
 
 struct Step {
@@ -66,6 +67,7 @@ struct Step {
   size_t pre[kMaxDims] = {}, post[kMaxDims] = {};
   uint32_t perm[kMaxDims] = {};
   size_t bytes = 0; ///< copy
+  size_t channels = 0; ///< fully connected: input channels; softmax, PReLU: last dim
 };
 
 class XnnDelegate {
@@ -79,8 +81,10 @@ public:
   XnnDelegate(const XnnDelegate &) = delete;
   XnnDelegate &operator=(const XnnDelegate &) = delete;
 
-  /// Binds args (external ids index them), runs every step.
-  rt::Error execute(rt::Span<rt::EValue *> args);
+  /// Binds args (external ids index them), carries input sizes below the
+  /// blob's bound through the graph (resizing the outputs), runs every
+  /// step. On failure `why` says which argument or node.
+  rt::Error execute(rt::Span<rt::EValue *> args, std::string *why);
 
   uint64_t workspaceBytes() const { return plan_.workspaceBytes; }
   bool usesPlannedScratch() const { return plannedScratch_; }
@@ -88,8 +92,13 @@ public:
 private:
   explicit XnnDelegate(XnnpackBackend &backend) : backend_(backend) {}
   rt::Error createSteps(rt::BackendInitContext &ctx, std::string *why);
+  rt::Error keepGraph(rt::ProcessedBlob blob);
   rt::Error createStep(rt::BackendInitContext &ctx, uint32_t index, std::string *why);
   rt::Error runStep(const Step &s);
+  /// Dynamic shapes (XnnExecute.cpp): the dims of every value from this
+  /// call's input dims, then every step's setup sizes from those.
+  rt::Error propagateShapes(std::string *why);
+  rt::Error reshapeStep(Step &s, std::string *why);
 
   XnnpackBackend &backend_;
   BlobView blob_;
@@ -98,8 +107,15 @@ private:
   /// Per value: its bytes during a call. Constants, intermediates and staged
   /// inputs are fixed at init; external values are rebound by every call.
   std::vector<uint8_t *> pointers_;
+  /// Per value: its dims in the current setup (the blob's, the bound, until
+  /// a call brings smaller inputs); `shapesValid_` false after a failed
+  /// propagation, so the next call redoes it.
+  std::vector<std::vector<uint64_t>> dims_;
+  bool shapesValid_ = true;
   std::vector<std::unique_ptr<uint8_t[]>> ownedConstants_;
   std::unique_ptr<uint8_t[]> ownWorkspace_;
+  std::unique_ptr<uint8_t[]> graphCopy_; ///< the flatbuffer, read by execute
+
   uint8_t *workspace_ = nullptr;
   bool plannedScratch_ = false;
   /// One call at a time uses the workspace and the externals' pointers.

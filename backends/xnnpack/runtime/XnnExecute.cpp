@@ -1,14 +1,21 @@
 //===- XnnExecute.cpp - running one XnnpackBackend handle -----------------===//
 //
-// execute(): bind this call's tensors, stage the inputs XNNPACK reads, then
-// set up and run every step in order. Nothing is kept from one call to the
-// next (the externals' pointers are rewritten every call); the handle's mutex
-// keeps two calls from using the workspace at once.
+// execute(): read this call's input sizes (within the blob's bound: when
+// they differ from the current setup, carry them through the graph with
+// XnnShapes.h and recompute every step's setup sizes), bind this call's
+// tensors (resizing the outputs), stage the inputs XNNPACK reads, then set
+// up and run every step in order. Only the current shapes are kept from one
+// call to the next (the externals' pointers are rewritten every call); the
+// handle's mutex keeps two calls from using the workspace at once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "backends/xnnpack/runtime/XnnDelegate.h"
 
+#include "backends/xnnpack/runtime/XnnOwnKernels.h"
+#include "backends/xnnpack/runtime/XnnShapes.h"
+
+#include <algorithm>
 #include <cstring>
 
 namespace ptec::xnnpack {
@@ -18,18 +25,79 @@ namespace fb = fb_xnnpack;
 
 namespace {
 
-/// A tensor can stand for a graph value when it holds the same float32
-/// elements in the same memory order: contiguous (any sizes) with the same
-/// count, or channels-last 4-d whose NHWC sizes are the value's dims.
-bool bindable(const rt::Tensor &t, const ValueInfo &v) {
-  if (t.dtype() != rt::ScalarType::Float || static_cast<uint64_t>(t.numel()) != v.numel)
-    return false;
-  if (t.isContiguous())
-    return true;
-  if (t.dim() == 4 && t.isChannelsLast() && v.dims.size() == 4)
-    return uint64_t(t.size(0)) == v.dims[0] && uint64_t(t.size(2)) == v.dims[1] &&
-           uint64_t(t.size(3)) == v.dims[2] && uint64_t(t.size(1)) == v.dims[3];
-  return false;
+/// The dims a call's tensor gives graph value `v` (bound `info.dims`):
+/// the blob's own dims when the tensor holds as many elements (contiguous,
+/// any sizes, or channels-last 4-d with the value's NHWC sizes); otherwise
+/// (a dynamic dim below its bound) its sizes, NHWC for a channels-last
+/// 4-d tensor, with the value's rank and no dim above the bound.
+Error callDims(const rt::Tensor &t, const ValueInfo &info, Dims *out, std::string *why) {
+  if (t.dtype() != rt::ScalarType::Float) {
+    *why = "is not a float32 tensor";
+    return Error::InvalidArgument;
+  }
+  const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
+  if (!t.isContiguous() && !nhwc) {
+    *why = "has a dim order other than contiguous or channels-last";
+    return Error::InvalidArgument;
+  }
+  Dims d;
+  for (int k = 0; k < t.dim(); ++k)
+    d.push_back(uint64_t(t.size(k)));
+  if (nhwc)
+    d = {d[0], d[2], d[3], d[1]};
+  if ((static_cast<uint64_t>(t.numel()) == info.numel && (!nhwc || d == info.dims)) ||
+      sameShape(d, info.dims)) {
+    *out = info.dims;
+    return Error::Ok;
+  }
+  bool fits = d.size() == info.dims.size();
+  for (size_t k = 0; fits && k < d.size(); ++k)
+    fits = d[k] <= info.dims[k];
+  if (!fits) {
+    *why = "has sizes " + dimsText(d) + (nhwc ? " (NHWC)" : "") +
+           ", not within the bound " + dimsText(info.dims) + " the blob was built for";
+    return Error::InvalidArgument;
+  }
+  *out = d;
+  return Error::Ok;
+}
+
+/// Bytes of value `info` at dims `d` (its element size times the count).
+uint64_t bytesAt(const ValueInfo &info, const Dims &d) {
+  return info.numel == 0 ? 0 : info.bytes() / info.numel * numelOf(d);
+}
+
+/// Resizes output tensor `t` to value dims `d` where its sizes say
+/// otherwise (NCHW sizes for a channels-last 4-d tensor of an NHWC value).
+Error fitOutput(rt::Tensor &t, const ValueInfo &info, const Dims &d, std::string *why) {
+  if (t.dtype() != rt::ScalarType::Float) {
+    *why = "is not a float32 tensor";
+    return Error::InvalidArgument;
+  }
+  const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
+  if (!t.isContiguous() && !nhwc) {
+    *why = "has a dim order other than contiguous or channels-last";
+    return Error::InvalidArgument;
+  }
+  std::vector<int64_t> want(d.begin(), d.end());
+  if (nhwc)
+    want = {want[0], want[3], want[1], want[2]};
+  bool same = t.dim() == int(want.size());
+  for (size_t k = 0; same && k < want.size(); ++k)
+    same = t.size(int(k)) == want[k];
+  if (same)
+    return Error::Ok;
+  // A tensor of another rank with the same count stands for the value as
+  // is (the blob's dims need not be the program's).
+  if (t.dim() != int(want.size()) && uint64_t(t.numel()) == numelOf(d))
+    return Error::Ok;
+  if (t.dim() != int(want.size()) ||
+      t.resize(rt::Span<const int64_t>(want.data(), want.size())) != Error::Ok) {
+    *why = "cannot take this call's result dims " + dimsText(d) + " (capacity " +
+           std::to_string(t.capacityBytes()) + " bytes, rank " + std::to_string(t.dim()) + ")";
+    return Error::InvalidArgument;
+  }
+  return Error::Ok;
 }
 
 } // namespace
@@ -67,35 +135,170 @@ void transposeFloat32(const float *in, float *out, size_t rank, const size_t *in
   }
 }
 
-Error XnnDelegate::execute(rt::Span<rt::EValue *> args) {
+Error XnnDelegate::execute(rt::Span<rt::EValue *> args, std::string *why) {
   std::lock_guard<std::mutex> lock(mutex_);
+  auto argument = [&](const ValueInfo &info, rt::Tensor **t) {
+    if (info.externalId >= args.size() || args[info.externalId] == nullptr ||
+        !args[info.externalId]->isTensor()) {
+      *why = "delegate argument " + std::to_string(info.externalId) + " (value " +
+             std::to_string(info.id) + ") is not a tensor";
+      return Error::InvalidArgument;
+    }
+    *t = &args[info.externalId]->toTensor();
+    return Error::Ok;
+  };
+  auto badArg = [&](const ValueInfo &info, const std::string &text) {
+    *why = std::string(info.isInput() ? "input" : "output") + " value " +
+           std::to_string(info.id) + " (delegate argument " + std::to_string(info.externalId) +
+           ") " + text;
+    return Error::InvalidArgument;
+  };
+  // This call's input dims; a change from the current setup carries them
+  // through the graph (the workspace, planned at the bound, stays enough).
+  bool changed = !shapesValid_;
+  for (size_t v = 0; v < plan_.values.size(); ++v) {
+    const ValueInfo &info = plan_.values[v];
+    if (!info.isInput())
+      continue;
+    rt::Tensor *t = nullptr;
+    PTEC_TRY(argument(info, &t));
+    Dims d;
+    std::string text;
+    if (callDims(*t, info, &d, &text) != Error::Ok)
+      return badArg(info, text);
+    if (numelOf(d) > 0 && t->data() == nullptr)
+      return badArg(info, "has no data");
+    if (d != dims_[v]) {
+      dims_[v] = std::move(d);
+      changed = true;
+    }
+  }
+  if (changed) {
+    shapesValid_ = false;
+    PTEC_TRY(propagateShapes(why));
+    for (Step &s : steps_)
+      PTEC_TRY(reshapeStep(s, why));
+    shapesValid_ = true;
+  }
   // Bind the externals of this call.
   for (size_t v = 0; v < plan_.values.size(); ++v) {
     const ValueInfo &info = plan_.values[v];
     if (!info.isInput() && !info.isOutput())
       continue;
-    if (info.externalId >= args.size() || args[info.externalId] == nullptr ||
-        !args[info.externalId]->isTensor())
-      return Error::InvalidArgument;
-    const rt::Tensor &t = args[info.externalId]->toTensor();
-    if (!bindable(t, info) || (info.numel > 0 && t.data() == nullptr))
-      return Error::InvalidArgument;
-    uint8_t *data = static_cast<uint8_t *>(t.mutableData());
+    rt::Tensor *t = nullptr;
+    PTEC_TRY(argument(info, &t));
+    if (info.isOutput()) {
+      std::string text;
+      if (fitOutput(*t, info, dims_[v], &text) != Error::Ok)
+        return badArg(info, text);
+      if (numelOf(dims_[v]) > 0 && t->data() == nullptr)
+        return badArg(info, "has no data");
+    }
+    uint8_t *data = static_cast<uint8_t *>(t->mutableData());
     if (info.isInput() && plan_.stagingOffset[v] >= 0) {
       uint8_t *staged = workspace_ + plan_.stagingOffset[v];
-      std::memcpy(staged, data, info.bytes());
+      std::memcpy(staged, data, bytesAt(info, dims_[v]));
       data = staged;
     }
     pointers_[v] = data;
   }
   for (const Step &s : steps_) {
+    Error e = Error::Ok;
     if (s.packed != nullptr) {
       // A packed operator shared with other handles keeps its last setup.
       std::lock_guard<std::mutex> opLock(s.packed->mutex);
-      PTEC_TRY(runStep(s));
+      e = runStep(s);
     } else {
-      PTEC_TRY(runStep(s));
+      e = runStep(s);
     }
+    if (e != Error::Ok) {
+      *why = describeNode(blob_.graph->xnodes()->Get(s.node), s.node) + " failed to run";
+      return e;
+    }
+  }
+  return Error::Ok;
+}
+
+Error XnnDelegate::propagateShapes(std::string *why) {
+  const auto *nodes = blob_.graph->xnodes();
+  for (const Step &s : steps_) {
+    const fb::XNode *node = nodes->Get(s.node);
+    const NodeOperands &ops = plan_.operands[s.node];
+    std::vector<const Dims *> ins;
+    for (uint32_t v : ops.inputs)
+      ins.push_back(&dims_[v]);
+    const ValueInfo &out = plan_.values[s.out];
+    Dims d;
+    std::string text;
+    if (Error e = inferOutputDims(node, ins, out.dims, &d, &text); e != Error::Ok) {
+      *why = describeNode(node, s.node) + ": for this call's input sizes, " + text;
+      return e;
+    }
+    if (numelOf(d) > out.numel) {
+      *why = describeNode(node, s.node) + ": for this call's input sizes it writes " +
+             dimsText(d) + ", more than the bound " + dimsText(out.dims) + " of value " +
+             std::to_string(out.id);
+      return Error::InvalidArgument;
+    }
+    dims_[s.out] = std::move(d);
+  }
+  return Error::Ok;
+}
+
+Error XnnDelegate::reshapeStep(Step &s, std::string *why) {
+  const Dims in = xnnShape(dims_[s.in0]);
+  const uint64_t numel = numelOf(in);
+  auto bad = [&](const std::string &text) {
+    *why = describeNode(blob_.graph->xnodes()->Get(s.node), s.node) + ": " + text;
+    return Error::InvalidArgument;
+  };
+  switch (s.exec) {
+  case Exec::Binary: {
+    const Dims b = xnnShape(dims_[s.in1]);
+    s.rank0 = in.size(), s.rank1 = b.size();
+    std::copy(in.begin(), in.end(), s.shape0);
+    std::copy(b.begin(), b.end(), s.shape1);
+    break;
+  }
+  case Exec::FullyConnected:
+    s.batch = numel / s.channels;
+    break;
+  case Exec::Convolution: case Exec::Deconvolution: case Exec::Pooling: case Exec::Resize:
+    s.batch = in[0], s.height = in[1], s.width = in[2];
+    break;
+  case Exec::GlobalPooling:
+    s.batch = in[0], s.width = in[1] * in[2];
+    break;
+  case Exec::Unary:
+    s.batch = numel;
+    break;
+  case Exec::Softmax: case Exec::PReLU: {
+    const uint64_t ch = in.back();
+    if (ch != s.channels) {
+      // The operator bakes its channel count: a new softmax (no weights) or
+      // a refusal for PReLU (its slope has one value per channel).
+      if (s.exec == Exec::PReLU || s.entry != nullptr || ch == 0)
+        return bad("its last dim is " + std::to_string(ch) + " in this call, " +
+                   std::to_string(s.channels) + " in the blob");
+      xnn_operator_t op = nullptr;
+      if (xnn_create_softmax_nc_f32(ch, ch, ch, 0, &op) != xnn_status_success)
+        return bad("XNNPACK refused a softmax over " + std::to_string(ch) + " channels");
+      xnn_delete_operator(s.op);
+      s.op = op;
+      s.channels = ch;
+    }
+    s.batch = numel / ch;
+    break;
+  }
+  case Exec::Pad: case Exec::Transpose:
+    s.rank0 = in.size();
+    std::copy(in.begin(), in.end(), s.shape0);
+    break;
+  case Exec::Copy:
+    s.bytes = bytesAt(plan_.values[s.in0], dims_[s.in0]);
+    break;
+  case Exec::Own:
+    break;
   }
   return Error::Ok;
 }
@@ -210,6 +413,17 @@ Error XnnDelegate::runStep(const Step &s) {
     if (y != a)
       std::memmove(y, a, s.bytes);
     return Error::Ok;
+  case Exec::Own: {
+    const std::vector<uint32_t> &ins = plan_.operands[s.node].inputs;
+    OwnOperand in[8];
+    if (ins.size() > 8)
+      return Error::Internal;
+    for (size_t i = 0; i < ins.size(); ++i)
+      in[i] = {static_cast<const float *>(static_cast<const void *>(pointers_[ins[i]])),
+               &dims_[ins[i]]};
+    return runOwnKernel(blob_.graph->xnodes()->Get(s.node), in, ins.size(),
+                        static_cast<float *>(y), dims_[s.out]);
+  }
   }
   if (st != xnn_status_success)
     return Error::Internal;

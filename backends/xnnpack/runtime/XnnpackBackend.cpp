@@ -23,7 +23,8 @@ xnn_status initializeLibrary() {
   return status;
 }
 
-void report(rt::BackendInitContext &ctx, const std::string &why) {
+/// Copies `why` into a context's message buffer (init and execute alike).
+template <typename Context> void report(Context &ctx, const std::string &why) {
   if (ctx.errorMessage == nullptr || ctx.errorMessageSize == 0)
     return;
   const size_t n = std::min(why.size(), ctx.errorMessageSize - 1);
@@ -122,11 +123,14 @@ Result<void *> XnnpackBackend::init(rt::BackendInitContext &ctx, rt::ProcessedBl
 
 Error XnnpackBackend::execute(rt::BackendExecuteContext &ctx, void *handle,
                               rt::Span<rt::EValue *> args) {
-  (void)ctx;
   if (handle == nullptr)
     return Error::DelegateInvalidHandle;
   stats_.executes.fetch_add(1);
-  return static_cast<XnnDelegate *>(handle)->execute(args);
+  std::string why;
+  const Error e = static_cast<XnnDelegate *>(handle)->execute(args, &why);
+  if (e != Error::Ok)
+    report(ctx, why);
+  return e;
 }
 
 void XnnpackBackend::destroy(void *handle) {

@@ -1,0 +1,38 @@
+//===- XnnShapes.h - output shape of each XnnpackBackend node ----*- C++ -*-===//
+//
+// One shape function per node kind: the dims a node writes, given the dims
+// of what it reads and its fields. init uses them to check every declared
+// output against what the step will write; execute uses them to carry a
+// call's input sizes through the graph when they differ from the blob's
+// (upstream writes the upper bound of dynamic dims and reshapes at run
+// time). A 0-d value counts as [1]; a result whose declared form is 0-d
+// stays 0-d.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backends/xnnpack/format/XnnFormat.h"
+
+#include <string>
+#include <vector>
+
+namespace ptec::xnnpack {
+
+using Dims = std::vector<uint64_t>;
+
+/// `d`, or [1] when `d` is 0-d (XNNPACK shapes have at least one dim).
+Dims xnnShape(const Dims &d);
+/// Same shape once 0-d counts as [1].
+bool sameShape(const Dims &a, const Dims &b);
+uint64_t numelOf(const Dims &d);
+std::string dimsText(const Dims &d);
+
+/// The dims node `node` writes to its first output. `in` holds the dims of
+/// its inputs in NodeOperands order; `declared` is the output's dims in the
+/// blob (some node kinds keep its rank). InvalidArgument when the inputs do
+/// not fit the node (why: the reason, without the node's name);
+/// NotSupported for kinds no runtime step computes.
+rt::Error inferOutputDims(const fb_xnnpack::XNode *node, const std::vector<const Dims *> &in,
+                          const Dims &declared, Dims *out, std::string *why);
+
+} // namespace ptec::xnnpack
