@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -412,13 +413,15 @@ std::vector<float> linearRef(const std::vector<float> &x, size_t k, size_t n,
 } // namespace
 
 TEST_CASE("xnnpack runtime: inputs below the bound (dynamic batch)", "[xnnpack][dynamic]") {
-  // Upstream writes the upper bound [4, 8]; calls bring 1..4 rows.
+  // Upstream writes the upper bound [4, 8]; calls bring 1..4 rows. Two
+  // outputs: the linear's (XNNPACK) and its tanh (an own kernel).
   const size_t K = 8, N = 5;
   std::vector<float> w = randoms(N * K, 1), b = randoms(N, 2);
   GraphWriter g;
   const uint32_t x = g.addValue({4, K}), t = g.addValue({4, N}), y = g.addValue({4, N});
   g.setExternal(x, 0, kFlagExternalInput);
-  g.setExternal(y, 1, kFlagExternalOutput);
+  g.setExternal(t, 1, kFlagExternalOutput);
+  g.setExternal(y, 2, kFlagExternalOutput);
   g.addFullyConnected(x, g.addConstantValue({N, K}, w.data()), g.addConstantValue({N}, b.data()),
                       t);
   g.addUnary(Kind::XNNTanh, t, y);
@@ -426,29 +429,38 @@ TEST_CASE("xnnpack runtime: inputs below the bound (dynamic batch)", "[xnnpack][
   void *h = hs.init(g.finish());
   for (int64_t rows : {1, 3, 4, 2, 2}) {
     INFO(rows << " rows");
-    Buf xb({rows, int64_t(K)}, randoms(rows * K, unsigned(rows))), yb({4, int64_t(N)});
-    REQUIRE(hs.run(h, {&xb, &yb}) == Error::Ok);
+    Buf xb({rows, int64_t(K)}, randoms(rows * K, unsigned(rows))), tb({4, int64_t(N)}),
+        yb({4, int64_t(N)});
+    std::fill(tb.data.begin(), tb.data.end(), 42.0f);
+    std::fill(yb.data.begin(), yb.data.end(), 42.0f);
+    REQUIRE(hs.run(h, {&xb, &tb, &yb}) == Error::Ok);
+    CHECK(tb.sizes() == std::vector<int64_t>{rows, int64_t(N)});
     CHECK(yb.sizes() == std::vector<int64_t>{rows, int64_t(N)});
+    // Nothing is written past this call's rows.
+    for (Buf *o : {&tb, &yb})
+      CHECK(std::count(o->data.begin() + rows * N, o->data.end(), 42.0f) ==
+            (4 - rows) * int64_t(N));
     std::vector<float> want = linearRef(xb.values(), K, N, w, b);
+    requireClose(tb.values(), want, 1e-4);
     for (float &v : want)
       v = std::tanh(v);
     requireClose(yb.values(), want, 1e-4);
   }
   SECTION("an input above the bound is refused, saying why") {
-    Buf xb({5, int64_t(K)}), yb({5, int64_t(N)});
-    CHECK(hs.run(h, {&xb, &yb}) == Error::InvalidArgument);
+    Buf xb({5, int64_t(K)}), tb({5, int64_t(N)}), yb({5, int64_t(N)});
+    CHECK(hs.run(h, {&xb, &tb, &yb}) == Error::InvalidArgument);
     const std::string m = hs.message;
     INFO(m);
     CHECK(m.find("[5, 8]") != std::string::npos);
     CHECK(m.find("bound [4, 8]") != std::string::npos);
     // The handle still runs within the bound afterwards.
-    Buf ok({2, int64_t(K)}, randoms(2 * K, 9)), out({4, int64_t(N)});
-    REQUIRE(hs.run(h, {&ok, &out}) == Error::Ok);
+    Buf ok({2, int64_t(K)}, randoms(2 * K, 9)), tout({4, int64_t(N)}), out({4, int64_t(N)});
+    REQUIRE(hs.run(h, {&ok, &tout, &out}) == Error::Ok);
     CHECK(out.sizes() == std::vector<int64_t>{2, int64_t(N)});
   }
   SECTION("an output without room is refused, saying why") {
-    Buf xb({3, int64_t(K)}), yb({1, int64_t(N)});
-    CHECK(hs.run(h, {&xb, &yb}) == Error::InvalidArgument);
+    Buf xb({3, int64_t(K)}), tb({3, int64_t(N)}), yb({1, int64_t(N)});
+    CHECK(hs.run(h, {&xb, &tb, &yb}) == Error::InvalidArgument);
     CHECK(std::string(hs.message).find("output value") != std::string::npos);
   }
 }
