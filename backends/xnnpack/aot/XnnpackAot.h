@@ -63,6 +63,9 @@ struct OpPlan {
     Softmax,    ///< over the last dim
     Reshape,    ///< same elements, new shape
     Pad,        ///< constant padding
+    Quantize,   ///< quantize_per_tensor to int8 (XnnpackQuantized.cpp)
+    Dequantize, ///< dequantize_per_tensor of an int8 activation
+    QuantizedWeight, ///< a weight's dequantize (or its transpose): read by its user
   };
   Form form = Form::Unary;
   fb_xnnpack::XNodeUnion node{};
@@ -92,6 +95,17 @@ using IsConstant = std::function<bool(mlir::Value)>;
 /// Debian 12) cannot take it in `why`.
 std::optional<OpPlan> planOp(mlir::Operation *op, const IsConstant &isConstant,
                              std::string *why);
+
+/// planOp's part for quantize / dequantize ops and the transpose of a
+/// dequantized weight (XnnpackQuantized.cpp); nullopt with `handled` false
+/// for any other op.
+std::optional<OpPlan> planQuantizedOp(mlir::Operation *op, const IsConstant &isConstant,
+                                      std::string *why, bool *handled);
+
+/// A weight an int8 convolution or linear can take: the dequantize of a
+/// constant int8 tensor (per tensor, or per channel along the output
+/// channels), possibly transposed [1, 0] for addmm / mm.
+bool isQuantizedWeight(mlir::Value v, const IsConstant &isConstant);
 
 /// Why the backend refuses `op` (nullopt: accepted). Same as planOp.
 std::optional<std::string> refuseOp(mlir::Operation *op);

@@ -136,7 +136,7 @@ std::optional<OpPlan> planConv(const Checker &c) {
     return c.no("only 2-d convolutions of static float32 NCHW tensors are lowered");
   if (auto t = llvm::dyn_cast_or_null<BoolAttr>(op.getArgAttr("transposed")); t && t.getValue())
     return c.no("transposed convolution is not lowered to XNNPACK by ptec");
-  if (!c.isConstant(p.weight))
+  if (!c.isConstant(p.weight) && !isQuantizedWeight(p.weight, c.isConstant))
     return c.no("the convolution weight is not a constant (XNNPACK packs weights at load)");
   if (p.bias && (!f32(p.bias) || !c.isConstant(p.bias)))
     return c.no("the convolution bias is not a float32 constant");
@@ -216,7 +216,7 @@ std::optional<OpPlan> planLinear(const Checker &c, bool addmm) {
   RankedTensorType x = f32(p.input), w = f32(p.weight), y = f32(op->getResult(0));
   if (!x || !w || !y || x.getRank() != 2 || w.getRank() != 2)
     return c.no("only 2-d float32 matrix products are lowered");
-  if (!c.isConstant(p.weight))
+  if (!c.isConstant(p.weight) && !isQuantizedWeight(p.weight, c.isConstant))
     return c.no("the right operand is not a constant (this XNNPACK multiplies by packed "
                 "weights only)");
   if (addmm) {
@@ -273,6 +273,10 @@ std::optional<OpPlan> planOp(Operation *operation, const IsConstant &isConstant,
   if (!op)
     return c.no("not an ATen operator");
   const llvm::StringRef name = op.getOpName();
+  bool quantized = false; // int8: quantize, dequantize, a weight's transpose
+  std::optional<OpPlan> q = planQuantizedOp(op, isConstant, why, &quantized);
+  if (quantized)
+    return q;
   if (const char *missing = missingOp(name))
     return c.no(missing);
   if (name.split('.').first.ends_with("_"))

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "backends/xnnpack/aot/XnnpackAot.h"
+#include "backends/xnnpack/aot/XnnpackLowering.h"
 
 #include "dialects/exir/IR/ExirDialect.h"
 
@@ -40,117 +40,14 @@ using ptec::xnnpack::GraphWriter;
 using ptec::xnnpack::OutputClamp;
 using Dims = std::vector<uint64_t>;
 
-namespace {
-
-constexpr const char *kWeightValueAttr = "exir.weight_value";
-constexpr uint32_t kNone = ptec::xnnpack::kInvalidValueId;
-
-enum Layout { kAsIs = 0, kNhwc = 1 };
-
-Dims shapeOf(Value v) {
-  Dims d;
-  for (int64_t s : llvm::cast<RankedTensorType>(v.getType()).getShape())
-    d.push_back(uint64_t(s));
-  return d;
-}
-
-Dims toNhwc(const Dims &d) { return {d[0], d[2], d[3], d[1]}; }
-
-uint64_t numel(const Dims &d) {
-  uint64_t n = 1;
-  for (uint64_t x : d)
-    n *= x;
-  return n;
-}
-
-/// NCHW-ordered 4-d data to NHWC.
-std::vector<float> nchwToNhwc(const std::vector<float> &in, const Dims &d) {
-  std::vector<float> out(in.size());
-  const uint64_t n = d[0], c = d[1], h = d[2], w = d[3];
-  for (uint64_t a = 0; a < n; ++a)
-    for (uint64_t k = 0; k < c; ++k)
-      for (uint64_t y = 0; y < h; ++y)
-        for (uint64_t x = 0; x < w; ++x)
-          out[((a * h + y) * w + x) * c + k] = in[((a * c + k) * h + y) * w + x];
-  return out;
-}
-
-class Lowering {
-public:
-  explicit Lowering(func::FuncOp region) : region_(region) {}
-  FailureOr<std::string> run(uint64_t *workspaceBytes);
-
-private:
-  struct Entry {
-    uint32_t id[2] = {kNone, kNone};
-  };
-  bool isConstant(Value v) {
-    auto arg = llvm::dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == &region_.getBody().front() &&
-           region_.getArgAttr(arg.getArgNumber(), kWeightValueAttr);
-  }
-  LogicalResult fail(Operation *at, const Twine &why) {
-    at->emitError("xnnpack backend: ") << why;
-    return failure();
-  }
-  FailureOr<const std::vector<float> *> constantData(Value v);
-  /// A float32 constant of `dims`: its bytes go to the program's named data
-  /// under their SHA-256 (hex), as upstream's serializer keys them, and the
-  /// blob only names the key. XnnpackBackend frees the blob after init, so
-  /// a constant an operator reads while running must live outside it; named
-  /// data is also shared by every delegate and method that uses the bytes.
-  uint32_t constantValue(const Dims &dims, const float *data);
-  FailureOr<uint32_t> constantIn(Value v, Layout l, unsigned rank);
-  FailureOr<uint32_t> get(Value v, Layout l);
-  bool onlyNhwc(Value v) const {
-    auto it = values_.find(v);
-    return it != values_.end() && it->second.id[kNhwc] != kNone && it->second.id[kAsIs] == kNone;
-  }
-  uint32_t define(Value v, Layout l) {
-    Dims d = shapeOf(v);
-    uint32_t id = w_.addValue(l == kNhwc ? toNhwc(d) : d);
-    values_[v].id[l] = id;
-    return id;
-  }
-  /// The clamp of a relu / hardtanh / clamp that only consumes `r`, which
-  /// the producer then applies (the clamp's result becomes `r`'s values).
-  OutputClamp absorbClamp(Value r);
-  uint32_t debugHandle(Operation *op) const {
-    if (auto h = op->getAttrOfType<IntegerAttr>("exir.debug_handle"))
-      return uint32_t(h.getValue().getZExtValue());
-    // The node's debug handle from its location (exir::tagInputLoc).
-    auto handles = exir::debugHandlesOf(op->getLoc());
-    return handles.empty() ? 0 : uint32_t(handles.front());
-  }
-  LogicalResult lowerOp(Operation *op, const OpPlan &p);
-  LogicalResult lowerConv(Operation *op, const OpPlan &p);
-  LogicalResult lowerBatchNorm(Operation *op, const OpPlan &p);
-  LogicalResult lowerLinear(Operation *op, const OpPlan &p);
-  LogicalResult lowerBinary(Operation *op, const OpPlan &p);
-  LogicalResult finishOutputs();
-
-public:
-  /// Named data the blob refers to, by key (filled by run()).
-  std::map<std::string, std::string> named;
-  /// Region arguments baked into the blob (constants), not passed at run time.
-  std::vector<unsigned> baked;
-
-private:
-  func::FuncOp region_;
-  GraphWriter w_;
-  uint32_t runtimeInputs_ = 0; // region arguments the call passes
-  llvm::DenseMap<Value, Entry> values_;
-  llvm::DenseMap<Value, std::vector<float>> data_;
-  llvm::DenseMap<Operation *, OpPlan> plans_;
-  /// Batch norms folded into the convolution that feeds them.
-  llvm::DenseMap<Operation *, Operation *> foldedInto_;
-  llvm::DenseSet<Operation *> absorbed_;
-};
+namespace lowering {
 
 FailureOr<const std::vector<float> *> Lowering::constantData(Value v) {
   auto it = data_.find(v);
   if (it != data_.end())
     return &it->second;
+  if (!isConstant(v)) // a weight read through a dequantize
+    return dequantizedData(v);
   auto arg = llvm::cast<BlockArgument>(v);
   auto attr = region_.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), kWeightValueAttr);
   std::vector<uint8_t> bytes;
@@ -196,6 +93,8 @@ FailureOr<uint32_t> Lowering::get(Value v, Layout l) {
     return values_[v].id[l];
   }
   auto it = values_.find(v);
+  if (it == values_.end() && isQuantized(v))
+    return floatOf(v, l);
   if (it == values_.end()) {
     (void)fail(region_, "internal error: a value is used before it is lowered");
     return failure();
@@ -426,6 +325,10 @@ LogicalResult Lowering::lowerOp(Operation *op, const OpPlan &p) {
       w_.addUnary(Kind::XNNSoftmax, *in, out, {}, debugHandle(op));
     return success();
   }
+  case Form::Quantize:
+  case Form::Dequantize:
+  case Form::QuantizedWeight:
+    break; // lowerQuantized takes these
   case Form::Pad: {
     FailureOr<uint32_t> in = get(p.input, kAsIs);
     if (failed(in))
@@ -445,7 +348,10 @@ LogicalResult Lowering::finishOutputs() {
   Operation *ret = region_.getBody().front().getTerminator();
   const uint32_t numArgs = runtimeInputs_;
   for (auto [r, v] : llvm::enumerate(ret->getOperands())) {
-    FailureOr<uint32_t> id = get(v, kAsIs);
+    // An int8 result leaves as int8 (a quantize at the region's edge).
+    const bool asInt8 =
+        isQuantized(v) && !llvm::cast<RankedTensorType>(v.getType()).getElementType().isF32();
+    FailureOr<uint32_t> id = asInt8 ? getQ(v, kAsIs) : get(v, kAsIs);
     if (failed(id))
       return failure();
     const uint32_t ext = numArgs + uint32_t(r);
@@ -453,7 +359,10 @@ LogicalResult Lowering::finishOutputs() {
       w_.setExternal(*id, ext, ptec::xnnpack::kFlagExternalOutput);
       continue;
     }
-    const uint32_t copy = w_.addValue(shapeOf(v));
+    const uint32_t copy =
+        asInt8 ? w_.addQuantizedValue(shapeOf(v), fb::XNNDatatype::xnn_datatype_qint8,
+                                      qvalues_[v].scale, qvalues_[v].zeroPoint)
+               : w_.addValue(shapeOf(v));
     w_.addReshape(*id, copy);
     w_.setExternal(copy, ext, ptec::xnnpack::kFlagExternalOutput);
   }
@@ -461,16 +370,17 @@ LogicalResult Lowering::finishOutputs() {
 }
 
 uint32_t Lowering::constantValue(const Dims &dims, const float *data) {
-  uint64_t numel = 1;
-  for (uint64_t d : dims)
-    numel *= d;
-  std::string bytes(reinterpret_cast<const char *>(data), numel * sizeof(float));
+  std::string bytes(reinterpret_cast<const char *>(data), numel(dims) * sizeof(float));
+  return w_.addValue(dims, namedConstant(std::move(bytes)));
+}
+
+uint32_t Lowering::namedConstant(std::string bytes) {
   std::array<uint8_t, 32> digest = llvm::SHA256::hash(
       llvm::ArrayRef(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
   std::string key = llvm::toHex(digest, /*LowerCase=*/true);
   uint32_t index = w_.addNamedConstant(key, bytes.size());
   named.emplace(std::move(key), std::move(bytes));
-  return w_.addValue(dims, index);
+  return index;
 }
 
 FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
@@ -505,11 +415,21 @@ FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
     }
     if (!llvm::isa<RankedTensorType>(arg.getType()))
       return fail(region_, "a region argument is not a ranked tensor");
-    const uint32_t id = define(arg, kAsIs);
+    FailureOr<uint32_t> qin = llvm::cast<RankedTensorType>(arg.getType()).getElementType().isF32()
+                                  ? FailureOr<uint32_t>(kNone)
+                                  : quantizedInput(arg);
+    if (failed(qin))
+      return failure();
+    const uint32_t id = *qin != kNone ? *qin : define(arg, kAsIs);
     w_.setExternal(id, runtimeInputs_++, ptec::xnnpack::kFlagExternalInput);
   }
   for (Operation &op : body.without_terminator()) {
     if (absorbed_.count(&op))
+      continue;
+    FailureOr<bool> int8 = lowerQuantized(&op, plans_[&op]);
+    if (failed(int8))
+      return failure();
+    if (*int8)
       continue;
     if (failed(lowerOp(&op, plans_[&op])))
       return failure();
@@ -529,12 +449,12 @@ FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
   return blob;
 }
 
-} // namespace
+} // namespace lowering
 
 FailureOr<std::string> lowerRegion(func::FuncOp region, uint64_t *workspaceBytes,
                                    std::map<std::string, std::string> *namedData,
                                    std::vector<unsigned> *bakedArgs) {
-  Lowering l(region);
+  lowering::Lowering l(region);
   FailureOr<std::string> blob = l.run(workspaceBytes);
   if (succeeded(blob) && namedData)
     *namedData = std::move(l.named);
