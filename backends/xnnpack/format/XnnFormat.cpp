@@ -1,6 +1,7 @@
 //===- XnnFormat.cpp - the XnnpackBackend blob: header, graph, plan -------===//
 
 #include "backends/xnnpack/format/XnnFormat.h"
+#include "backends/xnnpack/format/XnnQuant.h"
 #include "backends/xnnpack/format/XnnCapability.h"
 
 #include <algorithm>
@@ -44,7 +45,8 @@ Shape shapeOf(Kind k) {
   case Kind::XNNConvert: case Kind::XNNGlobalAvgPooling2d: case Kind::XNNSquareRoot:
   case Kind::XNNCeiling: case Kind::XNNHardswish: case Kind::XNNNegate: case Kind::XNNSquare:
   case Kind::XNNAbs: case Kind::XNNReciprocalSquareRoot: case Kind::XNNLog: case Kind::XNNGelu:
-  case Kind::XNNTanh: case Kind::XNNExp: case Kind::XNNSin:
+  case Kind::XNNTanh: case Kind::XNNExp: case Kind::XNNSin: case Kind::XNNCopy:
+  case Kind::XNNCos:
     return Shape::Unary;
   case Kind::XNNConv2d: case Kind::XNNDepthwiseConv2d: case Kind::XNNConvTranspose2d:
     return Shape::Conv;
@@ -265,24 +267,24 @@ Error readValues(const fb::XNNGraph *g, GraphPlan *out, std::string *why) {
     const fb::XValue *v = values->Get(i);
     if (v == nullptr || v->xvalue_union() == nullptr)
       return fail(why, Error::InvalidArgument, "xvalues[" + std::to_string(i) + "] is empty");
-    if (v->xvalue_union_type() == fb::XValueUnion::XNNQuantizedTensorValue) {
-      const auto *q = v->xvalue_union_as_XNNQuantizedTensorValue()->tensor_value();
-      return fail(why, Error::NotSupported,
-                  (q ? valueName(q->id_out()) : "xvalues[" + std::to_string(i) + "]") +
-                      " is quantized; this backend runs float32 graphs only");
-    }
+    ValueInfo info;
     const fb::XNNTensorValue *t = v->xvalue_union_as_XNNTensorValue();
+    if (v->xvalue_union_type() == fb::XValueUnion::XNNQuantizedTensorValue) {
+      // int8 graphs (XnnQuant.h): datatype, element size and quantization.
+      const auto *q = v->xvalue_union_as_XNNQuantizedTensorValue();
+      PTEC_TRY(readQuantizedValue(q, &info, why));
+      t = q->tensor_value();
+    }
     if (t == nullptr)
       return fail(why, Error::NotSupported,
                   "xvalues[" + std::to_string(i) + "] has a value kind this schema does not know");
-    ValueInfo info;
     info.id = t->id_out();
     info.dtype = t->datatype();
     info.constantIndex = t->constant_buffer_idx();
     info.externalId = t->external_id();
     info.flags = t->flags();
     const std::string name = valueName(info.id);
-    if (info.dtype != fb::XNNDatatype::xnn_datatype_fp32)
+    if (!info.quantized && info.dtype != fb::XNNDatatype::xnn_datatype_fp32)
       return fail(why, Error::NotSupported,
                   name + " has datatype " +
                       std::string(fb::EnumNameXNNDatatype(info.dtype)) +

@@ -95,10 +95,22 @@ struct ValueInfo {
   uint32_t constantIndex = 0;      ///< into constant_data; 0: none
   uint32_t externalId = kInvalidValueId;
   uint32_t flags = 0;
+  /// Bytes per element: 4 for float32 and int32, 1 for int8 (XnnQuant.h).
+  uint32_t elementSize = 4;
+  /// An XNNQuantizedTensorValue: per-tensor (scale, zeroPoint) or, with
+  /// channelDim >= 0, per-channel (`scales`, or scaleBufferIndex > 0 when
+  /// the scales live in constant data; zero point 0).
+  bool quantized = false;
+  float scale = 1.0f;
+  int32_t zeroPoint = 0;
+  int32_t channelDim = -1;
+  std::vector<float> scales;
+  uint32_t scaleBufferIndex = 0;
   bool isInput() const { return (flags & kFlagExternalInput) != 0; }
   bool isOutput() const { return (flags & kFlagExternalOutput) != 0; }
   bool isConstant() const { return constantIndex != 0; }
-  uint64_t bytes() const { return numel * 4; } // float32 only
+  bool perChannel() const { return channelDim >= 0; }
+  uint64_t bytes() const { return numel * elementSize; }
 };
 
 /// The checked graph and its workspace plan.

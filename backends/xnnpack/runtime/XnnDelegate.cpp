@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/xnnpack/runtime/XnnDelegate.h"
+#include "backends/xnnpack/runtime/XnnQuantized.h"
 
 #include "backends/xnnpack/format/XnnCapability.h"
 #include "backends/xnnpack/runtime/XnnShapes.h"
@@ -156,6 +157,7 @@ Result<XnnDelegate *> XnnDelegate::build(XnnpackBackend &backend, rt::BackendIni
       d->pointers_[v] = d->workspace_ + d->plan_.workspaceOffset[v];
   }
 
+  PTEC_TRY(resolveChannelScales(d->blob_, named, &d->plan_, why));
   PTEC_TRY(d->createSteps(ctx, why));
   PTEC_TRY(d->keepGraph(blob));
   guard.dismiss();
@@ -233,6 +235,13 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     *why = describeNode(node, index) + ": " + text;
     return e;
   };
+  // A node with int8 values (XnnQuantized.h).
+  if (touchesQuantized(plan_, ops)) {
+    Step q;
+    PTEC_TRY(createQuantizedStep(node, index, plan_, pointers_, &q, why));
+    steps_.push_back(std::move(q));
+    return Error::Ok;
+  }
   // What runs where, and on which ranks: the table the partitioner asks
   // too. A 0-d value is computed as [1].
   const NodeCapability &cap = nodeCapability(kind);
@@ -490,7 +499,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     PTEC_TRY(needRank(in, 4, "input"));
     // Upstream marks pooling "keep dims" (newer XNNPACK's 0x40): a 4-d
     // pooling keeps its dims anyway, so that flag is dropped.
-    if ((p->flags() & ~kFlagSamePadding) != 0)
+    constexpr uint32_t kFlagKeepDims = 0x40;
+    if ((p->flags() & ~(kFlagSamePadding | kFlagKeepDims)) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(p->flags()) + " are not supported");
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
     if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1))
@@ -513,12 +523,12 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
                        p->padding_top(), p->padding_right(), p->padding_bottom(),
                        p->padding_left(), p->pooling_height(), p->pooling_width(),
                        p->stride_height(), p->stride_width(), dh, dw, ch, ch, ch, mm.lo, mm.hi,
-                       p->flags(), &s.op)
+                       p->flags() & kFlagSamePadding, &s.op)
                  : xnn_create_average_pooling2d_nhwc_f32(
                        p->padding_top(), p->padding_right(), p->padding_bottom(),
                        p->padding_left(), p->pooling_height(), p->pooling_width(),
                        p->stride_height(), p->stride_width(), ch, ch, ch, mm.lo, mm.hi,
-                       p->flags(), &s.op);
+                       p->flags() & kFlagSamePadding, &s.op);
     PTEC_TRY(created(status));
     break;
   }
@@ -623,7 +633,7 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     PTEC_TRY(created(xnn_create_resize_bilinear2d_nhwc_f32(ch, ch, ch, r->flags(), &s.op)));
     break;
   }
-  case Kind::XNNStaticReshape:
+  case Kind::XNNStaticReshape: case Kind::XNNCopy:
     PTEC_TRY(sameNumel(V[s.in0], V[s.out]));
     s.exec = Exec::Copy;
     s.bytes = V[s.in0].bytes();
@@ -653,7 +663,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   case Kind::XNNConcatenate2: case Kind::XNNConcatenate3: case Kind::XNNConcatenate4:
   case Kind::XNNConcatenate5: case Kind::XNNStaticSlice: case Kind::XNNBatchMatrixMultiply:
   case Kind::XNNScaledDotProductAttention: case Kind::XNNTanh: case Kind::XNNGelu:
-  case Kind::XNNExp: case Kind::XNNLog: case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot: {
+  case Kind::XNNExp: case Kind::XNNLog: case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot:
+  case Kind::XNNCos: {
     // Our own kernels (XnnOwnKernels.h): the shape function checks the
     // node's fields and operands.
     std::vector<const Dims *> ins;

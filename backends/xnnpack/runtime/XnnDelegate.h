@@ -49,7 +49,10 @@ enum class Exec : uint8_t {
   Transpose,      ///< our own loop (this XNNPACK has no transpose)
   Copy,           ///< our own memcpy (a reshape)
   Own,            ///< XnnOwnKernels.h (kinds this XNNPACK lacks)
+  Quantized,      ///< XnnQuantized.h (a node with int8 values)
 };
+
+struct QuantStep; // XnnQuantized.h
 
 struct Step {
   fb_xnnpack::XNodeUnion kind{};
@@ -68,6 +71,7 @@ struct Step {
   uint32_t perm[kMaxDims] = {};
   size_t bytes = 0; ///< copy
   size_t channels = 0; ///< fully connected: input channels; softmax, PReLU: last dim
+  std::shared_ptr<const QuantStep> quant; ///< Exec::Quantized only
 };
 
 class XnnDelegate {

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/xnnpack/runtime/XnnDelegate.h"
+#include "backends/xnnpack/runtime/XnnQuantized.h"
 
 #include "backends/xnnpack/runtime/XnnOwnKernels.h"
 #include "backends/xnnpack/runtime/XnnShapes.h"
@@ -31,8 +32,8 @@ namespace {
 /// (a dynamic dim below its bound) its sizes, NHWC for a channels-last
 /// 4-d tensor, with the value's rank and no dim above the bound.
 Error callDims(const rt::Tensor &t, const ValueInfo &info, Dims *out, std::string *why) {
-  if (t.dtype() != rt::ScalarType::Float) {
-    *why = "is not a float32 tensor";
+  if (!externalDtypeMatches(t.dtype(), info)) {
+    *why = info.quantized ? "is not an int8 tensor" : "is not a float32 tensor";
     return Error::InvalidArgument;
   }
   const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
@@ -70,8 +71,8 @@ uint64_t bytesAt(const ValueInfo &info, const Dims &d) {
 /// Resizes output tensor `t` to value dims `d` where its sizes say
 /// otherwise (NCHW sizes for a channels-last 4-d tensor of an NHWC value).
 Error fitOutput(rt::Tensor &t, const ValueInfo &info, const Dims &d, std::string *why) {
-  if (t.dtype() != rt::ScalarType::Float) {
-    *why = "is not a float32 tensor";
+  if (!externalDtypeMatches(t.dtype(), info)) {
+    *why = info.quantized ? "is not an int8 tensor" : "is not a float32 tensor";
     return Error::InvalidArgument;
   }
   const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
@@ -299,6 +300,11 @@ Error XnnDelegate::reshapeStep(Step &s, std::string *why) {
     break;
   case Exec::Own:
     break;
+  case Exec::Quantized:
+    // int8 operators are created for the blob's shapes.
+    if (dims_[s.in0] != plan_.values[s.in0].dims || dims_[s.out] != plan_.values[s.out].dims)
+      return bad("int8 nodes run at the blob's shapes only");
+    break;
   }
   return Error::Ok;
 }
@@ -413,6 +419,8 @@ Error XnnDelegate::runStep(const Step &s) {
     if (y != a)
       std::memmove(y, a, s.bytes);
     return Error::Ok;
+  case Exec::Quantized:
+    return runQuantizedStep(s, pointers_, pool);
   case Exec::Own: {
     const std::vector<uint32_t> &ins = plan_.operands[s.node].inputs;
     OwnOperand in[8];

@@ -1,0 +1,601 @@
+// int8 graphs on the runtime half of XnnpackBackend: blobs built in
+// upstream's quantized format (XNNQuantizedTensorValue, per-tensor and
+// per-channel, int32 biases) run against a naive integer reference in this
+// file (integer accumulation, then requantization: round to nearest even of
+// acc * (input scale * weight scale / output scale) + zero point, clamped).
+// Every result must be within one quantization step of the reference.
+#include "backends/xnnpack/format/XnnGraphWriter.h"
+#include "backends/xnnpack/format/XnnQuant.h"
+#include "backends/xnnpack/runtime/XnnpackBackend.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace ptec;
+using namespace ptec::xnnpack;
+using rt::Error;
+namespace fb = fb_xnnpack;
+using Kind = fb::XNodeUnion;
+using DT = fb::XNNDatatype;
+
+namespace {
+
+constexpr DT kQ8 = DT::xnn_datatype_qint8, kQC8 = DT::xnn_datatype_qcint8,
+             kQ32 = DT::xnn_datatype_qint32, kQC32 = DT::xnn_datatype_qcint32;
+
+std::vector<int8_t> int8s(size_t n, unsigned seed, int lo = -128, int hi = 127) {
+  std::mt19937 g(seed);
+  std::uniform_int_distribution<int> d(lo, hi);
+  std::vector<int8_t> v(n);
+  for (int8_t &x : v)
+    x = int8_t(d(g));
+  return v;
+}
+
+std::vector<int32_t> int32s(size_t n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_int_distribution<int32_t> d(-2000, 2000);
+  std::vector<int32_t> v(n);
+  for (int32_t &x : v)
+    x = d(g);
+  return v;
+}
+
+/// A tensor over caller-owned int8 or float data.
+struct Buf {
+  Buf(std::vector<int64_t> shape, rt::ScalarType dtype) {
+    size_t n = 1;
+    for (int64_t d : shape)
+      n *= size_t(d);
+    const size_t bytes = n * (dtype == rt::ScalarType::Float ? 4 : 1);
+    storage.assign(bytes + 16, 0);
+    REQUIRE(t.init(dtype, rt::Span<const int64_t>(shape.data(), shape.size())) == Error::Ok);
+    t.setData(storage.data(), bytes);
+    ev = rt::EValue::fromTensor(&t);
+  }
+  static Buf i8(std::vector<int64_t> shape, const std::vector<int8_t> &v = {}) {
+    Buf b(std::move(shape), rt::ScalarType::Char);
+    if (!v.empty())
+      std::memcpy(b.storage.data(), v.data(), v.size());
+    return b;
+  }
+  static Buf f32(std::vector<int64_t> shape, const std::vector<float> &v = {}) {
+    Buf b(std::move(shape), rt::ScalarType::Float);
+    if (!v.empty())
+      std::memcpy(b.storage.data(), v.data(), v.size() * 4);
+    return b;
+  }
+  std::vector<int8_t> ints() const {
+    return std::vector<int8_t>(reinterpret_cast<const int8_t *>(storage.data()),
+                               reinterpret_cast<const int8_t *>(storage.data()) + t.numel());
+  }
+  std::vector<float> floats() const {
+    std::vector<float> v(size_t(t.numel()));
+    std::memcpy(v.data(), storage.data(), v.size() * 4);
+    return v;
+  }
+  std::vector<uint8_t> storage;
+  rt::Tensor t;
+  rt::EValue ev;
+};
+
+struct Harness {
+  Harness() { REQUIRE(backend.setThreads(2) == Error::Ok); }
+  ~Harness() {
+    for (void *h : handles)
+      backend.destroy(h);
+  }
+  void *init(const std::string &blob, Error want = Error::Ok) {
+    rt::BackendInitContext ctx;
+    ctx.runtimeAllocator = &allocator;
+    message[0] = '\0';
+    ctx.errorMessage = message;
+    ctx.errorMessageSize = sizeof message;
+    rt::Result<void *> h = backend.init(ctx, rt::ProcessedBlob{blob.data(), blob.size()}, {});
+    INFO(message);
+    REQUIRE(h.error() == want);
+    if (!h.ok())
+      return nullptr;
+    handles.push_back(h.get());
+    return h.get();
+  }
+  Error run(void *h, std::vector<Buf *> args) {
+    std::vector<rt::EValue *> ev;
+    for (Buf *b : args)
+      ev.push_back(&b->ev);
+    rt::BackendExecuteContext ctx;
+    return backend.execute(ctx, h, rt::Span<rt::EValue *>(ev.data(), ev.size()));
+  }
+  XnnpackBackend backend;
+  rt::MemoryAllocator allocator;
+  std::vector<void *> handles;
+  char message[512] = {};
+};
+
+/// Requantizes an int32 accumulator with one float multiplier, as XNNPACK's
+/// fp32 requantization does.
+int8_t requant(int64_t acc, float multiplier, int32_t zp, int8_t lo = -128, int8_t hi = 127) {
+  float q = float(acc) * multiplier;
+  q = std::fmin(std::fmax(q, float(lo - zp)), float(hi - zp));
+  return int8_t(std::lrintf(q) + zp);
+}
+
+int maxStepDiff(const std::vector<int8_t> &got, const std::vector<int8_t> &want) {
+  REQUIRE(got.size() == want.size());
+  int worst = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    worst = std::max(worst, std::abs(int(got[i]) - int(want[i])));
+  return worst;
+}
+
+/// Per-tensor quantization of an activation.
+struct Q {
+  float scale;
+  int32_t zp;
+};
+
+/// A conv / depthwise / FC test case: NHWC input, filter [O, KH, KW, I]
+/// (depthwise: [1, KH, KW, O]), int32 bias, per-tensor or per-channel.
+struct ConvCase {
+  uint64_t n = 1, h = 6, w = 6, cin = 3, cout = 4, k = 3, stride = 1, pad = 1;
+  bool depthwise = false, perChannel = false, relu = false;
+  Q in{0.05f, 3}, out{0.1f, -5};
+  std::vector<float> wScales;
+  std::vector<int8_t> weights;
+  std::vector<int32_t> bias;
+  uint64_t oh() const { return (h + 2 * pad - k) / stride + 1; }
+  uint64_t ow() const { return (w + 2 * pad - k) / stride + 1; }
+  float wScale(uint64_t o) const { return perChannel ? wScales[o] : wScales[0]; }
+};
+
+void fillCase(ConvCase &c, unsigned seed) {
+  const uint64_t perOut = c.depthwise ? c.k * c.k : c.k * c.k * c.cin;
+  c.weights = int8s(perOut * c.cout, seed, -127, 127);
+  c.bias = int32s(c.cout, seed + 1);
+  c.wScales.clear();
+  for (uint64_t o = 0; o < (c.perChannel ? c.cout : 1); ++o)
+    c.wScales.push_back(0.002f * float(1 + (o * 7 + seed) % 5));
+}
+
+std::vector<int8_t> convRef(const ConvCase &c, const std::vector<int8_t> &x) {
+  std::vector<int8_t> y(c.n * c.oh() * c.ow() * c.cout);
+  int8_t lo = -128, hi = 127;
+  if (c.relu)
+    quantizedBounds(0.0f, INFINITY, c.out.scale, c.out.zp, &lo, &hi);
+  for (uint64_t b = 0; b < c.n; ++b)
+    for (uint64_t oy = 0; oy < c.oh(); ++oy)
+      for (uint64_t ox = 0; ox < c.ow(); ++ox)
+        for (uint64_t o = 0; o < c.cout; ++o) {
+          int64_t acc = c.bias[o];
+          for (uint64_t ky = 0; ky < c.k; ++ky)
+            for (uint64_t kx = 0; kx < c.k; ++kx) {
+              const int64_t iy = int64_t(oy * c.stride + ky) - int64_t(c.pad);
+              const int64_t ix = int64_t(ox * c.stride + kx) - int64_t(c.pad);
+              if (iy < 0 || ix < 0 || iy >= int64_t(c.h) || ix >= int64_t(c.w))
+                continue;
+              const int8_t *px = &x[((b * c.h + uint64_t(iy)) * c.w + uint64_t(ix)) * c.cin];
+              if (c.depthwise) {
+                acc += int64_t(px[o] - c.in.zp) * c.weights[(ky * c.k + kx) * c.cout + o];
+              } else {
+                for (uint64_t i = 0; i < c.cin; ++i)
+                  acc += int64_t(px[i] - c.in.zp) *
+                         c.weights[((o * c.k + ky) * c.k + kx) * c.cin + i];
+              }
+            }
+          y[((b * c.oh() + oy) * c.ow() + ox) * c.cout + o] =
+              requant(acc, c.in.scale * c.wScale(o) / c.out.scale, c.out.zp, lo, hi);
+        }
+  return y;
+}
+
+/// Adds the filter and bias values of `c` to `g`.
+void addWeights(GraphWriter &g, const ConvCase &c, const std::vector<uint64_t> &wDims,
+                int32_t channelDim, uint32_t *w, uint32_t *b) {
+  const uint32_t wc = g.addConstant(c.weights.data(), c.weights.size());
+  const uint32_t bc = g.addConstant(c.bias.data(), c.bias.size() * 4);
+  if (c.perChannel) {
+    std::vector<float> biasScales;
+    for (uint64_t o = 0; o < c.cout; ++o)
+      biasScales.push_back(c.in.scale * c.wScales[o]);
+    *w = g.addPerChannelQuantizedValue(wDims, kQC8, c.wScales, channelDim, wc);
+    *b = g.addPerChannelQuantizedValue({c.cout}, kQC32, biasScales, 0, bc);
+  } else {
+    *w = g.addQuantizedValue(wDims, kQ8, c.wScales[0], 0, wc);
+    *b = g.addQuantizedValue({c.cout}, kQ32, c.in.scale * c.wScales[0], 0, bc);
+  }
+}
+
+std::string convBlob(const ConvCase &c) {
+  GraphWriter g;
+  const uint32_t x = g.addQuantizedValue({c.n, c.h, c.w, c.cin}, kQ8, c.in.scale, c.in.zp);
+  const uint32_t y =
+      g.addQuantizedValue({c.n, c.oh(), c.ow(), c.cout}, kQ8, c.out.scale, c.out.zp);
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(y, 1, kFlagExternalOutput);
+  uint32_t w = 0, b = 0;
+  if (c.depthwise)
+    addWeights(g, c, {1, c.k, c.k, c.cout}, 3, &w, &b);
+  else
+    addWeights(g, c, {c.cout, c.k, c.k, c.cin}, 0, &w, &b);
+  ConvParams p;
+  p.padTop = p.padBottom = p.padLeft = p.padRight = uint32_t(c.pad);
+  p.kernelH = p.kernelW = uint32_t(c.k);
+  p.strideH = p.strideW = uint32_t(c.stride);
+  if (c.depthwise)
+    p.groups = uint32_t(c.cin), p.groupInputChannels = 1, p.groupOutputChannels = 1;
+  else
+    p.groupInputChannels = uint32_t(c.cin), p.groupOutputChannels = uint32_t(c.cout);
+  OutputClamp clamp;
+  if (c.relu)
+    clamp.lo = 0.0f;
+  g.addConv(c.depthwise ? Kind::XNNDepthwiseConv2d : Kind::XNNConv2d, p, x, w, b, y, clamp);
+  return g.finish();
+}
+
+int runConv(const ConvCase &c, unsigned seed) {
+  Harness hs;
+  void *h = hs.init(convBlob(c));
+  const std::vector<int8_t> xs = int8s(c.n * c.h * c.w * c.cin, seed);
+  Buf x = Buf::i8({int64_t(c.n), int64_t(c.h), int64_t(c.w), int64_t(c.cin)}, xs);
+  Buf y = Buf::i8({int64_t(c.n), int64_t(c.oh()), int64_t(c.ow()), int64_t(c.cout)});
+  REQUIRE(hs.run(h, {&x, &y}) == Error::Ok);
+  return maxStepDiff(y.ints(), convRef(c, xs));
+}
+
+} // namespace
+
+TEST_CASE("int8 convert: float -> int8 and int8 -> float", "[xnnpack][int8]") {
+  const Q q{0.03f, -7};
+  std::vector<float> xs(37);
+  for (size_t i = 0; i < xs.size(); ++i)
+    xs[i] = -5.0f + 0.27f * float(i); // spans past both ends of the int8 range
+  {
+    GraphWriter g;
+    const uint32_t x = g.addValue({37}), y = g.addQuantizedValue({37}, kQ8, q.scale, q.zp);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    g.addUnary(Kind::XNNConvert, x, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    Buf in = Buf::f32({37}, xs), out = Buf::i8({37});
+    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+    std::vector<int8_t> want;
+    for (float v : xs)
+      want.push_back(quantizeS8(v, q.scale, q.zp));
+    CHECK(maxStepDiff(out.ints(), want) <= 1);
+    CHECK(out.ints().front() == -128);
+    CHECK(out.ints().back() == 127);
+  }
+  {
+    GraphWriter g;
+    const uint32_t x = g.addQuantizedValue({2, 3}, kQ8, q.scale, q.zp), y = g.addValue({2, 3});
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    g.addUnary(Kind::XNNConvert, x, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    const std::vector<int8_t> qs{-128, -7, 0, 1, 100, 127};
+    Buf in = Buf::i8({2, 3}, qs), out = Buf::f32({2, 3});
+    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+    const std::vector<float> got = out.floats();
+    for (size_t i = 0; i < qs.size(); ++i)
+      CHECK(got[i] == Approx(float(qs[i] - q.zp) * q.scale).margin(1e-6));
+  }
+}
+
+TEST_CASE("int8 convolution, per-tensor and per-channel weights", "[xnnpack][int8]") {
+  ConvCase c;
+  SECTION("per-tensor, fused relu") {
+    c.relu = true;
+    fillCase(c, 11);
+    CHECK(runConv(c, 5) <= 1);
+  }
+  SECTION("per-channel, stride 2, no padding") {
+    c.perChannel = true, c.stride = 2, c.pad = 0, c.h = 7, c.w = 9, c.cout = 5;
+    fillCase(c, 12);
+    CHECK(runConv(c, 6) <= 1);
+  }
+  SECTION("depthwise, per-channel") {
+    c.depthwise = true, c.perChannel = true, c.cin = c.cout = 6;
+    fillCase(c, 13);
+    CHECK(runConv(c, 7) <= 1);
+  }
+  SECTION("depthwise, per-tensor") {
+    c.depthwise = true, c.cin = c.cout = 4, c.relu = true;
+    fillCase(c, 14);
+    CHECK(runConv(c, 8) <= 1);
+  }
+}
+
+TEST_CASE("int8 fully connected, per-tensor and per-channel weights", "[xnnpack][int8]") {
+  // A fully connected node is a 1x1 convolution over [1, 1, M, K].
+  for (bool perChannel : {false, true}) {
+    ConvCase c;
+    c.h = 1, c.w = 5, c.cin = 12, c.cout = 7, c.k = 1, c.pad = 0, c.perChannel = perChannel;
+    fillCase(c, perChannel ? 21 : 22);
+    GraphWriter g;
+    const uint32_t x = g.addQuantizedValue({5, 12}, kQ8, c.in.scale, c.in.zp);
+    const uint32_t y = g.addQuantizedValue({5, 7}, kQ8, c.out.scale, c.out.zp);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    uint32_t w = 0, b = 0;
+    addWeights(g, c, {7, 12}, 0, &w, &b);
+    g.addFullyConnected(x, w, b, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    const std::vector<int8_t> xs = int8s(60, 9);
+    Buf in = Buf::i8({5, 12}, xs), out = Buf::i8({5, 7});
+    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+    INFO("per-channel " << perChannel);
+    CHECK(maxStepDiff(out.ints(), convRef(c, xs)) <= 1);
+  }
+}
+
+TEST_CASE("int8 add and multiply, with broadcasting", "[xnnpack][int8]") {
+  const Q qa{0.02f, -3}, qb{0.05f, 10}, qy{0.06f, 2};
+  for (Kind kind : {Kind::XNNAdd, Kind::XNNMultiply}) {
+    GraphWriter g;
+    const uint32_t a = g.addQuantizedValue({2, 3, 4}, kQ8, qa.scale, qa.zp);
+    const uint32_t b = g.addQuantizedValue({4}, kQ8, qb.scale, qb.zp);
+    const uint32_t y = g.addQuantizedValue({2, 3, 4}, kQ8, qy.scale, qy.zp);
+    g.setExternal(a, 0, kFlagExternalInput);
+    g.setExternal(b, 1, kFlagExternalInput);
+    g.setExternal(y, 2, kFlagExternalOutput);
+    g.addBinary(kind, a, b, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    const std::vector<int8_t> as = int8s(24, 1), bs = int8s(4, 2);
+    Buf ta = Buf::i8({2, 3, 4}, as), tb = Buf::i8({4}, bs), ty = Buf::i8({2, 3, 4});
+    REQUIRE(hs.run(h, {&ta, &tb, &ty}) == Error::Ok);
+    std::vector<int8_t> want;
+    for (size_t i = 0; i < 24; ++i) {
+      const float ra = float(as[i] - qa.zp) * qa.scale, rb = float(bs[i % 4] - qb.zp) * qb.scale;
+      want.push_back(quantizeS8(kind == Kind::XNNAdd ? ra + rb : ra * rb, qy.scale, qy.zp));
+    }
+    INFO(nodeKindName(kind));
+    CHECK(maxStepDiff(ty.ints(), want) <= 1);
+  }
+}
+
+TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnpack][int8]") {
+  const Q q{0.04f, -20}, qo{0.03f, 5};
+  const std::vector<int8_t> xs = int8s(2 * 6 * 6 * 3, 31);
+  auto at = [&](uint64_t n, uint64_t y, uint64_t x, uint64_t c) {
+    return xs[((n * 6 + y) * 6 + x) * 3 + c];
+  };
+  for (Kind kind : {Kind::XNNMaxPooling2d, Kind::XNNAvgPooling2d}) {
+    GraphWriter g;
+    const Q out = kind == Kind::XNNMaxPooling2d ? q : qo;
+    const uint32_t x = g.addQuantizedValue({2, 6, 6, 3}, kQ8, q.scale, q.zp);
+    const uint32_t y = g.addQuantizedValue({2, 3, 3, 3}, kQ8, out.scale, out.zp);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    PoolParams p;
+    p.poolH = p.poolW = p.strideH = p.strideW = 2;
+    p.flags = 0x40; // upstream's keep-dims flag
+    g.addPooling(kind, p, x, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    Buf in = Buf::i8({2, 6, 6, 3}, xs), o = Buf::i8({2, 3, 3, 3});
+    REQUIRE(hs.run(h, {&in, &o}) == Error::Ok);
+    std::vector<int8_t> want;
+    for (uint64_t n = 0; n < 2; ++n)
+      for (uint64_t oy = 0; oy < 3; ++oy)
+        for (uint64_t ox = 0; ox < 3; ++ox)
+          for (uint64_t c = 0; c < 3; ++c) {
+            int mx = -128, sum = 0;
+            for (uint64_t dy = 0; dy < 2; ++dy)
+              for (uint64_t dx = 0; dx < 2; ++dx) {
+                mx = std::max(mx, int(at(n, 2 * oy + dy, 2 * ox + dx, c)));
+                sum += at(n, 2 * oy + dy, 2 * ox + dx, c) - q.zp;
+              }
+            want.push_back(kind == Kind::XNNMaxPooling2d
+                               ? int8_t(mx)
+                               : quantizeS8(float(sum) * q.scale / 4.0f, out.scale, out.zp));
+          }
+    INFO(nodeKindName(kind));
+    CHECK(maxStepDiff(o.ints(), want) <= (kind == Kind::XNNMaxPooling2d ? 0 : 1));
+  }
+  {
+    GraphWriter g;
+    const uint32_t x = g.addQuantizedValue({2, 6, 6, 3}, kQ8, q.scale, q.zp);
+    const uint32_t y = g.addQuantizedValue({2, 1, 1, 3}, kQ8, qo.scale, qo.zp);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    g.addUnary(Kind::XNNGlobalAvgPooling2d, x, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    Buf in = Buf::i8({2, 6, 6, 3}, xs), o = Buf::i8({2, 1, 1, 3});
+    REQUIRE(hs.run(h, {&in, &o}) == Error::Ok);
+    std::vector<int8_t> want;
+    for (uint64_t n = 0; n < 2; ++n)
+      for (uint64_t c = 0; c < 3; ++c) {
+        int64_t sum = 0;
+        for (uint64_t y2 = 0; y2 < 6; ++y2)
+          for (uint64_t x2 = 0; x2 < 6; ++x2)
+            sum += at(n, y2, x2, c) - q.zp;
+        want.push_back(requant(sum, q.scale / (36.0f * qo.scale), qo.zp));
+      }
+    CHECK(maxStepDiff(o.ints(), want) <= 1);
+  }
+}
+
+TEST_CASE("int8 layout moves: transpose, reshape, concatenate, slice", "[xnnpack][int8]") {
+  const Q q{0.1f, 1};
+  const std::vector<int8_t> xs = int8s(2 * 3 * 4, 41);
+  GraphWriter g;
+  const uint32_t x = g.addQuantizedValue({2, 3, 4}, kQ8, q.scale, q.zp);
+  const uint32_t t = g.addQuantizedValue({4, 2, 3}, kQ8, q.scale, q.zp);
+  const uint32_t r = g.addQuantizedValue({4, 6}, kQ8, q.scale, q.zp);
+  const uint32_t c = g.addQuantizedValue({4, 12}, kQ8, q.scale, q.zp);
+  const uint32_t s = g.addQuantizedValue({2, 5}, kQ8, q.scale, q.zp);
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(s, 1, kFlagExternalOutput);
+  g.addTranspose(x, t, {2, 0, 1});
+  g.addReshape(t, r);
+  g.addConcat(1, {r, r}, c);
+  g.addSlice(c, s, {1, 4}, {2, 5});
+  Harness hs;
+  void *h = hs.init(g.finish());
+  Buf in = Buf::i8({2, 3, 4}, xs), out = Buf::i8({2, 5});
+  REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+  // t[k][i][j] = x[i][j][k]; r = t as [4, 6]; c = [r | r]; s = c[1:3, 4:9].
+  std::vector<int8_t> want;
+  for (int row = 1; row < 3; ++row)
+    for (int col = 4; col < 9; ++col) {
+      const int rc = col % 6; // column of r
+      want.push_back(xs[size_t((rc / 3) * 12 + (rc % 3) * 4 + row)]);
+    }
+  CHECK(out.ints() == want);
+}
+
+TEST_CASE("int8 small CNN as upstream writes it, float at the edges", "[xnnpack][int8]") {
+  // Convert -> NCHW->NHWC -> conv (per-channel, relu) -> max pool ->
+  // depthwise conv (per-channel) + residual add -> global average pool ->
+  // reshape -> fully connected (per-channel) -> Convert.
+  const Q qx{0.03f, -2}, q1{0.02f, -128}, q2{0.025f, 4}, q3{0.04f, -10}, q4{0.03f, -6},
+      q5{0.05f, 3};
+  ConvCase c1;
+  c1.h = c1.w = 8, c1.cin = 3, c1.cout = 6, c1.perChannel = true, c1.relu = true;
+  c1.in = qx, c1.out = q1;
+  fillCase(c1, 51);
+  ConvCase dw;
+  dw.h = dw.w = 4, dw.cin = dw.cout = 6, dw.depthwise = true, dw.perChannel = true;
+  dw.in = q1, dw.out = q2;
+  fillCase(dw, 52);
+  ConvCase fc;
+  fc.h = 1, fc.w = 1, fc.cin = 6, fc.cout = 5, fc.k = 1, fc.pad = 0, fc.perChannel = true;
+  fc.in = q4, fc.out = q5;
+  fillCase(fc, 53);
+
+  GraphWriter g;
+  const uint32_t xf = g.addValue({1, 3, 8, 8});
+  const uint32_t xq = g.addQuantizedValue({1, 3, 8, 8}, kQ8, qx.scale, qx.zp);
+  const uint32_t xt = g.addQuantizedValue({1, 8, 8, 3}, kQ8, qx.scale, qx.zp);
+  const uint32_t a1 = g.addQuantizedValue({1, 8, 8, 6}, kQ8, q1.scale, q1.zp);
+  const uint32_t p1 = g.addQuantizedValue({1, 4, 4, 6}, kQ8, q1.scale, q1.zp);
+  const uint32_t a2 = g.addQuantizedValue({1, 4, 4, 6}, kQ8, q2.scale, q2.zp);
+  const uint32_t s2 = g.addQuantizedValue({1, 4, 4, 6}, kQ8, q3.scale, q3.zp);
+  const uint32_t gp = g.addQuantizedValue({1, 1, 1, 6}, kQ8, q4.scale, q4.zp);
+  const uint32_t fl = g.addQuantizedValue({1, 6}, kQ8, q4.scale, q4.zp);
+  const uint32_t yq = g.addQuantizedValue({1, 5}, kQ8, q5.scale, q5.zp);
+  const uint32_t yf = g.addValue({1, 5});
+  g.setExternal(xf, 0, kFlagExternalInput);
+  g.setExternal(yf, 1, kFlagExternalOutput);
+  g.addUnary(Kind::XNNConvert, xf, xq);
+  g.addTranspose(xq, xt, {0, 2, 3, 1});
+  uint32_t w = 0, b = 0;
+  addWeights(g, c1, {6, 3, 3, 3}, 0, &w, &b);
+  ConvParams p;
+  p.padTop = p.padBottom = p.padLeft = p.padRight = 1;
+  p.kernelH = p.kernelW = 3, p.groupInputChannels = 3, p.groupOutputChannels = 6;
+  g.addConv(Kind::XNNConv2d, p, xt, w, b, a1, OutputClamp{0.0f, INFINITY});
+  PoolParams pp;
+  pp.poolH = pp.poolW = pp.strideH = pp.strideW = 2, pp.flags = 0x40;
+  g.addPooling(Kind::XNNMaxPooling2d, pp, a1, p1);
+  addWeights(g, dw, {1, 3, 3, 6}, 3, &w, &b);
+  ConvParams pd = p;
+  pd.groups = 6, pd.groupInputChannels = 1, pd.groupOutputChannels = 1;
+  g.addConv(Kind::XNNDepthwiseConv2d, pd, p1, w, b, a2);
+  g.addBinary(Kind::XNNAdd, a2, p1, s2);
+  g.addUnary(Kind::XNNGlobalAvgPooling2d, s2, gp);
+  g.addReshape(gp, fl);
+  addWeights(g, fc, {5, 6}, 0, &w, &b);
+  g.addFullyConnected(fl, w, b, yq);
+  g.addUnary(Kind::XNNConvert, yq, yf);
+
+  // The reference, step by step in integers.
+  std::vector<float> xs(3 * 64);
+  for (size_t i = 0; i < xs.size(); ++i)
+    xs[i] = std::sin(0.37f * float(i)) * 3.0f;
+  std::vector<int8_t> t(64 * 3);
+  for (size_t c = 0; c < 3; ++c)
+    for (size_t i = 0; i < 64; ++i)
+      t[i * 3 + c] = quantizeS8(xs[c * 64 + i], qx.scale, qx.zp);
+  const std::vector<int8_t> r1 = convRef(c1, t);
+  std::vector<int8_t> rp(16 * 6);
+  for (size_t y = 0; y < 4; ++y)
+    for (size_t x = 0; x < 4; ++x)
+      for (size_t c = 0; c < 6; ++c) {
+        int8_t m = -128;
+        for (size_t d = 0; d < 4; ++d)
+          m = std::max(m, r1[((2 * y + d / 2) * 8 + 2 * x + d % 2) * 6 + c]);
+        rp[(y * 4 + x) * 6 + c] = m;
+      }
+  const std::vector<int8_t> r2 = convRef(dw, rp);
+  std::vector<int8_t> rs(96);
+  for (size_t i = 0; i < 96; ++i)
+    rs[i] = quantizeS8(float(r2[i] - q2.zp) * q2.scale + float(rp[i] - q1.zp) * q1.scale,
+                       q3.scale, q3.zp);
+  std::vector<int8_t> rg(6);
+  for (size_t c = 0; c < 6; ++c) {
+    int64_t sum = 0;
+    for (size_t i = 0; i < 16; ++i)
+      sum += rs[i * 6 + c] - q3.zp;
+    rg[c] = requant(sum, q3.scale / (16.0f * q4.scale), q4.zp);
+  }
+  const std::vector<int8_t> rf = convRef(fc, rg);
+
+  Harness hs;
+  void *h = hs.init(g.finish());
+  Buf in = Buf::f32({1, 3, 8, 8}, xs), out = Buf::f32({1, 5});
+  REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+  const std::vector<float> got = out.floats();
+  float worst = 0;
+  for (size_t i = 0; i < 5; ++i)
+    worst = std::max(worst, std::fabs(got[i] - float(rf[i] - q5.zp) * q5.scale));
+  INFO("worst " << worst << ", one step " << q5.scale);
+  CHECK(worst <= q5.scale * 1.001f);
+  // Outputs that differ show the graph really computed something.
+  CHECK(std::count(got.begin(), got.end(), got[0]) < 5);
+}
+
+TEST_CASE("int8 refusals name the value or node", "[xnnpack][int8]") {
+  Harness hs;
+  SECTION("a filter with a non-zero zero point") {
+    ConvCase c;
+    fillCase(c, 61);
+    GraphWriter g;
+    const uint32_t x = g.addQuantizedValue({1, 6, 6, 3}, kQ8, 0.1f, 0);
+    const uint32_t y = g.addQuantizedValue({1, 6, 6, 4}, kQ8, 0.1f, 0);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    const uint32_t w = g.addQuantizedValue({4, 3, 3, 3}, kQ8, 0.01f, 3,
+                                           g.addConstant(c.weights.data(), c.weights.size()));
+    ConvParams p;
+    p.padTop = p.padBottom = p.padLeft = p.padRight = 1;
+    p.kernelH = p.kernelW = 3, p.groupInputChannels = 3, p.groupOutputChannels = 4;
+    g.addConv(Kind::XNNConv2d, p, x, w, kInvalidValueId, y);
+    hs.init(g.finish(), Error::NotSupported);
+    CHECK(std::string(hs.message).find("zero point 3") != std::string::npos);
+  }
+  SECTION("per-channel scales that do not match the channel dim") {
+    GraphWriter g;
+    const uint32_t x = g.addPerChannelQuantizedValue({4, 2}, kQC8, {0.1f, 0.2f, 0.3f}, 0);
+    const uint32_t y = g.addQuantizedValue({4, 2}, kQ8, 0.1f, 0);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    g.addUnary(Kind::XNNClamp, x, y);
+    hs.init(g.finish(), Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("3 scales for 4 channels") != std::string::npos);
+  }
+  SECTION("a float tensor bound to an int8 input") {
+    GraphWriter g;
+    const uint32_t x = g.addQuantizedValue({4}, kQ8, 0.1f, 0);
+    const uint32_t y = g.addValue({4});
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    g.addUnary(Kind::XNNConvert, x, y);
+    void *h = hs.init(g.finish());
+    Buf in = Buf::f32({4}), out = Buf::f32({4});
+    CHECK(hs.run(h, {&in, &out}) == Error::InvalidArgument);
+    Buf in8 = Buf::i8({4}, {1, 2, 3, 4});
+    CHECK(hs.run(h, {&in8, &out}) == Error::Ok);
+  }
+}
