@@ -58,12 +58,12 @@ const NodeCapability &nodeCapability(Kind kind) {
   case Kind::XNNStaticResizeBilinear2D:
     return window;
   case Kind::XNNTanh: case Kind::XNNGelu: case Kind::XNNExp: case Kind::XNNLog:
-  case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot:
+  case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot: case Kind::XNNCos:
     return ownElementwise;
   case Kind::XNNStaticTranspose: case Kind::XNNStaticSlice: case Kind::XNNConcatenate2:
   case Kind::XNNConcatenate3: case Kind::XNNConcatenate4: case Kind::XNNConcatenate5:
     return ownLayout;
-  case Kind::XNNStaticReshape:
+  case Kind::XNNStaticReshape: case Kind::XNNCopy:
     return reshape;
   case Kind::XNNBatchMatrixMultiply:
     return bmm;

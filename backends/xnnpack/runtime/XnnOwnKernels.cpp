@@ -26,6 +26,7 @@ float ownUnary(Kind kind, float x) {
   case Kind::XNNExp: return std::exp(x);
   case Kind::XNNLog: return std::log(x);
   case Kind::XNNSin: return std::sin(x);
+  case Kind::XNNCos: return std::cos(x);
   case Kind::XNNReciprocalSquareRoot: return 1.0f / std::sqrt(x);
   default: return x;
   }
@@ -196,7 +197,7 @@ Error runOwnKernel(const fb::XNode *node, const OwnOperand *in, size_t numIn, fl
   const Kind kind = node->xnode_union_type();
   switch (kind) {
   case Kind::XNNTanh: case Kind::XNNGelu: case Kind::XNNExp: case Kind::XNNLog:
-  case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot: {
+  case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot: case Kind::XNNCos: {
     const uint64_t n = numelOf(outDims);
     const float *x = in[0].data;
     for (uint64_t i = 0; i < n; ++i)

@@ -3,7 +3,7 @@
 // Debian 12's XNNPACK (2022) has no operator for several node kinds that
 // upstream's serializer writes: concatenate (2 to 5 inputs), static slice,
 // batch matrix multiply, scaled dot-product attention, and the unary
-// tanh, gelu, exp, log, sin and reciprocal square root. The handle runs
+// tanh, gelu, exp, log, sin, cos and reciprocal square root. The handle runs
 // them as steps of its own between XNNPACK operators (XnnCapability.h says
 // which kinds). Each computes what upstream's XNNPACK computes, in float32:
 //   - gelu is the erf form, 0.5 x (1 + erf(x / sqrt 2));

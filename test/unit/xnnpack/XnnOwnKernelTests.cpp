@@ -166,6 +166,8 @@ TEST_CASE("xnnpack own kernels: every unary kind this XNNPACK lacks", "[xnnpack]
       {Kind::XNNExp, [](double x) { return std::exp(x); }, -4, 4},
       {Kind::XNNLog, [](double x) { return std::log(x); }, 0.01f, 10},
       {Kind::XNNSin, [](double x) { return std::sin(x); }, -6, 6},
+      {Kind::XNNCos, [](double x) { return std::cos(x); }, -6, 6},
+      {Kind::XNNCopy, [](double x) { return x; }, -6, 6},
       {Kind::XNNReciprocalSquareRoot, [](double x) { return 1 / std::sqrt(x); }, 0.01f, 10},
   };
   for (const Case &c : cases) {
