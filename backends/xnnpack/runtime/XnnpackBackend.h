@@ -17,11 +17,19 @@
 //            reads (it may read 16 bytes past an input), sets every
 //            operator up with this call's pointers and runs it;
 //   - destroy frees the handle and releases its packed weights.
-// Two node kinds the 2022 library lacks but every upstream CNN blob uses,
-// StaticTranspose (NCHW <-> NHWC) and StaticReshape, run as plain copy loops
-// here. Node kinds with no operator in this library (concatenate, slice,
-// batch matmul, tanh, gelu, exp, log, sin, rsqrt, SDPA, quantized types)
-// fail init, naming the node.
+// Node kinds the 2022 library lacks run as our own steps inside the same
+// delegate: StaticTranspose (NCHW <-> NHWC), StaticReshape and Copy as copy
+// loops, and concatenate, slice, batch matmul, attention, tanh, gelu, exp,
+// log, sin, cos and rsqrt as the loops of XnnOwnKernels.h. Which kind runs
+// where is one table, ../format/XnnCapability.h, that the ahead-of-time
+// partitioner asks too; kinds it marks unsupported fail init, naming the
+// node. A 0-d value is computed as [1].
+//
+// Dynamic shapes: upstream writes the upper bound of dynamic dims. A call
+// whose inputs are smaller (same rank, no dim above the bound) carries its
+// sizes through the graph (XnnShapes.h), re-sets every step's setup sizes
+// and resizes the outputs; the workspace, planned at the bound, stays big
+// enough. execute's errors say why through BackendExecuteContext's message.
 //
 // Packed weights are contexts of the cache in runtime/backend/cache: each
 // convolution / fully-connected operator is keyed by a hash of its kind,
@@ -30,8 +38,8 @@
 // decode) share one packed copy; two programs loaded from identical bytes
 // do not. A shared operator is set up and run under its own mutex.
 //
-// The handle keeps no per-call state: execute reads every argument on each
-// call, writes only its outputs, and uses the workspace (the delegate's
+// The handle keeps no per-call state but the current shapes: execute reads
+// every argument on each call, writes only its outputs, and uses the workspace (the delegate's
 // planned scratch when the program declares it, else a buffer the handle
 // owns) under the handle's mutex, so calls never share it concurrently.
 // The compiler may therefore share one handle across call sites.
