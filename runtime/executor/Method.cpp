@@ -1059,14 +1059,11 @@ Error Method::execute() {
   if (temp)
     temp->reset();
   size_t pc = 0, steps = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto budget = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(timeLimitSeconds_));
   while (pc < numInstrs_) {
-    if (++steps > kMaxInstructionsPerRun) {
-      lastSteps_ = steps - 1;
-      return fail(Error::InvalidProgram,
-                  "stopped after %zu instructions (instruction %zu): the program does not "
-                  "terminate",
-                  kMaxInstructionsPerRun, pc);
-    }
+    ++steps;
     const Instr &in = instrs_[pc];
     size_t next = pc + 1;
     Error e = Error::Ok;
@@ -1104,6 +1101,15 @@ Error Method::execute() {
       lastSteps_ = steps;
       appendSourceOf(pc);
       return e;
+    }
+    if (next <= pc && timeLimitSeconds_ > 0 &&
+        std::chrono::steady_clock::now() - start > budget) {
+      lastSteps_ = steps;
+      return fail(Error::InvalidProgram,
+                  "stopped after %.3g s, the time limit (%zu instructions run, at the jump of "
+                  "instruction %zu): the program does not terminate in time",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                  steps, pc);
     }
     pc = next;
   }

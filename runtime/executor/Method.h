@@ -43,8 +43,11 @@ private:
 
 class Method {
 public:
-  /// Instructions one execute() may run before it gives up (loops).
-  static constexpr size_t kMaxInstructionsPerRun = 10'000'000;
+  /// How long one execute() may run before it gives up, by default: a
+  /// program whose loop never ends stops with an error instead of hanging.
+  /// A time budget rather than an instruction count: a count either stops
+  /// long, legitimate loops or lets heavy iterations run for minutes.
+  static constexpr double kDefaultTimeLimitSeconds = 300.0;
 
   /// Build method `name` of `program` in `memory`. Both must outlive the
   /// Method. `detail` receives e.g. "plan 'forward' value 12: IntList item 40
@@ -85,6 +88,11 @@ public:
   const EValue *value(size_t i) const { return i < numValues_ ? &values_[i] : nullptr; }
   /// Instructions the last execute() ran (jumps included).
   size_t lastInstructionCount() const { return lastSteps_; }
+  /// The budget of each execute() in seconds; 0 means none. It is checked
+  /// at every backward jump (only loops can run without end), so a
+  /// straight-line program is never stopped mid-way.
+  void setTimeLimit(double seconds) { timeLimitSeconds_ = seconds > 0 ? seconds : 0; }
+  double timeLimit() const { return timeLimitSeconds_; }
 
   /// Called after each instruction execute() runs, with its index and how
   /// long it took (pte-run --profile). Null (the default) costs one branch.
@@ -154,6 +162,7 @@ private:
   Delegate *delegates_ = nullptr;
   size_t numDelegates_ = 0;
   size_t lastSteps_ = 0;
+  double timeLimitSeconds_ = kDefaultTimeLimitSeconds;
   Profiler *profiler_ = nullptr;
   char errorDetail_[512] = {};
 };

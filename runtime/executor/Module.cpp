@@ -112,6 +112,7 @@ Error Module::loadMethod(const char *name) {
   if (!method.ok())
     return method.error();
   entry.method = std::move(method.get());
+  entry.method->setTimeLimit(options_.timeLimitSeconds);
   methods_.emplace(name, std::move(entry));
   // The first method to load has copied the initial values: from now on the
   // shared arena holds the program's state, which later loads must keep.

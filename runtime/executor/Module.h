@@ -48,6 +48,8 @@ struct ModuleOptions {
   /// the same offsets in every method). Its initial values are copied in
   /// when the first method using it loads; later loads keep the state.
   bool shareMutableArena = true;
+  /// Method::setTimeLimit of every method loaded (seconds, 0 = none).
+  double timeLimitSeconds = Method::kDefaultTimeLimitSeconds;
 };
 
 class Module {

@@ -108,6 +108,7 @@ RunReport runProgramOnce(const uint8_t *data, size_t size, const RunLimits &limi
   ModuleOptions options;
   options.kernels = KernelResolver(&findKernel);
   options.maxPlannedBytes = limits.maxPlannedBytes;
+  options.timeLimitSeconds = limits.timeLimitSeconds;
   options.tempAllocatorBytes = 1u << 20;
   std::string detail;
   auto loaded = Module::fromBytes(data, size, options, &detail);

@@ -15,9 +15,10 @@ struct RunLimits {
   uint64_t maxPlannedBytes = 64u << 20;
   /// Inputs larger than this are not allocated; the method is not executed.
   size_t maxInputBytes = 16u << 20;
-  /// Methods with more instructions are loaded but not executed (loops are
-  /// bounded by the runtime's own kMaxInstructionsPerRun).
+  /// Methods with more instructions are loaded but not executed.
   size_t maxInstructions = 20000;
+  /// ModuleOptions::timeLimitSeconds: a loop that never ends stops here.
+  double timeLimitSeconds = 0.25;
   /// Methods loaded and run per program.
   size_t maxMethods = 4;
 };

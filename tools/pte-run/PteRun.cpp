@@ -62,6 +62,7 @@ struct Options {
   std::string stateDir;
   int repeat = 1;
   int warmup = 0;
+  double timeLimit = Method::kDefaultTimeLimitSeconds;
   int calls = 1;
   std::vector<std::string> sequence; ///< methods to call in order (one program)
   bool noSharedState = false;        ///< every method gets its own arena 2
@@ -180,7 +181,10 @@ bool writeTensor(const std::string &path, const EValue &v, std::string &why) {
     // .npy is row-major: convert a channels-last (or other) output first.
     std::vector<uint8_t> bytes(t.nbytes());
     Tensor c;
-    c.init(t.dtype(), t.sizes());
+    if (c.init(t.dtype(), t.sizes()) != Error::Ok) {
+      why = "shape " + shapeString(t.sizes()) + " cannot be converted";
+      return false;
+    }
     c.setData(bytes.data(), bytes.size());
     c.copyElementsFrom(t);
     return writeNpy(path.c_str(), c.dtype(), c.sizes(), c.data(), c.nbytes(), &why) == Error::Ok;
@@ -244,7 +248,14 @@ bool readInputs(const Options &o, const Method &method, int call, std::mt19937 &
       d.sizes = arr->shape;
       d.bytes = std::move(arr->data);
     }
-    d.tensor.init(t.dtype(), Span<const int64_t>(d.sizes.data(), d.sizes.size()));
+    Span<const int64_t> sizes(d.sizes.data(), d.sizes.size());
+    if (d.tensor.init(t.dtype(), sizes) != Error::Ok) {
+      // Never bind a half-initialised tensor: it would run with another shape.
+      problem = what + ": " + src + ": shape " + shapeString(sizes) + " (rank " +
+                std::to_string(d.sizes.size()) + ") cannot be a tensor of this runtime (at most " +
+                std::to_string(kTensorMaxRank) + " dimensions, no negative size)";
+      return false;
+    }
     d.tensor.setData(d.bytes.data(), d.bytes.size());
   }
   return true;
@@ -409,6 +420,7 @@ int run(const Options &o) {
 #endif
   ModuleOptions mo;
   mo.shareMutableArena = !o.noSharedState;
+  mo.timeLimitSeconds = o.timeLimit;
 #if PTEC_HAVE_PORTABLE_KERNELS
   mo.kernels = KernelResolver(&findKernel);
 #endif
@@ -583,6 +595,11 @@ int main(int argc, char **argv) {
   app.add_option("--expected", o.expected, "Expected output .npy files, one per output");
   app.add_option("--rtol", o.rtol, "Relative tolerance for --expected")->capture_default_str();
   app.add_option("--atol", o.atol, "Absolute tolerance for --expected")->capture_default_str();
+  app.add_option("--time-limit", o.timeLimit,
+                 "Seconds one call may run before it stops with an error (a loop that does "
+                 "not end); 0 = no limit")
+      ->check(CLI::Range(0.0, 1e9))
+      ->capture_default_str();
   app.add_option("--warmup", o.warmup,
                  "Run the method N times more before the timed runs, untimed and not profiled "
                  "(state carries over as with --repeat)")

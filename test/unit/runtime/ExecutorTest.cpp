@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstring>
 
 using namespace ptec::rt;
@@ -255,7 +256,7 @@ TEST_CASE("bool tensor conditions count as true only when all elements are", "[r
   REQUIRE(floatsOf(m->output("forward", 0)) == std::vector<float>{1}); // skipped
 }
 
-TEST_CASE("a program that never ends hits the instruction cap", "[runtime]") {
+TEST_CASE("a program that never ends stops at its time limit", "[runtime]") {
   fb::ProgramT p;
   PlanBuilder b(addPlan(p, "forward"));
   int no = b.boolValue(false);
@@ -263,8 +264,17 @@ TEST_CASE("a program that never ends hits the instruction cap", "[runtime]") {
   emptyConstantSegment(p);
   auto m = loadModule(serialize(p, {{}}));
   REQUIRE(m->loadMethod("forward") == Error::Ok);
+  REQUIRE(m->method("forward")->timeLimit() == Method::kDefaultTimeLimitSeconds);
+  m->method("forward")->setTimeLimit(0.05);
+  auto t0 = std::chrono::steady_clock::now();
   REQUIRE(m->execute("forward") == Error::InvalidProgram);
-  REQUIRE_THAT(m->errorDetail(), Contains("does not terminate"));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE_THAT(m->errorDetail(), Contains("time limit") && Contains("does not terminate"));
+  // Stopped by the clock, not by a count: far more than 10 M instructions
+  // would fit in a longer budget, and this one ended near 0.05 s.
+  REQUIRE(took >= 0.05);
+  REQUIRE(took < 5.0);
+  REQUIRE(m->method("forward")->lastInstructionCount() > 1000);
 }
 
 TEST_CASE("a failing kernel is reported with instruction, operator and message", "[runtime]") {
