@@ -83,7 +83,16 @@ if(STEP STREQUAL "build")
   # it needs the same allow_user_poisoning=0 as the test step (below).
   set(ENV{ASAN_OPTIONS} "detect_leaks=1:abort_on_error=1:halt_on_error=1:allow_user_poisoning=0")
   set(ENV{UBSAN_OPTIONS} "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
-  run_step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${n})
+  # One retry, serial: a clean clone under load once saw llvm-ar miss an
+  # object ninja had not rebuilt (not reproduced since; the cause is not
+  # known). A real compile error fails the retry too; a retry that passes
+  # says so loudly in the log.
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${n} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(WARNING "nested sanitized build failed (${rc}); retrying once with -j 1")
+    run_step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j 1)
+    message(WARNING "nested sanitized build passed on the retry: the first attempt failed")
+  endif()
 elseif(STEP STREQUAL "test")
   if(NOT DEFINED LABELS)
     message(FATAL_ERROR "RunNestedSuite.cmake: STEP=test needs LABELS")
