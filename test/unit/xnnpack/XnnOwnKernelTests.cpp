@@ -562,3 +562,29 @@ TEST_CASE("xnnpack runtime: dynamic last dim, inferred reshape, own kernels",
     requireClose(yb.values(), want, 1e-5);
   }
 }
+
+TEST_CASE("xnnpack capability table: a row for every node kind of the schema",
+          "[xnnpack][capability]") {
+  for (Kind k : fb::EnumValuesXNodeUnion()) {
+    if (k == Kind::NONE)
+      continue;
+    INFO(nodeKindName(k));
+    const NodeCapability &c = nodeCapability(k);
+    // Upstream's float32 node kinds all run; only these two do not.
+    const bool none = k == Kind::XNNConvert || k == Kind::XNNArgMaxPooling2d;
+    CHECK((c.runsOn == RunsOn::Unsupported) == none);
+    if (none) {
+      CHECK(std::string(c.why).size() > 0);
+      continue;
+    }
+    CHECK(c.maxRank >= 1);
+    CHECK(c.maxRank <= 6);
+    CHECK(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp32, c.maxRank));
+    CHECK_FALSE(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp32, size_t(c.maxRank) + 1));
+    CHECK(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp32, 0) == c.zeroDim);
+    CHECK_FALSE(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp16, 1));
+  }
+  CHECK(nodeCapability(static_cast<Kind>(99)).runsOn == RunsOn::Unsupported);
+  CHECK(nodeCapability(Kind::XNNScaledDotProductAttention).runsOn == RunsOn::OwnKernel);
+  CHECK(nodeCapability(Kind::XNNConv2d).runsOn == RunsOn::Xnnpack);
+}
