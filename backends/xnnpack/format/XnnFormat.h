@@ -106,11 +106,18 @@ struct ValueInfo {
   int32_t channelDim = -1;
   std::vector<float> scales;
   uint32_t scaleBufferIndex = 0;
+  /// Dynamically quantized (qdint8, per row of the last num_nonbatch_dims
+  /// dims): the producer picks each row's scale and zero point per call and
+  /// stores them after the elements, `extraBytes` (8 per row: float scale,
+  /// int32 zero point).
+  bool dynamicQuant = false;
+  uint64_t dynamicRows = 0;
+  uint64_t extraBytes = 0;
   bool isInput() const { return (flags & kFlagExternalInput) != 0; }
   bool isOutput() const { return (flags & kFlagExternalOutput) != 0; }
   bool isConstant() const { return constantIndex != 0; }
   bool perChannel() const { return channelDim >= 0; }
-  uint64_t bytes() const { return numel * elementSize; }
+  uint64_t bytes() const { return numel * elementSize + extraBytes; }
 };
 
 /// The checked graph and its workspace plan.

@@ -50,6 +50,13 @@ uint32_t GraphWriter::addPerChannelQuantizedValue(const std::vector<uint64_t> &d
   return addQuantizedValue(dims, dtype, q, constantIndex);
 }
 
+uint32_t GraphWriter::addDynamicQuantizedValue(const std::vector<uint64_t> &dims,
+                                               int32_t nonBatchDims) {
+  QuantParams q;
+  q.nonBatchDims = nonBatchDims;
+  return addQuantizedValue(dims, fb::XNNDatatype::xnn_datatype_qdint8, q);
+}
+
 void GraphWriter::setExternal(uint32_t id, uint32_t externalId, uint32_t flag) {
   values_.at(id).externalId = externalId;
   values_.at(id).flags = flag;
@@ -225,6 +232,12 @@ std::string GraphWriter::finish(uint32_t numExterns, const char *identifier) {
         v.constantIndex, v.externalId, v.flags, static_cast<uint32_t>(i));
     if (!v.quantized) {
       values.push_back(fb::CreateXValue(fbb, fb::XValueUnion::XNNTensorValue, tv.Union()));
+    } else if (v.quant.nonBatchDims > 0) {
+      auto pt = fb::CreatePerTokenDynamicQuant(fbb, v.quant.nonBatchDims);
+      auto qv = fb::CreateXNNQuantizedTensorValue(
+          fbb, tv, fb::XNNQuantParams::PerTokenDynamicQuant, pt.Union());
+      values.push_back(
+          fb::CreateXValue(fbb, fb::XValueUnion::XNNQuantizedTensorValue, qv.Union()));
     } else if (v.quant.perChannel) {
       auto pc = fb::CreatePerChannelQuantDirect(fbb, &v.quant.scales, v.quant.channelDim, 0,
                                                 static_cast<uint32_t>(v.quant.scales.size()));

@@ -45,6 +45,7 @@ struct QuantParams {
   int32_t zeroPoint = 0;      ///< per-tensor
   std::vector<float> scales;  ///< per-channel
   int32_t channelDim = 0;     ///< per-channel
+  int32_t nonBatchDims = 0;   ///< > 0: dynamic (PerTokenDynamicQuant)
 };
 
 struct PoolParams {
@@ -80,6 +81,10 @@ public:
                                        fb_xnnpack::XNNDatatype dtype,
                                        const std::vector<float> &scales, int32_t channelDim,
                                        uint32_t constantIndex = 0);
+  /// A dynamically quantized int8 value (xnn_datatype_qdint8 with
+  /// PerTokenDynamicQuant): each row of its last `nonBatchDims` dims gets its
+  /// scale and zero point when the producing Convert runs.
+  uint32_t addDynamicQuantizedValue(const std::vector<uint64_t> &dims, int32_t nonBatchDims = 1);
   /// Makes value `id` delegate argument `externalId` (input or output).
   void setExternal(uint32_t id, uint32_t externalId, uint32_t flag);
   bool isExternal(uint32_t id) const;

@@ -24,7 +24,7 @@ bool goodScale(float s) { return std::isfinite(s) && s > 0.0f; }
 
 uint32_t datatypeBytes(DT dtype) {
   switch (dtype) {
-  case DT::xnn_datatype_qint8: case DT::xnn_datatype_qcint8:
+  case DT::xnn_datatype_qint8: case DT::xnn_datatype_qcint8: case DT::xnn_datatype_qdint8:
     return 1;
   case DT::xnn_datatype_fp32: case DT::xnn_datatype_qint32: case DT::xnn_datatype_qcint32:
     return 4;
@@ -46,6 +46,24 @@ Error readQuantizedValue(const fb::XNNQuantizedTensorValue *q, ValueInfo *info,
   const std::string name = "value " + std::to_string(t->id_out());
   info->dtype = t->datatype();
   info->quantized = true;
+  if (info->dtype == DT::xnn_datatype_qdint8 &&
+      q->quant_params_type() == fb::XNNQuantParams::PerTokenDynamicQuant) {
+    // Rows of the last num_nonbatch_dims dims, each quantized per call.
+    const int32_t nonBatch = q->quant_params_as_PerTokenDynamicQuant()->num_nonbatch_dims();
+    const uint32_t rank = t->dims() ? t->dims()->size() : 0;
+    if (nonBatch < 1 || uint32_t(nonBatch) > rank)
+      return fail(why, Error::InvalidArgument,
+                  name + ": num_nonbatch_dims " + std::to_string(nonBatch) +
+                      " does not fit its " + std::to_string(rank) + " dims");
+    uint64_t rows = 1;
+    for (uint32_t k = 0; k + uint32_t(nonBatch) < rank; ++k)
+      rows *= t->dims()->Get(k);
+    info->elementSize = 1;
+    info->dynamicQuant = true;
+    info->dynamicRows = rows;
+    info->extraBytes = rows * 8;
+    return Error::Ok;
+  }
   if (!isQuantizedDatatype(info->dtype))
     return fail(why, Error::NotSupported,
                 name + " is quantized with datatype " +

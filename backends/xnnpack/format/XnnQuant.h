@@ -21,16 +21,17 @@
 namespace ptec::xnnpack {
 
 /// Bytes per element of a datatype this runtime reads (fp32, qint8, qcint8,
-/// qint32, qcint32), 0 for the others.
+/// qdint8, qint32, qcint32), 0 for the others.
 uint32_t datatypeBytes(fb_xnnpack::XNNDatatype dtype);
 
 /// True for the quantized datatypes (qint8, qcint8, qint32, qcint32).
 bool isQuantizedDatatype(fb_xnnpack::XNNDatatype dtype);
 
 /// Fills `info`'s datatype, element size and quantization from a quantized
-/// value (dims, ids and flags are read by the caller). NotSupported for a
-/// datatype or quantization kind this runtime does not run (uint8, int4,
-/// dynamic or blockwise quantization), InvalidArgument for inconsistent
+/// value (dims, ids and flags are read by the caller); qdint8 with
+/// PerTokenDynamicQuant is a dynamically quantized value (rows quantized
+/// per call, ValueInfo::dynamicQuant). NotSupported for a datatype or
+/// quantization kind this runtime does not run (uint8, int4, blockwise), InvalidArgument for inconsistent
 /// parameters (scale not positive and finite, per-channel scales that do
 /// not match the channel dim, an int8 zero point outside [-128, 127]).
 rt::Error readQuantizedValue(const fb_xnnpack::XNNQuantizedTensorValue *q, ValueInfo *info,

@@ -38,7 +38,7 @@ std::string dimsText(const std::vector<uint64_t> &d) {
   return s + "]";
 }
 
-bool isInt8(const ValueInfo &v) { return v.quantized && v.elementSize == 1; }
+bool isInt8(const ValueInfo &v) { return v.quantized && v.elementSize == 1 && !v.dynamicQuant; }
 bool isFloat(const ValueInfo &v) { return !v.quantized && v.dtype == DT::xnn_datatype_fp32; }
 bool sameQuant(const ValueInfo &a, const ValueInfo &b) {
   return a.scale == b.scale && a.zeroPoint == b.zeroPoint;
@@ -154,6 +154,61 @@ void sliceBytes(const QuantStep &q, const Step &s, const uint8_t *in, uint8_t *o
   }
 }
 
+/// XNNPACK's per-row parameters of dynamic quantization (asymmetric, from
+/// the row's min and max widened to include 0): the quantize multiplier, the
+/// dequantize scale and the zero point.
+void dynamicParams(float lo, float hi, float *multiplier, float *scale, int32_t *zeroPoint) {
+  const float qmin = -128.0f, qmax = 127.0f;
+  const float rmin = std::fmin(0.0f, lo), rmax = std::fmax(0.0f, hi);
+  const float m = rmin == rmax ? 1.0f : (qmax - qmin) / (rmax - rmin);
+  const float dmin = rmin * m, dmax = rmax * m;
+  float zp = (qmin + dmin) + (qmax + dmax) > 0 ? qmin - dmin : qmax - dmax;
+  zp = std::fmin(std::fmax(zp, qmin), qmax);
+  *zeroPoint = int32_t(std::lrintf(zp));
+  *scale = 1.0f / m;
+  *multiplier = 1.0f / *scale; // what XNNPACK's convert kernel is given
+}
+
+void quantizeRows(const QuantStep &q, const float *in, int8_t *out) {
+  uint8_t *params = reinterpret_cast<uint8_t *>(out) + q.rows * q.depth;
+  for (size_t r = 0; r < q.rows; ++r) {
+    const float *x = in + r * q.depth;
+    float lo = q.depth ? x[0] : 0.0f, hi = lo;
+    for (size_t k = 1; k < q.depth; ++k)
+      lo = std::fmin(lo, x[k]), hi = std::fmax(hi, x[k]);
+    float multiplier = 1.0f, scale = 1.0f;
+    int32_t zp = 0;
+    dynamicParams(lo, hi, &multiplier, &scale, &zp);
+    for (size_t k = 0; k < q.depth; ++k) {
+      float v = x[k] * multiplier;
+      v = std::fmin(std::fmax(v, float(-128 - zp)), float(127 - zp));
+      out[r * q.depth + k] = int8_t(std::lrintf(v) + zp);
+    }
+    std::memcpy(params + r * 8, &scale, 4);
+    std::memcpy(params + r * 8 + 4, &zp, 4);
+  }
+}
+
+void dynamicFullyConnected(const QuantStep &q, const int8_t *in, float *out) {
+  const uint8_t *params = reinterpret_cast<const uint8_t *>(in) + q.rows * q.depth;
+  for (size_t r = 0; r < q.rows; ++r) {
+    float scale;
+    int32_t zp;
+    std::memcpy(&scale, params + r * 8, 4);
+    std::memcpy(&zp, params + r * 8 + 4, 4);
+    const int8_t *x = in + r * q.depth;
+    for (size_t n = 0; n < q.outputs; ++n) {
+      const int8_t *w = q.weights.data() + n * q.depth;
+      int32_t acc = 0;
+      for (size_t k = 0; k < q.depth; ++k)
+        acc += (int32_t(x[k]) - zp) * int32_t(w[k]);
+      float v = float(acc) * scale;
+      v = v * q.weightScales[n] + (q.bias.empty() ? 0.0f : q.bias[n]);
+      out[r * q.outputs + n] = std::fmin(std::fmax(v, q.flo), q.fhi);
+    }
+  }
+}
+
 } // namespace
 
 bool touchesQuantized(const GraphPlan &plan, const NodeOperands &ops) {
@@ -256,7 +311,11 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
   case Kind::XNNConvert: {
     PTEC_TRY(sameNumel());
     s.batch = in.numel;
-    if (isFloat(in) && isInt8(res) && !res.perChannel()) {
+    if (isFloat(in) && res.dynamicQuant) {
+      q->op = Op::ToDynamic;
+      q->rows = res.dynamicRows;
+      q->depth = q->rows ? res.numel / q->rows : 0;
+    } else if (isFloat(in) && isInt8(res) && !res.perChannel()) {
       q->op = Op::ToInt8;
       PTEC_TRY(created(xnn_create_convert_nc_f32_qs8(1, 1, 1, res.scale, int8_t(res.zeroPoint),
                                                      -128, 127, 0, op)));
@@ -275,6 +334,38 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
   }
   case Kind::XNNConv2d: case Kind::XNNDepthwiseConv2d: case Kind::XNNFullyConnected: {
     const uint32_t wIdx = ops.inputs.size() > 1 ? ops.inputs[1] : ~0u;
+    if (kind == Kind::XNNFullyConnected && in.dynamicQuant) {
+      // Dynamic int8 linear: int8 weights, float bias and output.
+      const auto *f = static_cast<const fb::XNNFullyConnected *>(node->xnode_union());
+      if (wIdx == ~0u || !V[wIdx].isConstant() || !isInt8(V[wIdx]) || V[wIdx].dims.size() != 2 ||
+          (V[wIdx].perChannel() ? V[wIdx].channelDim != 0 : V[wIdx].zeroPoint != 0) ||
+          f->flags() != 0 || !isFloat(res))
+        return bad(Error::NotSupported, "a dynamically quantized fully connected layer needs "
+                                        "constant [outputs, inputs] int8 weights (zero point 0), "
+                                        "no flags and a float output");
+      const ValueInfo &w = V[wIdx];
+      q->op = Op::DynamicFullyConnected;
+      q->outputs = w.dims[0], q->depth = w.dims[1];
+      q->rows = in.dynamicRows;
+      if (q->depth == 0 || in.numel != q->rows * q->depth || res.numel != q->rows * q->outputs)
+        return bad(Error::InvalidArgument, "input " + dimsText(in.dims) + ", filter " +
+                                               dimsText(w.dims) + " and output " +
+                                               dimsText(res.dims) + " do not agree");
+      const auto *wData = reinterpret_cast<const int8_t *>(pointers[wIdx]);
+      q->weights.assign(wData, wData + w.numel);
+      q->weightScales = w.perChannel() ? w.scales : std::vector<float>(q->outputs, w.scale);
+      if (ops.inputs.size() > 2) {
+        const ValueInfo &b = V[ops.inputs[2]];
+        if (!b.isConstant() || !isFloat(b) || b.numel != q->outputs)
+          return bad(Error::NotSupported, "the bias must be a float constant of " +
+                                              std::to_string(q->outputs) + " elements");
+        q->bias.resize(q->outputs);
+        std::memcpy(q->bias.data(), pointers[ops.inputs[2]], q->outputs * sizeof(float));
+      }
+      q->flo = lo, q->fhi = hi;
+      q->requantize = false;
+      break;
+    }
     PTEC_TRY(needInt8({s.in0, s.out}));
     if (wIdx == ~0u || !V[wIdx].isConstant() || V[wIdx].elementSize != 1 || !V[wIdx].quantized)
       return bad(Error::NotSupported, "the filter must be a constant int8 tensor");
@@ -717,6 +808,12 @@ Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,
     sliceBytes(q, s, static_cast<const uint8_t *>(a), static_cast<uint8_t *>(y));
     if (q.requantize)
       requantizeInPlace(q, y8, y8, q.numel);
+    return Error::Ok;
+  case Op::ToDynamic:
+    quantizeRows(q, static_cast<const float *>(a), y8);
+    return Error::Ok;
+  case Op::DynamicFullyConnected:
+    dynamicFullyConnected(q, x8, static_cast<float *>(y));
     return Error::Ok;
   case Op::Concat: {
     auto *dst = static_cast<uint8_t *>(y);

@@ -15,7 +15,13 @@
 //   - own loops on 1-byte elements: transpose, reshape, concatenate, slice,
 //     average pooling (this library has it for uint8 only) and int8 -> int8
 //     requantization (a clamp or layout move whose input and output are
-//     quantized differently).
+//     quantized differently);
+//   - dynamic quantization (upstream's dynamic int8 linear: a float -> qdint8
+//     Convert, then a fully connected layer with int8 weights, float bias
+//     and float output) as own loops, since this library has no qd8
+//     kernels: each row gets XNNPACK's asymmetric scale / zero point from
+//     its min and max, the layer accumulates in int32 and scales to float
+//     as XNNPACK's qd8_f32_qc8w GEMM does.
 // Own loops requantize as XNNPACK's reference does: round to nearest even
 // of real / scale + zero point, clamped to the int8 range (quantizeS8).
 // The fused activation of a node (output_min_max, e.g. a fused relu) is
@@ -38,7 +44,7 @@ struct QuantStep {
     ToInt8, ToFloat, ConvQs8, ConvQc8, FullyConnectedQs8, Add, Subtract, Multiply, MaxPool,
     GlobalAvgPool, Clamp, Sigmoid, Tanh, Pad,
     // Own loops.
-    Requantize, AvgPool, Transpose, Copy, Concat, Slice,
+    Requantize, AvgPool, Transpose, Copy, Concat, Slice, ToDynamic, DynamicFullyConnected,
   };
   Op op = Op::Copy;
   /// Requantization from the input's to the output's parameters after an
@@ -58,6 +64,13 @@ struct QuantStep {
   size_t offsets[kMaxDims] = {};
   size_t sizes[kMaxDims] = {};
   size_t numel = 0;
+  /// Dynamic quantization: rows of `depth` elements; the fully connected
+  /// layer's own copies of its int8 weights [outputs, depth], per-output
+  /// weight scales and float bias, and its float output clamp.
+  size_t rows = 0, depth = 0, outputs = 0;
+  std::vector<int8_t> weights;
+  std::vector<float> weightScales, bias;
+  float flo = 0.0f, fhi = 0.0f;
 };
 
 /// True when node `ops` reads or writes a quantized value, so that its

@@ -556,6 +556,56 @@ TEST_CASE("int8 small CNN as upstream writes it, float at the edges", "[xnnpack]
   CHECK(std::count(got.begin(), got.end(), got[0]) < 5);
 }
 
+TEST_CASE("dynamically quantized fully connected (float in and out)", "[xnnpack][int8]") {
+  // Convert float -> qdint8 (a scale and zero point per row, chosen per
+  // call), then int8 weights per channel with a float bias and a relu.
+  const uint64_t rows = 3, k = 10, n = 4;
+  const std::vector<int8_t> w = int8s(n * k, 71, -40, 127);
+  const std::vector<float> wScales{0.01f, 0.02f, 0.005f, 0.03f}, bias{0.1f, -0.2f, 0.0f, 0.3f};
+  GraphWriter g;
+  const uint32_t x = g.addValue({rows, k}), xq = g.addDynamicQuantizedValue({rows, k}, 1);
+  const uint32_t wv =
+      g.addPerChannelQuantizedValue({n, k}, kQC8, wScales, 0, g.addConstant(w.data(), w.size()));
+  const uint32_t bv = g.addConstantValue({n}, bias.data());
+  const uint32_t y = g.addValue({rows, n});
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(y, 1, kFlagExternalOutput);
+  g.addUnary(Kind::XNNConvert, x, xq);
+  g.addFullyConnected(xq, wv, bv, y, 0, OutputClamp{0.0f, INFINITY});
+  Harness hs;
+  void *h = hs.init(g.finish());
+  for (float spread : {1.0f, 40.0f}) { // rows of very different ranges per call
+    std::vector<float> xs(rows * k);
+    for (size_t i = 0; i < xs.size(); ++i)
+      xs[i] = spread * std::sin(0.9f * float(i) + 0.3f) + (i / k == 1 ? spread : 0.0f);
+    Buf in = Buf::f32({int64_t(rows), int64_t(k)}, xs), out = Buf::f32({int64_t(rows), int64_t(n)});
+    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+    const std::vector<float> got = out.floats();
+    for (uint64_t r = 0; r < rows; ++r) {
+      // The reference: the row's range widened to 0 spread over 255 steps,
+      // the zero point that maps its min to -128, integer accumulation.
+      float lo = 0, hi = 0;
+      for (uint64_t i = 0; i < k; ++i)
+        lo = std::min(lo, xs[r * k + i]), hi = std::max(hi, xs[r * k + i]);
+      const float step = (hi - lo) / 255.0f;
+      const int32_t zp = int32_t(std::lrint(std::min(127.0, std::max(-128.0, -128.0 - lo / step))));
+      for (uint64_t j = 0; j < n; ++j) {
+        int64_t acc = 0;
+        int maxW = 0;
+        for (uint64_t i = 0; i < k; ++i) {
+          const int32_t qx = std::clamp(int32_t(std::lrint(xs[r * k + i] / step)) + zp, -128, 127);
+          acc += int64_t(qx - zp) * w[j * k + i];
+          maxW = std::max(maxW, std::abs(int(w[j * k + i])));
+        }
+        const double want = std::max(double(acc) * step * wScales[j] + bias[j], 0.0);
+        INFO("row " << r << " col " << j << " spread " << spread);
+        // At most one input element a step apart from the reference's.
+        CHECK(std::fabs(got[r * n + j] - want) <= step * maxW * wScales[j] * 1.001 + 1e-6);
+      }
+    }
+  }
+}
+
 TEST_CASE("int8 refusals name the value or node", "[xnnpack][int8]") {
   Harness hs;
   SECTION("a filter with a non-zero zero point") {
