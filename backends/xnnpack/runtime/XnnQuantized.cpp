@@ -154,6 +154,39 @@ void sliceBytes(const QuantStep &q, const Step &s, const uint8_t *in, uint8_t *o
   }
 }
 
+/// y = quantize(deq(a) op deq(b)) with numpy broadcasting (shapes right-
+/// aligned, rank <= 6).
+void binaryLoop(const QuantStep &q, const Step &s, const int8_t *a, const int8_t *b,
+                int8_t *y) {
+  const size_t rank = std::max(s.rank0, s.rank1);
+  size_t dims[kMaxDims], sa[kMaxDims], sb[kMaxDims], idx[kMaxDims] = {};
+  size_t ta = 1, tb = 1, total = 1;
+  for (size_t k = rank; k-- > 0;) {
+    const size_t da = k + s.rank0 >= rank ? s.shape0[k + s.rank0 - rank] : 1;
+    const size_t db = k + s.rank1 >= rank ? s.shape1[k + s.rank1 - rank] : 1;
+    dims[k] = std::max(da, db);
+    sa[k] = da == 1 ? 0 : ta;
+    sb[k] = db == 1 ? 0 : tb;
+    ta *= da, tb *= db, total *= dims[k];
+  }
+  size_t ia = 0, ib = 0;
+  for (size_t o = 0; o < total; ++o) {
+    const float ra = float(int32_t(a[ia]) - q.inZeroPoint) * q.inScale;
+    const float rb = float(int32_t(b[ib]) - q.in2ZeroPoint) * q.in2Scale;
+    const float r = s.kind == fb::XNodeUnion::XNNAdd        ? ra + rb
+                    : s.kind == fb::XNodeUnion::XNNSubtract ? ra - rb
+                                                            : ra * rb;
+    y[o] = quantizeS8(r, q.outScale, q.outZeroPoint, q.lo, q.hi);
+    for (size_t k = rank; k-- > 0;) {
+      ia += sa[k], ib += sb[k];
+      if (++idx[k] < dims[k])
+        break;
+      ia -= sa[k] * dims[k], ib -= sb[k] * dims[k];
+      idx[k] = 0;
+    }
+  }
+}
+
 /// XNNPACK's per-row parameters of dynamic quantization (asymmetric, from
 /// the row's min and max widened to include 0): the quantize multiplier, the
 /// dequantize scale and the zero point.
@@ -513,19 +546,28 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     for (size_t k = 0; k < s.rank1; ++k)
       s.shape1[k] = b.dims[k];
     q->requantize = false;
+    q->in2Scale = b.scale, q->in2ZeroPoint = b.zeroPoint;
     const int8_t za = int8_t(a.zeroPoint), zb = int8_t(b.zeroPoint), zy = int8_t(res.zeroPoint);
+    xnn_status st;
     if (kind == Kind::XNNAdd) {
       q->op = Op::Add;
-      PTEC_TRY(created(xnn_create_add_nd_qs8(za, a.scale, zb, b.scale, zy, res.scale, q->lo,
-                                             q->hi, 0, op)));
+      st = xnn_create_add_nd_qs8(za, a.scale, zb, b.scale, zy, res.scale, q->lo, q->hi, 0, op);
     } else if (kind == Kind::XNNSubtract) {
       q->op = Op::Subtract;
-      PTEC_TRY(created(xnn_create_subtract_nd_qs8(za, a.scale, zb, b.scale, zy, res.scale,
-                                                  q->lo, q->hi, 0, op)));
+      st = xnn_create_subtract_nd_qs8(za, a.scale, zb, b.scale, zy, res.scale, q->lo, q->hi, 0,
+                                      op);
     } else {
       q->op = Op::Multiply;
-      PTEC_TRY(created(xnn_create_multiply_nd_qs8(za, a.scale, zb, b.scale, zy, res.scale,
-                                                  q->lo, q->hi, 0, op)));
+      st = xnn_create_multiply_nd_qs8(za, a.scale, zb, b.scale, zy, res.scale, q->lo, q->hi, 0,
+                                      op);
+    }
+    // This library bounds the ratios of input to output scales (newer
+    // XNNPACK takes more); outside them, our loop.
+    if (st == xnn_status_unsupported_parameter || st == xnn_status_invalid_parameter) {
+      *op = nullptr;
+      q->op = Op::BinaryLoop;
+    } else {
+      PTEC_TRY(created(st));
     }
     break;
   }
@@ -808,6 +850,9 @@ Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,
     sliceBytes(q, s, static_cast<const uint8_t *>(a), static_cast<uint8_t *>(y));
     if (q.requantize)
       requantizeInPlace(q, y8, y8, q.numel);
+    return Error::Ok;
+  case Op::BinaryLoop:
+    binaryLoop(q, s, x8, static_cast<const int8_t *>(b), y8);
     return Error::Ok;
   case Op::ToDynamic:
     quantizeRows(q, static_cast<const float *>(a), y8);

@@ -13,7 +13,8 @@
 //     _qs8, max_pooling2d_nhwc_s8, global_average_pooling_nwc_qs8,
 //     clamp_nc_s8, sigmoid / tanh_nc_qs8, constant_pad_nd_x8;
 //   - own loops on 1-byte elements: transpose, reshape, concatenate, slice,
-//     average pooling (this library has it for uint8 only) and int8 -> int8
+//     average pooling (this library has it for uint8 only), add / subtract /
+//     multiply whose scale ratios this library refuses, and int8 -> int8
 //     requantization (a clamp or layout move whose input and output are
 //     quantized differently);
 //   - dynamic quantization (upstream's dynamic int8 linear: a float -> qdint8
@@ -45,6 +46,7 @@ struct QuantStep {
     GlobalAvgPool, Clamp, Sigmoid, Tanh, Pad,
     // Own loops.
     Requantize, AvgPool, Transpose, Copy, Concat, Slice, ToDynamic, DynamicFullyConnected,
+    BinaryLoop,
   };
   Op op = Op::Copy;
   /// Requantization from the input's to the output's parameters after an
@@ -53,6 +55,10 @@ struct QuantStep {
   float inScale = 1.0f, outScale = 1.0f;
   int32_t inZeroPoint = 0, outZeroPoint = 0;
   int8_t lo = -128, hi = 127;
+  /// BinaryLoop (an add, subtract or multiply whose scales this XNNPACK
+  /// refuses): the second input's parameters.
+  float in2Scale = 1.0f;
+  int32_t in2ZeroPoint = 0;
   /// Average pooling window (NHWC).
   uint32_t padTop = 0, padLeft = 0, poolH = 1, poolW = 1, strideH = 1, strideW = 1;
   size_t outH = 0, outW = 0, channels = 0;

@@ -363,6 +363,39 @@ TEST_CASE("int8 add and multiply, with broadcasting", "[xnnpack][int8]") {
   }
 }
 
+TEST_CASE("int8 add / subtract / multiply with scales this XNNPACK refuses", "[xnnpack][int8]") {
+  // Input scales 200-300x the output's: past this library's bounds for add
+  // and subtract, so our broadcasting loop runs them (multiply's product
+  // ratio, 60, is within its bounds: XNNPACK runs it).
+  const Q qa{0.3f, 1}, qb{0.2f, -4}, qy{0.001f, 0};
+  for (Kind kind : {Kind::XNNAdd, Kind::XNNSubtract, Kind::XNNMultiply}) {
+    GraphWriter g;
+    const uint32_t a = g.addQuantizedValue({2, 1, 4}, kQ8, qa.scale, qa.zp);
+    const uint32_t b = g.addQuantizedValue({3, 1}, kQ8, qb.scale, qb.zp);
+    const uint32_t y = g.addQuantizedValue({2, 3, 4}, kQ8, qy.scale, qy.zp);
+    g.setExternal(a, 0, kFlagExternalInput);
+    g.setExternal(b, 1, kFlagExternalInput);
+    g.setExternal(y, 2, kFlagExternalOutput);
+    g.addBinary(kind, a, b, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    const std::vector<int8_t> as{0, 1, 2, -1, 3, 1, 0, 2}, bs{-4, -3, -5};
+    Buf ta = Buf::i8({2, 1, 4}, as), tb = Buf::i8({3, 1}, bs), ty = Buf::i8({2, 3, 4});
+    REQUIRE(hs.run(h, {&ta, &tb, &ty}) == Error::Ok);
+    std::vector<int8_t> want;
+    for (size_t i = 0; i < 2; ++i)
+      for (size_t j = 0; j < 3; ++j)
+        for (size_t k = 0; k < 4; ++k) {
+          const float ra = float(as[i * 4 + k] - qa.zp) * qa.scale;
+          const float rb = float(bs[j] - qb.zp) * qb.scale;
+          const float r = kind == Kind::XNNAdd ? ra + rb : kind == Kind::XNNSubtract ? ra - rb : ra * rb;
+          want.push_back(quantizeS8(r, qy.scale, qy.zp));
+        }
+    INFO(nodeKindName(kind));
+    CHECK(maxStepDiff(ty.ints(), want) <= 1);
+  }
+}
+
 TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnpack][int8]") {
   const Q q{0.04f, -20}, qo{0.03f, 5};
   const std::vector<int8_t> xs = int8s(2 * 6 * 6 * 3, 31);
