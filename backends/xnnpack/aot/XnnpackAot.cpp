@@ -30,12 +30,14 @@ public:
 
   std::optional<std::string> refuse(Operation *op) const override { return refuseOp(op); }
 
-  /// Maximal groups, except those that would only reshape or pad.
+  /// Maximal groups, except those that would only reshape or pad, and
+  /// int8 weights kept with their users (keepQuantizedWeights).
   llvm::SmallVector<OpGroup> group(llvm::ArrayRef<Operation *> ops) const override {
     llvm::SmallVector<OpGroup> groups;
-    if (llvm::all_of(ops, onlyMovesData))
+    std::optional<OpGroup> kept = keepQuantizedWeights(ops);
+    if (!kept || kept->empty() || llvm::all_of(*kept, onlyMovesData))
       return groups;
-    groups.emplace_back(ops.begin(), ops.end());
+    groups.push_back(std::move(*kept));
     return groups;
   }
 

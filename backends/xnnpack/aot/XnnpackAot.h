@@ -107,6 +107,11 @@ std::optional<OpPlan> planQuantizedOp(mlir::Operation *op, const IsConstant &isC
 /// channels), possibly transposed [1, 0] for addmm / mm.
 bool isQuantizedWeight(mlir::Value v, const IsConstant &isConstant);
 
+/// A group with the weight dequantizes no member reads left out; nullopt
+/// when a convolution or linear's int8 weight is outside the group.
+std::optional<llvm::SmallVector<mlir::Operation *, 4>>
+keepQuantizedWeights(llvm::ArrayRef<mlir::Operation *> ops);
+
 /// Why the backend refuses `op` (nullopt: accepted). Same as planOp.
 std::optional<std::string> refuseOp(mlir::Operation *op);
 

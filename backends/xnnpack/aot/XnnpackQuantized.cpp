@@ -18,6 +18,8 @@
 
 #include "backends/xnnpack/aot/XnnpackLowering.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -303,6 +305,46 @@ std::optional<OpPlan> planQuantizedOp(Operation *operation, const IsConstant &is
     return no(bad);
   p.form = OpPlan::Form::Dequantize;
   return p;
+}
+
+std::optional<llvm::SmallVector<Operation *, 4>>
+keepQuantizedWeights(llvm::ArrayRef<Operation *> ops) {
+  // Groups grow along data flow, so a weight's dequantize (which reads only
+  // constants) can land in another group than the convolution or linear
+  // that reads it, when an op between them stays portable. The reader then
+  // gets a float tensor XNNPACK cannot pack: the whole group stays portable.
+  // A weight dequantize no member reads leaves the group (nothing in it
+  // depends on the weight, so no cycle forms).
+  llvm::SmallPtrSet<Operation *, 16> in(ops.begin(), ops.end());
+  IsConstant constant = [](Value v) { return bool(constantWeightOf(v)); };
+  std::string why;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : ops) {
+      if (!in.contains(op))
+        continue;
+      std::optional<OpPlan> p = planOp(op, constant, &why);
+      if (!p)
+        continue;
+      if (p->form == OpPlan::Form::QuantizedWeight &&
+          llvm::none_of(op->getUsers(), [&](Operation *u) { return in.contains(u); })) {
+        in.erase(op);
+        changed = true;
+      } else if ((p->form == OpPlan::Form::Conv || p->form == OpPlan::Form::Linear) &&
+                 !constant(p->weight)) {
+        bool transposed = false;
+        Operation *d = weightDequantize(p->weight, &transposed);
+        if (!in.contains(p->weight.getDefiningOp()) || !d || !in.contains(d))
+          return std::nullopt;
+      }
+    }
+  }
+  llvm::SmallVector<Operation *, 4> kept;
+  for (Operation *op : ops)
+    if (in.contains(op))
+      kept.push_back(op);
+  return kept;
 }
 
 namespace lowering {

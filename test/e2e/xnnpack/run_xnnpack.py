@@ -4,7 +4,11 @@ every method run by pte-run against PyTorch's outputs (run_model.py's check),
 and the program's delegation checked with pte-inspect: at least
 --min-delegates XnnpackBackend entries per method (or exactly --entries), the
 number of DelegateCall instructions (--calls), and whether the entries carry
-planned scratch (--scratch yes|no).
+planned scratch (--scratch yes|no). --no-portable PREFIX fails when a kernel
+call left on the portable kernels runs an operator whose name starts with
+PREFIX (e.g. quantized_decomposed:: for an int8 program that must be wholly
+delegated); --atol replaces meta.json's tolerance (rtol 0) for a backend
+whose arithmetic differs from PyTorch's by design (int8 requantization).
 
 Standard library only; exits non-zero on any failure, 77 when pte-run was
 built without XnnpackBackend.
@@ -51,6 +55,14 @@ def check_delegation(args, pte):
         if args.calls is not None and len(calls) != args.calls:
             print(f"FAIL: {name} has {len(calls)} delegate calls, expected {args.calls}")
             failures += 1
+        ops = plan.get("operators", [])
+        for i in plan["chains"][0]["instructions"]:
+            if i["instr_args_type"] != "KernelCall":
+                continue
+            op = ops[i["instr_args"]["op_index"]]["name"]
+            if any(op.startswith(prefix) for prefix in args.no_portable):
+                print(f"FAIL: {name} runs {op} on the portable kernels")
+                failures += 1
         if args.scratch is not None:
             have = all(d.get("scratch") for d in xnn) and bool(xnn)
             if have != (args.scratch == "yes"):
@@ -69,6 +81,10 @@ def main():
     ap.add_argument("--entries", type=int, default=None)
     ap.add_argument("--calls", type=int, default=None)
     ap.add_argument("--scratch", choices=["yes", "no"], default=None)
+    ap.add_argument("--no-portable", action="append", default=[], metavar="PREFIX",
+                    help="fail when a portable kernel call runs an operator named PREFIX...")
+    ap.add_argument("--atol", type=float, default=None,
+                    help="tolerance instead of meta.json's (rtol 0)")
     ap.add_argument("--pybind", action="store_true",
                     help="also run on the executorch package's runtime bindings")
     ap.add_argument("--oracle", default=None, metavar="RUNNER",
@@ -82,6 +98,8 @@ def main():
         return SKIP
 
     meta = json.load(open(os.path.join(args.model, "meta.json")))
+    if args.atol is not None:
+        meta["rtol"], meta["atol"] = 0.0, args.atol
     run_args = argparse.Namespace(bin=args.bin, model=args.model, expect_delegates=None,
                                   oracle=args.oracle, pybind=args.pybind)
     options = ["--backend", args.backend, "--write-back", "earliest"] + args.extra

@@ -12,6 +12,12 @@
 // CHECK-NEXT: exir.yield
 // CHECK: aten::permute_copy
 // CHECK-NOT: exir.delegate_region
+// CHECK: aten::gelu
+// An elementwise op on a 0-d tensor is taken (the capability table both
+// halves share allows 0-d for it; the runtime computes it as [1]).
+// CHECK: exir.delegate_region "XnnpackBackend"
+// CHECK-NEXT: aten::add.Scalar
+// CHECK-NEXT: exir.yield
 module {
   exir.weight @w "parameter" = dense<0.5> : tensor<4x3x3x3xf32>
   func.func @forward(%x: tensor<1x3x8x8xf32> {exir.input = #exir.input<user_input, "x">},
@@ -28,9 +34,85 @@ module {
     %3 = exir.aten "aten::convolution"(%x, %y) {dilation = array<i64: 1, 1>, groups = 1 : i64, operand_segments = array<i32: 1, 1, 0>, output_padding = array<i64: 0, 0>, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>, transposed = false} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
     // expected-remark @+1 {{not delegated (xnnpack: this XNNPACK (Debian 12, 2022) has no gelu operator)}}
     %4 = exir.aten "aten::gelu"(%m) {approximate = "none", operand_segments = array<i32: 1>} : (tensor<2x8xf32>) -> tensor<2x8xf32>
-    // The runtime half declares 0-d values as [1] and would refuse the blob.
-    // expected-remark @+1 {{not delegated (xnnpack: a 0-d (scalar) result, which the XNNPACK runtime half does not take)}}
     %5 = exir.aten "aten::add.Scalar"(%s) {other = 5.000000e-01 : f64, operand_segments = array<i32: 1>} : (tensor<f32>) -> tensor<f32>
     return %1, %2, %3, %4, %5 : tensor<1x4x8x8xf32>, tensor<1x8x8x4xf32>, tensor<1x4x8x8xf32>, tensor<2x8xf32>, tensor<f32>
+  }
+
+// PT2E int8: the quantize / dequantize pairs and the per-channel weight
+// dequantize join the convolution's region (XNNPACK runs it in int8); a
+// uint8 quantize stays portable.
+// CHECK-LABEL: func.func @qconv
+// CHECK: exir.delegate_region "XnnpackBackend"
+// CHECK-NEXT: quantized_decomposed::dequantize_per_channel
+// CHECK-NEXT: quantized_decomposed::quantize_per_tensor
+// CHECK-NEXT: quantized_decomposed::dequantize_per_tensor
+// CHECK-NEXT: aten::convolution
+// CHECK-NEXT: aten::relu
+// CHECK-NEXT: quantized_decomposed::quantize_per_tensor
+// CHECK-NEXT: quantized_decomposed::dequantize_per_tensor
+// CHECK-NEXT: exir.yield
+// CHECK: quantized_decomposed::quantize_per_tensor"{{.*}}quant_max = 255
+// CHECK-NOT: exir.delegate_region
+  exir.weight @qw "buffer" = dense<1> : tensor<4x3x3x3xi8>
+  exir.weight @qs "buffer" = dense<0.01> : tensor<4xf32>
+  exir.weight @qz "buffer" = dense<0> : tensor<4xi64>
+  func.func @qconv(%x: tensor<1x3x8x8xf32> {exir.input = #exir.input<user_input, "x">},
+                   %w: tensor<4x3x3x3xi8> {exir.input = #exir.input<buffer, "qw">},
+                   %s: tensor<4xf32> {exir.input = #exir.input<buffer, "qs">},
+                   %z: tensor<4xi64> {exir.input = #exir.input<buffer, "qz">})
+      -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xui8>) {
+    %0 = exir.aten "quantized_decomposed::dequantize_per_channel"(%w, %s, %z) {axis = 0 : i64, dtype = i8, operand_segments = array<i32: 1, 1, 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -127 : i64} : (tensor<4x3x3x3xi8>, tensor<4xf32>, tensor<4xi64>) -> tensor<4x3x3x3xf32>
+    %1 = exir.aten "quantized_decomposed::quantize_per_tensor"(%x) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 2.0e-02 : f64, zero_point = 3 : i64} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xi8>
+    %2 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%1) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 2.0e-02 : f64, zero_point = 3 : i64} : (tensor<1x3x8x8xi8>) -> tensor<1x3x8x8xf32>
+    %3 = exir.aten "aten::convolution"(%2, %0) {dilation = array<i64: 1, 1>, groups = 1 : i64, operand_segments = array<i32: 1, 1, 0>, output_padding = array<i64: 0, 0>, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>, transposed = false} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+    %4 = exir.aten "aten::relu"(%3) {operand_segments = array<i32: 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+    %5 = exir.aten "quantized_decomposed::quantize_per_tensor"(%4) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 5.0e-02 : f64, zero_point = -128 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xi8>
+    %6 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%5) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 5.0e-02 : f64, zero_point = -128 : i64} : (tensor<1x4x8x8xi8>) -> tensor<1x4x8x8xf32>
+    // expected-remark @+1 {{not delegated (xnnpack: only float32 to int8 quantization is lowered)}}
+    %7 = exir.aten "quantized_decomposed::quantize_per_tensor"(%6) {dtype = ui8, operand_segments = array<i32: 1>, quant_max = 255 : i64, quant_min = 0 : i64, scale = 5.0e-02 : f64, zero_point = 0 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xui8>
+    return %6, %7 : tensor<1x4x8x8xf32>, tensor<1x4x8x8xui8>
+  }
+
+// A portable op between the activations' quantizes splits the int8 chain
+// in two groups: the weight's dequantize and transpose grow into the first
+// one (they read only constants), its addmm into the second. XNNPACK could
+// not pack a weight that comes from another delegate: the second group
+// stays portable, and the first keeps only what it reads itself.
+// CHECK-LABEL: func.func @qsplit
+// CHECK: exir.delegate_region "XnnpackBackend"
+// CHECK-NEXT: quantized_decomposed::quantize_per_tensor
+// CHECK-NEXT: quantized_decomposed::dequantize_per_tensor
+// CHECK-NEXT: exir.yield
+// CHECK-NOT: exir.delegate_region
+// CHECK: return
+  exir.weight @lw "buffer" = dense<1> : tensor<8x16xi8>
+  exir.weight @ls "buffer" = dense<0.01> : tensor<8xf32>
+  exir.weight @lz "buffer" = dense<0> : tensor<8xi64>
+  exir.weight @lb "parameter" = dense<0.5> : tensor<8xf32>
+  func.func @qsplit(%x: tensor<4x16xf32> {exir.input = #exir.input<user_input, "x">},
+                    %w: tensor<8x16xi8> {exir.input = #exir.input<buffer, "lw">},
+                    %s: tensor<8xf32> {exir.input = #exir.input<buffer, "ls">},
+                    %z: tensor<8xi64> {exir.input = #exir.input<buffer, "lz">},
+                    %b: tensor<8xf32> {exir.input = #exir.input<parameter, "lb">})
+      -> tensor<4x8xf32> {
+    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
+    %0 = exir.aten "quantized_decomposed::dequantize_per_channel"(%w, %s, %z) {axis = 0 : i64, dtype = i8, operand_segments = array<i32: 1, 1, 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -127 : i64} : (tensor<8x16xi8>, tensor<8xf32>, tensor<8xi64>) -> tensor<8x16xf32>
+    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
+    %1 = exir.aten "aten::permute_copy"(%0) {dims = array<i64: 1, 0>, operand_segments = array<i32: 1>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
+    %2 = exir.aten "quantized_decomposed::quantize_per_tensor"(%x) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 2.0e-02 : f64, zero_point = 3 : i64} : (tensor<4x16xf32>) -> tensor<4x16xi8>
+    %3 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%2) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 2.0e-02 : f64, zero_point = 3 : i64} : (tensor<4x16xi8>) -> tensor<4x16xf32>
+    // expected-remark @+1 {{not delegated (xnnpack: not an operator the XNNPACK backend lowers)}}
+    %4 = exir.aten "aten::cumsum"(%3) {dim = 1 : i64, dtype = #exir.none, operand_segments = array<i32: 1>} : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
+    %5 = exir.aten "quantized_decomposed::quantize_per_tensor"(%4) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 5.0e-02 : f64, zero_point = 0 : i64} : (tensor<4x16xf32>) -> tensor<4x16xi8>
+    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
+    %6 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%5) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 5.0e-02 : f64, zero_point = 0 : i64} : (tensor<4x16xi8>) -> tensor<4x16xf32>
+    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
+    %7 = exir.aten "aten::addmm"(%b, %6, %1) {alpha = 1 : i64, beta = 1 : i64, operand_segments = array<i32: 1, 1, 1>} : (tensor<8xf32>, tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
+    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
+    %8 = exir.aten "quantized_decomposed::quantize_per_tensor"(%7) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 4.0e-02 : f64, zero_point = -1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xi8>
+    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
+    %9 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%8) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 4.0e-02 : f64, zero_point = -1 : i64} : (tensor<4x8xi8>) -> tensor<4x8xf32>
+    return %9 : tensor<4x8xf32>
   }
 }
