@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/xnnpack/aot/XnnpackAot.h"
+#include "backends/xnnpack/format/XnnCapability.h"
 
 #include "dialects/exir/IR/ExirDialect.h"
 
@@ -266,8 +267,53 @@ std::optional<OpPlan> planUnary(const Checker &c, Kind node, float lo, float hi)
 
 } // namespace
 
+namespace {
+std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &isConstant,
+                                      std::string *why);
+} // namespace
+
+// Every float plan then asks the table the runtime half asks too
+// (format/XnnCapability.h): where its node runs, its largest rank, and
+// whether a 0-d operand or result is taken (the runtime computes it as [1]).
 std::optional<OpPlan> planOp(Operation *operation, const IsConstant &isConstant,
                              std::string *why) {
+  std::optional<OpPlan> p = planOpUnchecked(operation, isConstant, why);
+  if (!p || p->form == Form::Quantize || p->form == Form::Dequantize ||
+      p->form == Form::QuantizedWeight)
+    return p; // int8 plans: XnnpackQuantized.cpp checks them
+  const ptec::xnnpack::NodeCapability &cap = ptec::xnnpack::nodeCapability(p->node);
+  auto refuse = [&](const std::string &text) -> std::optional<OpPlan> {
+    if (why)
+      *why = text;
+    return std::nullopt;
+  };
+  if (cap.runsOn == ptec::xnnpack::RunsOn::Unsupported)
+    return refuse(ptec::xnnpack::nodeKindName(p->node) + ": " + cap.why);
+  auto check = [&](Value v) {
+    auto t = llvm::dyn_cast<RankedTensorType>(v.getType());
+    return !t || !t.getElementType().isF32() ||
+           ptec::xnnpack::capabilityTakes(cap, fb::XNNDatatype::xnn_datatype_fp32,
+                                          size_t(t.getRank()));
+  };
+  for (Value v : operation->getOperands())
+    if (!check(v))
+      return refuse("a rank " +
+                    std::to_string(llvm::cast<RankedTensorType>(v.getType()).getRank()) +
+                    " operand, which " + ptec::xnnpack::nodeKindName(p->node) +
+                    " does not take");
+  for (Value v : operation->getResults())
+    if (!check(v))
+      return refuse("a rank " +
+                    std::to_string(llvm::cast<RankedTensorType>(v.getType()).getRank()) +
+                    " result, which " + ptec::xnnpack::nodeKindName(p->node) +
+                    " does not take");
+  return p;
+}
+
+namespace {
+
+std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &isConstant,
+                                      std::string *why) {
   auto op = llvm::dyn_cast<exir::AtenOp>(operation);
   Checker c{op, isConstant, why};
   if (!op)
@@ -281,12 +327,6 @@ std::optional<OpPlan> planOp(Operation *operation, const IsConstant &isConstant,
     return c.no(missing);
   if (name.split('.').first.ends_with("_"))
     return c.no("an in-place operator");
-  // The runtime half declares a 0-d value as [1] and refuses the blob at
-  // load ("the output is declared [], the operator produces [1]"): keep the
-  // two halves in agreement by not taking 0-d results.
-  for (Value r : op->getResults())
-    if (auto t = llvm::dyn_cast<RankedTensorType>(r.getType()); t && t.getRank() == 0)
-      return c.no("a 0-d (scalar) result, which the XNNPACK runtime half does not take");
   const float inf = INFINITY;
   if (name == "aten::convolution")
     return planConv(c);
@@ -446,6 +486,8 @@ std::optional<OpPlan> planOp(Operation *operation, const IsConstant &isConstant,
   }
   return c.no("not an operator the XNNPACK backend lowers");
 }
+
+} // namespace
 
 std::optional<std::string> refuseOp(Operation *op) {
   std::string why;

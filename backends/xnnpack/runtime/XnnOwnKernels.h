@@ -8,8 +8,8 @@
 // which kinds). Each computes what upstream's XNNPACK computes, in float32:
 //   - gelu is the erf form, 0.5 x (1 + erf(x / sqrt 2));
 //   - batch matrix multiply is [.., M, K] x [.., K, N] (with flag 1,
-//     XNN_FLAG_TRANSPOSE_B: [.., N, K]); batch dims broadcast where one is
-//     a multiple of the other (output index i reads i / (out / dim));
+//     XNN_FLAG_TRANSPOSE_B: [.., N, K]); batch dims are equal or 1
+//     (broadcast);
 //   - attention is softmax((q * scale) k^T + mask) v over query
 //     [.., H, T, C], key and value [.., H, U, C|D] or, multi-query,
 //     [.., U, C|D], scale [C] (per channel, as XNNPACK takes it) and an

@@ -1,8 +1,8 @@
 //===- XnnShapes.cpp - output shape of each XnnpackBackend node -----------===//
 //
 // The arithmetic follows what XNNPACK computes for each node (window
-// extents, broadcasting, batch matrix multiply's batch dims, attention's
-// [.., H, T, C] layout); the reshape node infers its one 0 entry as
+// extents, broadcasting, batch matrix multiply's batch dims, equal or 1,
+// attention's [.., H, T, C] layout); the reshape node infers its one 0 as
 // upstream's serializer writes -1 dims; a slice size of 0 runs to the end
 // of its dim.
 //
@@ -222,9 +222,11 @@ Error bmmShape(const fb::XNode *node, const Dims &a, const Dims &b, Dims *out,
   for (size_t i = 0; i + 2 < rank; ++i) {
     const uint64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     const uint64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da == 0 || db == 0 || (da % db != 0 && db % da != 0))
+    // XNNPACK's operator takes equal batch dims or 1 (its subgraph check
+    // lets multiples through, which the operator then refuses).
+    if (da != db && da != 1 && db != 1)
       return fail(why, "batch dims of " + dimsText(a) + " and " + dimsText(b) +
-                           " are not multiples of each other");
+                           " do not broadcast");
     (*out)[i] = std::max(da, db);
   }
   (*out)[rank - 2] = m;

@@ -301,6 +301,15 @@ TEST_CASE("xnnpack own kernels: batch matrix multiply", "[xnnpack][own]") {
     });
     requireClose(y.values(), want);
   }
+  SECTION("batch dims that are neither equal nor 1 are refused at init") {
+    Harness hs;
+    hs.init(oneNode({{2, 3, 4}, {4, 4, 5}}, {4, 3, 5},
+                    [&](GraphWriter &g, auto ids, uint32_t y) {
+                      g.addBatchMatMul(ids[0], ids[1], y);
+                    }),
+            Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("do not broadcast") != std::string::npos);
+  }
 }
 
 namespace {
