@@ -219,6 +219,8 @@ TEST_CASE("a failing backend execute names the instruction and backend", "[runti
     REQUIRE(m->setInput("forward", i, a.t) == Error::Ok);
   REQUIRE(m->execute("forward") == Error::InvalidArgument);
   REQUIRE_THAT(m->errorDetail(), Contains("instruction 0 (delegate 0, backend RtTestBackend) failed"));
+  // The backend's own message (BackendExecuteContext::errorMessage) follows.
+  REQUIRE_THAT(m->errorDetail(), Contains("InvalidArgument: expects 3 float tensors, got 2"));
 }
 
 TEST_CASE("a SEGMENT blob reaches init as the segment's bytes", "[runtime][delegate]") {

@@ -1,5 +1,6 @@
 #include "test/unit/runtime/TestKernels.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace ptec::rt::test {
@@ -88,10 +89,15 @@ public:
     testBackendStats().lastBlob.assign(static_cast<const char *>(blob.data), blob.size);
     return static_cast<void *>(h);
   }
-  Error execute(BackendExecuteContext &, void *handle, Span<EValue *> args) override {
+  Error execute(BackendExecuteContext &ctx, void *handle, Span<EValue *> args) override {
     if (args.size() != 3 || !isFloatTensor(args[0]) || !isFloatTensor(args[1]) ||
-        !isFloatTensor(args[2]))
+        !isFloatTensor(args[2])) {
+      // Says why, as a backend may (the method appends it to its error).
+      if (ctx.errorMessage != nullptr && ctx.errorMessageSize > 0)
+        std::snprintf(ctx.errorMessage, ctx.errorMessageSize, "expects 3 float tensors, got %zu",
+                      args.size());
       return Error::InvalidArgument;
+    }
     const Tensor &a = args[0]->toTensor(), &b = args[1]->toTensor();
     Tensor &out = args[2]->toTensor();
     if (a.numel() != b.numel() || out.resize(a.sizes()) != Error::Ok || !a.data() ||
