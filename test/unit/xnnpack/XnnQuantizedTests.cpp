@@ -459,6 +459,37 @@ TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnp
   }
 }
 
+TEST_CASE("int8 clamp, requantizing convert and constant pad", "[xnnpack][int8]") {
+  const Q q{0.05f, 10}, q2{0.02f, -3};
+  const std::vector<int8_t> xs = int8s(12, 81);
+  GraphWriter g;
+  const uint32_t x = g.addQuantizedValue({3, 4}, kQ8, q.scale, q.zp);
+  const uint32_t c1 = g.addQuantizedValue({3, 4}, kQ8, q.scale, q.zp);  // same params
+  const uint32_t c2 = g.addQuantizedValue({3, 4}, kQ8, q2.scale, q2.zp); // requantized
+  const uint32_t cv = g.addQuantizedValue({3, 4}, kQ8, q.scale, q.zp);   // int8 -> int8
+  const uint32_t pd = g.addQuantizedValue({4, 6}, kQ8, q.scale, q.zp);
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(c1, 1, kFlagExternalOutput);
+  g.setExternal(pd, 2, kFlagExternalOutput);
+  g.addUnary(Kind::XNNClamp, x, c1, OutputClamp{-1.0f, 2.0f});
+  g.addUnary(Kind::XNNClamp, c1, c2, OutputClamp{0.0f, INFINITY});
+  g.addUnary(Kind::XNNConvert, c2, cv);
+  g.addPad(cv, pd, {1, 0}, {0, 2}, 0.5f);
+  Harness hs;
+  void *h = hs.init(g.finish());
+  Buf in = Buf::i8({3, 4}, xs), o1 = Buf::i8({3, 4}), o2 = Buf::i8({4, 6});
+  REQUIRE(hs.run(h, {&in, &o1, &o2}) == Error::Ok);
+  std::vector<int8_t> want1, want2(24, quantizeS8(0.5f, q.scale, q.zp));
+  for (size_t i = 0; i < 12; ++i) {
+    const float r = std::min(std::max(float(xs[i] - q.zp) * q.scale, -1.0f), 2.0f);
+    want1.push_back(quantizeS8(r, q.scale, q.zp));
+    const float r2 = float(quantizeS8(std::max(r, 0.0f), q2.scale, q2.zp) - q2.zp) * q2.scale;
+    want2[(i / 4 + 1) * 6 + i % 4] = quantizeS8(r2, q.scale, q.zp);
+  }
+  CHECK(maxStepDiff(o1.ints(), want1) <= 1);
+  CHECK(maxStepDiff(o2.ints(), want2) <= 1);
+}
+
 TEST_CASE("int8 layout moves: transpose, reshape, concatenate, slice", "[xnnpack][int8]") {
   const Q q{0.1f, 1};
   const std::vector<int8_t> xs = int8s(2 * 3 * 4, 41);
