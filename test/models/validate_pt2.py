@@ -107,6 +107,17 @@ SCHEMAS = [
     "int quant_min, int quant_max, ScalarType dtype) -> Tensor",
     "quantized_decomposed::dequantize_per_tensor(Tensor input, float scale, int zero_point, "
     "int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor",
+    # quantized_cnn / quantized_mlp(_pt): torch 2.x training IR after convert_pt2e
+    "quantized_decomposed::dequantize_per_channel(Tensor input, Tensor scales, "
+    "Tensor? zero_points, int axis, int quant_min, int quant_max, ScalarType dtype, *, "
+    "ScalarType? out_dtype=None) -> Tensor",
+    "conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], "
+    "SymInt[2] padding=[0, 0], SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor",
+    "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor",
+    "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+    "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
+    "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor",
+    "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
 ]
 
 # Python symbolic ops (section 6.2 of the pt2 spec): positional, no schema.
