@@ -112,8 +112,14 @@ std::vector<uint8_t> serializePtd(const std::map<std::string, PtdEntry> &entries
 
 bool writePtdFile(const std::map<std::string, PtdEntry> &entries, const std::string &path,
                   std::string *err, uint64_t alignment) {
+  OutputFiles out;
+  return stagePtdFile(entries, path, out, err, alignment) && out.commit(err);
+}
+
+bool stagePtdFile(const std::map<std::string, PtdEntry> &entries, const std::string &path,
+                  OutputFiles &out, std::string *err, uint64_t alignment) {
   PtdLayout layout = layoutPtd(entries, alignment);
-  return writeChunksAtomic(path, layout.chunks, err);
+  return out.stage(path, layout.chunks, err);
 }
 
 } // namespace ptec::pte

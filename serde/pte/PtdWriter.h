@@ -52,5 +52,8 @@ PtdLayout layoutPtd(const std::map<std::string, PtdEntry> &entries, uint64_t ali
 // memory: the weights go from the entries straight to the file.
 bool writePtdFile(const std::map<std::string, PtdEntry> &entries, const std::string &path,
                   std::string *err, uint64_t alignment = 16);
+// The same, staged in `out` (written when `out` commits).
+bool stagePtdFile(const std::map<std::string, PtdEntry> &entries, const std::string &path,
+                  OutputFiles &out, std::string *err, uint64_t alignment = 16);
 
 } // namespace ptec::pte

@@ -752,6 +752,12 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
 
 bool writeProgramFile(const ProgramBuilder &b, const WriteOptions &o, const std::string &path,
                       std::string *err) {
+  OutputFiles out;
+  return stageProgramFile(b, o, path, out, err) && out.commit(err);
+}
+
+bool stageProgramFile(const ProgramBuilder &b, const WriteOptions &o, const std::string &path,
+                      OutputFiles &out, std::string *err) {
   std::vector<uint8_t> head;
   Layout layout;
   uint64_t base = 0;
@@ -769,7 +775,7 @@ bool writeProgramFile(const ProgramBuilder &b, const WriteOptions &o, const std:
   }
   if (layout.segmentDataSize > at)
     chunks.push_back({nullptr, static_cast<size_t>(layout.segmentDataSize - at)});
-  return writeChunksAtomic(path, chunks, err);
+  return out.stage(path, chunks, err);
 }
 
 std::vector<uint8_t> serializeProgram(ProgramBuilder &b, const WriteOptions &o) {
@@ -778,77 +784,6 @@ std::vector<uint8_t> serializeProgram(ProgramBuilder &b, const WriteOptions &o) 
   if (!trySerializeProgram(b, o, &out, &err))
     out.clear();
   return out;
-}
-
-bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
-                     std::string *err) {
-  return writeChunksAtomic(path, {{bytes.data(), bytes.size()}}, err);
-}
-
-bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &chunks,
-                       std::string *err) {
-  static const uint8_t kZeros[4096] = {};
-  constexpr size_t kWriteSlice = size_t(32) << 20;
-  auto fail = [&](const std::string &what, const std::string &tmp) {
-    int e = errno;
-    if (!tmp.empty())
-      ::unlink(tmp.c_str());
-    if (err)
-      *err = what + ": " + std::strerror(e);
-    return false;
-  };
-  // Unique name in the same directory, so the rename is atomic.
-  std::string tmp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
-    tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-          std::to_string(attempt);
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST)
-      return fail("cannot create temporary file for '" + path + "'", "");
-  }
-  if (fd < 0)
-    return fail("cannot create temporary file for '" + path + "'", "");
-  for (const FileChunk &c : chunks) {
-    size_t done = 0;
-    // Bytes that lie in a mapped input file (weights read in place from the
-    // .pt2) are copied file to file by the kernel: they never pass through,
-    // or stay resident in, this process.
-    io::MappedSource src;
-    if (c.data && c.size && io::findMappedSource(c.data, c.size, &src)) {
-      loff_t from = static_cast<loff_t>(src.offset);
-      while (done < c.size) {
-        ssize_t n = ::copy_file_range(src.fd, &from, fd, nullptr, c.size - done, 0);
-        if (n < 0 && errno == EINTR)
-          continue;
-        if (n <= 0)
-          break;  // unsupported here (EXDEV, EINVAL, ...) or short: write() the rest
-        done += static_cast<size_t>(n);
-      }
-    }
-    while (done < c.size) {
-      const uint8_t *from = c.data ? c.data + done : kZeros;
-      size_t want = c.data ? std::min(c.size - done, kWriteSlice) : std::min(c.size - done, sizeof kZeros);
-      ssize_t n = ::write(fd, from, want);
-      if (n > 0 && c.data)
-        io::releasePages(from, static_cast<size_t>(n));  // a mapping's pages, once written
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0) {
-        int e = errno;
-        ::close(fd);
-        errno = e;
-        return fail("cannot write '" + tmp + "'", tmp);
-      }
-      done += static_cast<size_t>(n);
-    }
-  }
-  // No fsync: see docs/pte-format-notes.md "Determinism and atomic writes".
-  if (::close(fd) != 0)
-    return fail("cannot close '" + tmp + "'", tmp);
-  if (::rename(tmp.c_str(), path.c_str()) != 0)
-    return fail("cannot rename '" + tmp + "' to '" + path + "'", tmp);
-  return true;
 }
 
 } // namespace ptec::pte

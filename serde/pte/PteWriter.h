@@ -95,6 +95,9 @@ bool trySerializeProgram(const ProgramBuilder &b, const WriteOptions &o,
 // builder straight to the file, so a large program costs its weights once.
 bool writeProgramFile(const ProgramBuilder &b, const WriteOptions &o, const std::string &path,
                       std::string *err);
+// The same, staged in `out` (written when `out` commits).
+bool stageProgramFile(const ProgramBuilder &b, const WriteOptions &o, const std::string &path,
+                      OutputFiles &out, std::string *err);
 
 // Layout constants of the extended header (spec section 2.2).
 inline constexpr size_t kExtendedHeaderOffset = 8;

@@ -90,6 +90,7 @@ int main(int argc, char **argv) {
                "with --json: summarize byte vectors (constant data, delegate "
                "blobs, compile spec values) as \"<N bytes, fnv1a64 H>\"");
   app.add_flag("--check", check,
+             "  pte-inspect --plan --method decode model.pte      one method's plan\n"
                "run every rule of the .pte format spec and list each violation "
                "(errors and warnings) instead of the summary");
   bool instructions = false, plan = false;
@@ -103,7 +104,9 @@ int main(int argc, char **argv) {
   app.add_option("--plan-svg", planSvgPath,
                  "write the memory plan as an SVG picture (tensors as boxes over time x "
                  "offset; inputs, outputs, state and delegate scratch marked)");
-  app.add_option("--method", svgMethod, "the method --plan-svg draws (default: the first)");
+  app.add_option("--method", svgMethod,
+                 "only this method in --instructions, --plan and --plan-svg (default: "
+                 "every method)");
   std::string dataPath;
   app.add_option("--data", dataPath,
                  "with --check: the .ptd holding the program's external weights; every "
@@ -130,6 +133,12 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "%s: error: %s\n", dataPath.c_str(), problems.c_str());
         return 1;
       }
+  // --method narrows a listing; with none it would be silently ignored.
+  if (!svgMethod.empty() && !instructions && !plan && planSvgPath.empty()) {
+    std::fprintf(stderr, "%s: error: --method selects the method of --instructions, --plan "
+                         "or --plan-svg; give one of them\n", path.c_str());
+    return 2;
+  }
       out += problems;
       errors += missing;
     }
@@ -145,9 +154,9 @@ int main(int argc, char **argv) {
       return 1;
     }
     if (instructions)
-      out += ptec::pte::listInstructions(view);
+      out += ptec::pte::listInstructions(view, svgMethod);
     if (plan)
-      out += ptec::pte::listPlan(view);
+      out += ptec::pte::listPlan(view, svgMethod);
     if (!planSvgPath.empty()) {
       std::string svg;
       if (!ptec::pte::planSvg(view, svgMethod, &svg, &err)) {
@@ -159,6 +168,17 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "%s: error: %s\n", planSvgPath.c_str(), err.c_str());
         return 1;
       }
+    if (!svgMethod.empty()) {
+      bool known = false;
+      auto *plans = view.program->execution_plan();
+      for (uint32_t m = 0; plans && m < plans->size(); ++m)
+        known |= plans->Get(m)->name() && plans->Get(m)->name()->str() == svgMethod;
+      if (!known) {
+        std::fprintf(stderr, "%s: error: no method named '%s'\n", path.c_str(),
+                     svgMethod.c_str());
+        return 2;
+      }
+    }
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;

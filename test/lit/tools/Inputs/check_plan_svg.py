@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Checks a plan picture (--plan-svg): each method's group has both axes
+with their labels; each arena band has a height that follows its size (the
+largest of the picture at full height, none below the minimum); the
+lower-bound line lies inside its band; inputs, outputs and state are drawn
+after (over) the plain tensors of their band. Prints "svg ok: METHODS" or the
+first problem. Usage: check_plan_svg.py FILE.svg"""
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+NS = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+problems, methods, bands = [], [], []
+for g in root.iter(NS + "g"):
+    if g.get("class") != "method":
+        continue
+    name = g.get("id")[len("method-"):]
+    methods.append(name)
+    for arena in g.findall(NS + "g"):
+        if arena.get("class") != "arena":
+            continue
+        where = f"{name} {arena.get('id')}"
+        axes = {a.get("class"): a for a in arena.findall(NS + "g")}
+        for axis, label in (("axis x", "instruction"), ("axis y", "byte offset")):
+            if axis not in axes:
+                problems.append(f"{where}: no {axis}")
+            elif label not in [t.text for t in axes[axis].iter(NS + "text")]:
+                problems.append(f"{where}: {axis} has no '{label}' label")
+        frame = [r for r in arena.findall(NS + "rect") if r.get("class") == "frame"][0]
+        top, height = float(frame.get("y")), float(frame.get("height"))
+        bands.append((where, int(arena.get("data-bytes")), height))
+        for line in arena.findall(NS + "line"):
+            if line.get("class") == "lower-bound":
+                y = float(line.get("y1"))
+                if not top - 0.5 <= y <= top + height + 0.5:
+                    problems.append(f"{where}: lower bound at y={y} outside [{top}, {top + height}]")
+        kinds = [r.get("class") for r in arena.findall(NS + "rect") if r.get("class") != "frame"]
+        if "tensor" in kinds:
+            last_tensor = len(kinds) - 1 - kinds[::-1].index("tensor")
+            for k in ("input", "output", "state"):
+                if k in kinds and kinds.index(k) < last_tensor:
+                    problems.append(f"{where}: an {k} is drawn under a tensor")
+largest = max((b for _, b, _ in bands), default=0)
+for where, size, height in bands:
+    want = max(60.0, 360.0 * size / largest) if largest else 60.0
+    if abs(height - want) > 0.5:
+        problems.append(f"{where}: band height {height} for {size} bytes, expected {want:.1f}")
+for p in problems:
+    print(p)
+if not problems:
+    print("svg ok: " + " ".join(methods))
+sys.exit(1 if problems else 0)
