@@ -1,8 +1,11 @@
 //===- PartitionDot.h - the partitioned graph as Graphviz DOT ---*- C++ -*-===//
 //
-// aot-compile --partition-dot: one digraph per method; each top-level op a
-// node, each exir.delegate_region a cluster coloured per backend with its
-// ops inside, edges from producers to users. Deterministic text.
+// aot-compile --partition-dot: one cluster per function; each top-level op
+// a node labelled with its result shapes, each exir.delegate_region a
+// cluster coloured per backend and numbered ("region k", program order per
+// function, as in the compile report), ops left on portable kernels marked
+// with exir-partition's reason, edges from producers to users, and a
+// legend. Deterministic text.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -3,6 +3,8 @@
 #include "compiler/Report.h"
 
 #include "dialects/exir/IR/ExirDialect.h"
+#include "dialects/exir/schema/OperatorSchema.h"
+#include "serde/pte/PlanBound.h"
 #include "serde/pte/PteInspect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -53,8 +55,12 @@ void CompileReport::recordPhase(ModuleOp module, const std::string &name, double
 void CompileReport::recordWriteBack(ModuleOp module) {
   for (func::FuncOp f : methodsOf(module)) {
     Method &m = method(f.getSymName().str());
+    m.copies.clear();
     Block &body = f.getBody().front();
+    // One pass: a copy's distance to the return is the ops after it.
+    int64_t index = 0, terminator = static_cast<int64_t>(body.getOperations().size()) - 1;
     for (Operation &op : body) {
+      int64_t at = index++;
       auto copy = llvm::dyn_cast<exir::CopyOp>(op);
       if (!copy)
         continue;
@@ -62,9 +68,7 @@ void CompileReport::recordWriteBack(ModuleOp module) {
       if (auto arg = llvm::dyn_cast<BlockArgument>(copy.getDst()))
         if (exir::InputAttr in = exir::getInputAttr(f, arg.getArgNumber()))
           c.state = in.getFqn() ? in.getFqn().getValue().str() : "";
-      for (Operation *next = op.getNextNode(); next && next != body.getTerminator();
-           next = next->getNextNode())
-        ++c.movedUp;
+      c.movedUp = std::max<int64_t>(0, terminator - at - 1);
       m.copies.push_back(c);
     }
     if (auto wb = f->getAttrOfType<DictionaryAttr>("exir.write_back")) {
@@ -84,7 +88,23 @@ void CompileReport::recordOpsBeforePartition(ModuleOp module) {
   }
 }
 
+void dropRefusalReasons(ModuleOp module) {
+  auto refused = StringAttr::get(module.getContext(), "exir.refused");
+  module.walk([&](exir::AtenOp op) { op->removeAttr(refused); });
+}
+
 void CompileReport::recordPartition(ModuleOp module) {
+  regions.clear();
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (f.isDeclaration())
+      continue;
+    int64_t index = 0;
+    for (auto region : f.getBody().front().getOps<exir::DelegateRegionOp>()) {
+      int64_t ops = 0;
+      region.walk([&](exir::AtenOp) { ++ops; });
+      regions.push_back({f.getSymName().str(), index++, region.getBackend().str(), ops});
+    }
+  }
   // Ops inside delegate regions, per backend; private callees (lower once,
   // call many) count once per call.
   llvm::StringMap<std::map<std::string, int64_t>> perFunc;
@@ -108,18 +128,101 @@ void CompileReport::recordPartition(ModuleOp module) {
 }
 
 void CompileReport::recordPlan(ModuleOp module) {
+  // The planner's own figures; recordProgram replaces the sizes with the
+  // written program's and adds the lower bound (PlanBound.h).
   for (func::FuncOp f : methodsOf(module)) {
     Method &m = method(f.getSymName().str());
     if (auto plan = f->getAttrOfType<DictionaryAttr>("exir.plan")) {
       if (auto a = plan.getAs<StringAttr>("algorithm"))
         m.planner = a.str();
-      if (auto n = plan.getAs<IntegerAttr>("lower_bound"))
-        m.lowerBound = n.getInt();
       if (auto n = plan.getAs<IntegerAttr>("total"))
         m.planned = n.getInt();
     }
     if (auto sizes = f->getAttrOfType<DenseI64ArrayAttr>("exir.arena_sizes"))
       m.arenas.assign(sizes.asArrayRef().begin(), sizes.asArrayRef().end());
+  }
+}
+
+namespace {
+
+/// "file:line" of the innermost file location in `loc`, or "".
+std::string fileLine(Location loc) {
+  if (auto f = llvm::dyn_cast<FileLineColLoc>(loc))
+    return f.getFilename().str() + ":" + std::to_string(f.getLine());
+  if (auto n = llvm::dyn_cast<NameLoc>(loc))
+    return fileLine(n.getChildLoc());
+  if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
+    return fileLine(c.getCallee());
+  if (auto f = llvm::dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations())
+      if (std::string s = fileLine(l); !s.empty())
+        return s;
+  return "";
+}
+
+/// The portable kernel an ATen op runs as once in out form.
+std::string kernelOf(exir::AtenOp op) {
+  if (op.getOpName() == "aten::view")
+    return "none (a static view aliases its input)";
+  const schema::FunctionSchema *s = op.getSchema();
+  if (!s)
+    return "unknown operator";
+  if (s->isMutable())
+    return s->fullName();
+  if (const schema::FunctionSchema *out = schema::OperatorRegistry::builtin().outVariantOf(*s))
+    return out->fullName();
+  return "none (no out-variant)";
+}
+
+} // namespace
+
+void CompileReport::recordOps(ModuleOp module, llvm::StringRef otherwise) {
+  ops.clear();
+  refusals.clear();
+  opsRecorded = true;
+  auto refused = StringAttr::get(module.getContext(), "exir.refused");
+  llvm::StringMap<std::string> kernels; // op name -> kernel, looked up once
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (f.isDeclaration())
+      continue;
+    std::string fn = f.getSymName().str();
+    f.walk([&](exir::AtenOp op) {
+      std::string name = op.getOpName().str();
+      OpStats &st = ops[name];
+      ++st.count;
+      if (auto region = op->getParentOfType<exir::DelegateRegionOp>()) {
+        ++st.delegated[region.getBackend().str()];
+        op->removeAttr(refused);
+        return;
+      }
+      std::string reason;
+      if (auto why = op->getAttrOfType<StringAttr>(refused)) {
+        reason = why.str();
+        op->removeAttr(refused);
+      } else if (!llvm::isa<func::FuncOp>(op->getParentOp())) {
+        reason = "inside a cond/while branch (control flow stays on portable kernels)";
+      } else {
+        reason = otherwise.str();
+      }
+      ++st.portable;
+      ++st.reasons[reason];
+      auto [k, fresh] = kernels.try_emplace(name);
+      if (fresh)
+        k->second = kernelOf(op);
+      st.kernel = k->second;
+      std::string where = fileLine(op.getLoc());
+      refusals.push_back({fn, name, where.empty() ? "unknown location" : where, reason});
+    });
+  }
+}
+
+void CompileReport::recordLoaded(ModuleOp module, bool afterWriteBack, bool afterPartition) {
+  if (afterWriteBack)
+    recordWriteBack(module);
+  if (afterPartition) {
+    recordOpsBeforePartition(module);
+    recordPartition(module);
+    recordOps(module, "outside every delegate region of the saved IR");
   }
 }
 
@@ -134,12 +237,22 @@ void CompileReport::recordProgram(const uint8_t *data, size_t size) {
   programSize = view.programSize;
   const fb::Program *p = view.program;
   if (auto *plans = p->execution_plan())
-    for (const fb::ExecutionPlan *plan : *plans) {
+    for (uint32_t planIndex = 0; planIndex < plans->size(); ++planIndex) {
+      const fb::ExecutionPlan *plan = plans->Get(planIndex);
       Method &m = method(plan->name() ? plan->name()->str() : "");
       const auto *instrs = plan->chains() && plan->chains()->size()
                                ? plan->chains()->Get(0)->instructions()
                                : nullptr;
       m.instructions = instrs ? instrs->size() : 0;
+      // The one lower bound (pte-inspect --plan and the pictures use it too).
+      pte::PlanBound bound = pte::planLowerBound(view, planIndex);
+      m.planned = static_cast<int64_t>(bound.planned);
+      m.lowerBound = static_cast<int64_t>(bound.lowerBound);
+      m.arenas.assign(1, 0);
+      for (auto &[arena, bytes] : bound.arenaBytes) {
+        m.arenas.resize(arena + 1, 0);
+        m.arenas[arena] = static_cast<int64_t>(bytes);
+      }
       m.delegates.clear();
       if (auto *ds = plan->delegates())
         for (const fb::BackendDelegate *d : *ds) {
@@ -175,128 +288,6 @@ void CompileReport::recordProgram(const uint8_t *data, size_t size) {
   if (auto *segs = p->segments())
     for (uint32_t i = 0; i < segs->size(); ++i)
       segments.push_back({kind.count(i) ? kind[i] : "unreferenced", segs->Get(i)->size()});
-}
-
-std::string CompileReport::toText() const {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  char buf[160];
-  os << "== phases\n";
-  for (const Phase &p : phases) {
-    std::snprintf(buf, sizeof buf, "  %-13s %8.1f ms  %6lld aten ops  %4lld delegate calls  "
-                                   "%4lld copies\n",
-                  p.name.c_str(), p.ms, (long long)p.atenOps, (long long)p.delegateCalls,
-                  (long long)p.copies);
-    os << buf;
-  }
-  for (const Method &m : methods) {
-    os << "== method " << m.name << "\n";
-    os << "  " << m.atenOps << " ATen ops before partitioning, " << m.instructions
-       << " instructions in the program\n";
-    for (auto &[backend, n] : m.delegatedOps) {
-      std::snprintf(buf, sizeof buf, "  %s: %lld ops delegated (%.1f%% of the graph)\n",
-                    backend.c_str(), (long long)n,
-                    m.atenOps ? 100.0 * static_cast<double>(n) / m.atenOps : 0.0);
-      os << buf;
-    }
-    for (size_t d = 0; d < m.delegates.size(); ++d) {
-      const Delegate &del = m.delegates[d];
-      os << "  delegate " << d << " (" << del.backend << "): " << del.callSites
-         << (del.callSites == 1 ? " call site" : " call sites sharing one handle");
-      for (uint64_t b : del.scratchBytes)
-        os << ", scratch " << b << " B";
-      os << "\n";
-    }
-    os << "  write-back: " << m.copies.size() << " copies, " << m.inPlace << " in place, "
-       << m.snapshots << " snapshots\n";
-    for (const Copy &c : m.copies)
-      os << "    copy into '" << c.state << "': "
-         << (c.movedUp ? std::to_string(c.movedUp) + " ops before the end" : "at the end")
-         << "\n";
-    std::snprintf(buf, sizeof buf,
-                  "  memory plan (%s): %lld bytes, lower bound %lld (ratio %.3f)\n",
-                  m.planner.c_str(), (long long)m.planned, (long long)m.lowerBound,
-                  m.lowerBound ? static_cast<double>(m.planned) / m.lowerBound : 1.0);
-    os << buf;
-  }
-  os << "== refused (left on portable kernels): " << refusals.size() << " ops\n";
-  for (const Refusal &r : refusals)
-    os << "  " << r.method << ": " << r.op << " at " << r.location << ": " << r.reasons
-       << "\n";
-  os << "== output: " << fileSize << " bytes (program " << programSize << ")\n";
-  for (size_t i = 0; i < segments.size(); ++i)
-    os << "  segment " << i << ": " << segments[i].size << " bytes, "
-       << segments[i].kind << "\n";
-  os << "== warnings: " << warnings.size() << "\n";
-  for (const std::string &w : warnings)
-    os << "  " << w << "\n";
-  return os.str();
-}
-
-std::string CompileReport::toJson() const {
-  using llvm::json::Array;
-  using llvm::json::Object;
-  Array ph, ms, rf, sg, wn;
-  for (const Phase &p : phases)
-    ph.push_back(Object{{"name", p.name},
-                        {"ms", p.ms},
-                        {"aten_ops", p.atenOps},
-                        {"delegate_calls", p.delegateCalls},
-                        {"copies", p.copies}});
-  for (const Method &m : methods) {
-    Object delegated;
-    for (auto &[backend, n] : m.delegatedOps)
-      delegated[backend] = n;
-    Array copies, delegates, arenas;
-    for (const Copy &c : m.copies)
-      copies.push_back(Object{{"state", c.state}, {"moved_up", c.movedUp}});
-    for (const Delegate &d : m.delegates) {
-      Array scratch;
-      for (uint64_t b : d.scratchBytes)
-        scratch.push_back(static_cast<int64_t>(b));
-      delegates.push_back(Object{{"backend", d.backend},
-                                 {"call_sites", d.callSites},
-                                 {"scratch_bytes", std::move(scratch)}});
-    }
-    for (int64_t a : m.arenas)
-      arenas.push_back(a);
-    ms.push_back(Object{
-        {"name", m.name},
-        {"aten_ops", m.atenOps},
-        {"instructions", m.instructions},
-        {"delegated_ops", std::move(delegated)},
-        {"delegates", std::move(delegates)},
-        {"write_back", Object{{"copies", std::move(copies)},
-                              {"in_place", m.inPlace},
-                              {"snapshots", m.snapshots}}},
-        {"memory_plan", Object{{"algorithm", m.planner},
-                               {"planned_bytes", m.planned},
-                               {"lower_bound_bytes", m.lowerBound},
-                               {"arena_sizes", std::move(arenas)}}},
-    });
-  }
-  for (const Refusal &r : refusals)
-    rf.push_back(Object{{"method", r.method},
-                        {"op", r.op},
-                        {"location", r.location},
-                        {"reasons", r.reasons}});
-  for (const Segment &s : segments)
-    sg.push_back(Object{{"kind", s.kind}, {"bytes", static_cast<int64_t>(s.size)}});
-  for (const std::string &w : warnings)
-    wn.push_back(w);
-  Object root{{"schema", "ptec-compile-report"},
-              {"version", kVersion},
-              {"phases", std::move(ph)},
-              {"methods", std::move(ms)},
-              {"refused", std::move(rf)},
-              {"output", Object{{"file_bytes", static_cast<int64_t>(fileSize)},
-                                {"program_bytes", static_cast<int64_t>(programSize)},
-                                {"segments", std::move(sg)}}},
-              {"warnings", std::move(wn)}};
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
-  return os.str();
 }
 
 } // namespace ptec

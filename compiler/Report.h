@@ -1,17 +1,20 @@
 //===- Report.h - what a compile did, for people and for CI ------*- C++ -*-===//
 //
 // aot-compile --report[=text|json]: per phase its time and op counts; per
-// backend the ops it took and each op it refused with every backend's
-// reason; delegate entries and which call sites share them, and their
-// scratch; every write-back copy and how far it moved up from the end; the
-// memory plan against its lower bound; the output's size by segment; the
-// warnings. The JSON form is versioned (docs/report.md); the session fills
-// the report as it runs (CompileSession::report()).
+// ATen op its count, how many each backend took, how many stay on portable
+// kernels and why, and the kernel they run as; delegate entries and which
+// call sites share them, and their scratch; every write-back copy and how
+// far it moved up from the end; the memory plan against its lower bound
+// (serde/pte/PlanBound.h, computed on the written program); the output's
+// size by segment; the warnings. The JSON form is versioned
+// (docs/report.md); the session fills the report as it runs
+// (CompileSession::report()). Recording is linear in the IR's size.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <map>
@@ -19,6 +22,10 @@
 #include <vector>
 
 namespace ptec {
+
+/// Removes exir-partition's `exir.refused` reasons from `module` (when no
+/// report reads them).
+void dropRefusalReasons(mlir::ModuleOp module);
 
 struct CompileReport {
   /// Bumped when a field changes meaning or goes away (adding one is fine).
@@ -29,8 +36,17 @@ struct CompileReport {
     double ms = 0;
     int64_t atenOps = 0, delegateCalls = 0, copies = 0; // after the phase
   };
+  /// One ATen op left on portable kernels (the JSON's detail).
   struct Refusal {
     std::string method, op, location, reasons;
+  };
+  /// Per ATen op name, over the whole program.
+  struct OpStats {
+    int64_t count = 0;                        // in the IR when partitioned
+    std::map<std::string, int64_t> delegated; // backend id -> ops it took
+    int64_t portable = 0;
+    std::map<std::string, int64_t> reasons;   // why portable -> ops
+    std::string kernel;                       // the portable kernel they run as
   };
   struct Copy {
     std::string state;
@@ -53,6 +69,14 @@ struct CompileReport {
     int64_t instructions = 0;
     std::vector<Delegate> delegates;
   };
+  /// A delegate region after partitioning, numbered per function in
+  /// program order ("region k" in --partition-dot).
+  struct Region {
+    std::string function;
+    int64_t index = 0;
+    std::string backend;
+    int64_t ops = 0;
+  };
   struct Segment {
     std::string kind;
     uint64_t size = 0;
@@ -60,6 +84,13 @@ struct CompileReport {
 
   std::vector<Phase> phases;
   std::vector<Refusal> refusals;
+  std::vector<Region> regions;
+  std::map<std::string, OpStats> ops;
+  /// Whether the per-op census ran (after partitioning, or on loaded IR).
+  bool opsRecorded = false;
+  /// The phase saved IR had gone through when it was loaded, when that is
+  /// partition or later (its op counts are then what the IR held).
+  std::string loadedAfter;
   std::vector<Method> methods;
   uint64_t fileSize = 0, programSize = 0;
   std::vector<Segment> segments;
@@ -75,12 +106,24 @@ struct CompileReport {
   /// Ops per method before partitioning and per backend after it.
   void recordOpsBeforePartition(mlir::ModuleOp module);
   void recordPartition(mlir::ModuleOp module);
+  /// Every ATen op, delegated or left on portable kernels and why (after
+  /// partitioning): the per-op statistics and the refusals. Reads and drops
+  /// exir-partition's `exir.refused` reasons; an op outside any region with
+  /// none (and not in a cond/while branch) gets `otherwise`.
+  void recordOps(mlir::ModuleOp module, llvm::StringRef otherwise);
+  /// What saved IR already holds when it resumes after the write-back
+  /// and/or the partition phase (copies and in-place updates; ops, delegate
+  /// regions and the per-op census), so a resumed report is not empty.
+  void recordLoaded(mlir::ModuleOp module, bool afterWriteBack, bool afterPartition);
   /// The memory plan of every method (after the plan phase).
   void recordPlan(mlir::ModuleOp module);
-  /// Instructions, delegate entries and segments of the written program.
+  /// Instructions, delegate entries, segments and the memory plan against
+  /// its lower bound, from the written program.
   void recordProgram(const uint8_t *pte, size_t size);
 
   std::string toText() const;
+  /// The per-op table and the grouped refusals of toText().
+  void writeOps(llvm::raw_ostream &os) const;
   std::string toJson() const;
 };
 

@@ -26,10 +26,15 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 using namespace mlir;
 
@@ -53,10 +58,6 @@ constexpr Phase kPhaseList[] = {
 #define PTEC_PHASE(id, name, description) Phase::id,
 #include "compiler/Phases.def"
 };
-
-/// Module attribute recording the last phase a saved program went through,
-/// so that compiling saved IR resumes after it.
-constexpr llvm::StringLiteral kPhaseAttrName = "exir.phase";
 } // namespace
 
 llvm::ArrayRef<Phase> allPhases() { return kPhaseList; }
@@ -91,8 +92,13 @@ static bool delegates(const CompileOptions &options) {
                       [](const std::string &b) { return b != "none"; });
 }
 
-void addPhasePasses(OpPassManager &pm, Phase phase,
-                    const CompileOptions &options, const PassFilter &keep) {
+/// Whether `module` holds an op of type T (stops at the first).
+template <typename T> static bool holds(ModuleOp module) {
+  return module && module.walk([](T) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
+void addPhasePasses(OpPassManager &pm, Phase phase, const CompileOptions &options,
+                    const PassFilter &keep, ModuleOp ir) {
   auto add = [&](std::unique_ptr<Pass> pass) {
     if (!keep || keep(*pass))
       pm.addPass(std::move(pass));
@@ -121,18 +127,22 @@ void addPhasePasses(OpPassManager &pm, Phase phase,
       if (b != "none")
         backends.push_back(b);
     PartitionOptions partition;
-    partition.reportRefusals = options.collectReport;
+    // The report and the partition picture say why each op stays portable.
+    partition.reportRefusals = options.collectReport || options.collectPartitionDot;
     partition.backends = backends; // copied by the pass option
     add(createExtractCalls()); // lower once, call many
     add(createPartition(partition));
     return;
   }
   case Phase::Outline:
-    if (delegates(options)) {
+    // With --backend, or for saved IR that still holds delegate regions or
+    // calls (partitioned, or outlined by ptec-opt without inlining): the
+    // regions name their backend, and emission needs the calls inlined.
+    if (delegates(options) || holds<exir::DelegateRegionOp>(ir))
       add(createOutlineDelegates(
           OutlineDelegatesOptions{options.shareDelegates}));
+    if (delegates(options) || holds<exir::DelegateRegionOp>(ir) || holds<func::CallOp>(ir))
       add(createInlineCalls());
-    }
     return;
   case Phase::OutVariants:
     add(createAliasViews());
@@ -158,6 +168,42 @@ CompileInput parseInputSpec(llvm::StringRef spec) {
 }
 
 //===----------------------------------------------------------------------===//
+// Progress
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Calls `tick` every 200 ms on a thread of its own until destroyed: keeps
+/// the status line's elapsed time moving through a step that reports
+/// nothing (reading a .pt2). The step writes nothing to the error stream
+/// meanwhile, so the two never interleave.
+class ProgressTicker {
+public:
+  explicit ProgressTicker(std::function<void()> tick)
+      : tick_(std::move(tick)), thread_([this] { loop(); }) {}
+  ~ProgressTicker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+private:
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; }))
+      tick_();
+  }
+  std::function<void()> tick_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
@@ -167,37 +213,32 @@ class CompileSession::DiagnosticPrinter {
 public:
   DiagnosticPrinter(MLIRContext &ctx, llvm::raw_ostream &os) : ctx(ctx), os(os) {
     id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
+      // exir-partition's "'aten::mm' in @forward not delegated (demo: why)"
+      // remarks: the report and the partition picture take the reasons
+      // from the IR instead.
+      if (swallowRefusals && d.getSeverity() == DiagnosticSeverity::Remark &&
+          llvm::StringRef(d.str()).contains(" not delegated ("))
+        return success();
       if (report && capture(d))
         return success();
       print(d);
       return success();
     });
   }
-  /// With a report: partitioning's "not delegated" remarks go into it
-  /// instead of the stream, and warnings are also listed there.
+  /// With a report: warnings are also listed there.
   CompileReport *report = nullptr;
 
+  /// Refusal remarks are dropped (with --report or --partition-dot).
+  bool swallowRefusals = false;
+
   bool capture(Diagnostic &d) {
-    std::string where;
-    if (std::optional<FileLineColLoc> f = fileLoc(d.getLocation()))
-      where = f->getFilename().str() + ":" + std::to_string(f->getLine());
-    if (d.getSeverity() == DiagnosticSeverity::Warning)
+    if (d.getSeverity() == DiagnosticSeverity::Warning) {
+      std::string where;
+      if (std::optional<FileLineColLoc> f = fileLoc(d.getLocation()))
+        where = f->getFilename().str() + ":" + std::to_string(f->getLine());
       report->warnings.push_back((where.empty() ? "" : where + ": ") + d.str());
-    // exir-partition: "'aten::mm' in @forward not delegated (demo: why; ...)".
-    std::string message = d.str();
-    llvm::StringRef text = message;
-    size_t at = text.find(" not delegated (");
-    if (d.getSeverity() != DiagnosticSeverity::Remark || at == llvm::StringRef::npos)
-      return false;
-    CompileReport::Refusal r;
-    r.location = where.empty() ? "unknown location" : where;
-    auto [op, method] = text.take_front(at).split(" in @");
-    r.op = op.trim("'").str();
-    r.method = method.str();
-    llvm::StringRef reasons = text.drop_front(at + strlen(" not delegated ("));
-    r.reasons = reasons.drop_back(reasons.ends_with(")") ? 1 : 0).str();
-    report->refusals.push_back(r);
-    return true;
+    }
+    return false;
   }
   ~DiagnosticPrinter() { ctx.getDiagEngine().eraseHandler(id); }
 
@@ -294,6 +335,7 @@ CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
   diagnostics_ = std::make_unique<DiagnosticPrinter>(*context_, errs_);
   if (options_.collectReport)
     diagnostics_->report = &report_;
+  diagnostics_->swallowRefusals = options_.collectReport || options_.collectPartitionDot;
 }
 
 CompileSession::~CompileSession() {
@@ -349,7 +391,20 @@ LogicalResult CompileSession::load() {
   for (const CompileInput &in : options_.inputs) {
     pt2::ReadError error;
     TimingScope readTime = timeStep("read .pt2");
-    std::optional<pt2::ExportedProgram> program = pt2::readPt2(in.path, &error);
+    std::optional<pt2::ExportedProgram> program;
+    {
+      // The reader says nothing until it is done: the line names the file
+      // and its size, and a ticker keeps its time moving.
+      uint64_t size = 0;
+      llvm::sys::fs::file_size(in.path, size);
+      std::string step = "read " + llvm::sys::path::filename(in.path).str() +
+                         llvm::formatv(" ({0:F1} MiB)", size / 1048576.0).str();
+      showProgress(step);
+      std::optional<ProgressTicker> ticker;
+      if (options_.progress)
+        ticker.emplace([this, step] { showProgress(step); });
+      program = pt2::readPt2(in.path, &error);
+    }
     readTime.stop();
     if (!program) {
       // The reader's messages start with the path; print it once.
@@ -374,6 +429,7 @@ LogicalResult CompileSession::loadPrograms(llvm::ArrayRef<MethodSource> sources)
       showProgress("import: " + std::to_string(done) + " of " + std::to_string(total) +
                    " nodes");
     };
+  showProgress("import");
   TimingScope importTime = timeStep("import");
   module_ = importPrograms(*context_, sources, progress);
   reached_ = Phase::Import;
@@ -382,6 +438,7 @@ LogicalResult CompileSession::loadPrograms(llvm::ArrayRef<MethodSource> sources)
 
 LogicalResult CompileSession::loadSavedIr(const std::string &path) {
   MLIRContext &ctx = *context_;
+  showProgress("read " + llvm::sys::path::filename(path).str());
   if (!llvm::sys::fs::exists(path))
     return emitError(fileLocation(ctx, path)) << "no such file";
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
@@ -465,7 +522,8 @@ LogicalResult CompileSession::runPhases() {
       report_.recordOpsBeforePartition(*module_);
     PassManager pm(&ctx, ModuleOp::getOperationName());
     pm.addInstrumentation(std::make_unique<RecordExirPasses>());
-    addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); });
+    addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); },
+                   *module_);
     if (timingRoot_)
       pm.enableTiming(*timingRoot_);
     if (failed(pm.run(*module_))) {
@@ -478,6 +536,10 @@ LogicalResult CompileSession::runPhases() {
     }
     reached_ = phase;
     (*module_)->setAttr(kPhaseAttrName, StringAttr::get(&ctx, phaseName(phase)));
+    // The picture first: it shows exir-partition's reasons, which the
+    // report then takes off the IR.
+    if (options_.collectPartitionDot && phase == Phase::Partition)
+      partitionDot_ = partitionGraphDot(*module_);
     if (options_.collectReport) {
       report_.recordPhase(*module_, phaseName(phase).str(),
                           std::chrono::duration<double, std::milli>(
@@ -485,13 +547,17 @@ LogicalResult CompileSession::runPhases() {
                               .count());
       if (phase == Phase::WriteBack)
         report_.recordWriteBack(*module_);
-      else if (phase == Phase::Partition)
+      else if (phase == Phase::Partition) {
         report_.recordPartition(*module_);
+        report_.recordOps(*module_, delegates(options_)
+                                        ? "no backend was asked about it"
+                                        : "no backend was given (--backend)");
+      }
       else if (phase == Phase::Plan)
         report_.recordPlan(*module_);
     }
-    if (options_.collectPartitionDot && phase == Phase::Partition)
-      partitionDot_ = partitionGraphDot(*module_);
+    else if (phase == Phase::Partition)
+      dropRefusalReasons(*module_);
     if (options_.verbose) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                     std::chrono::steady_clock::now() - start)
@@ -518,148 +584,6 @@ bool CompileSession::shouldRun(Pass &pass) {
     return false;
   }
   return true;
-}
-
-LogicalResult CompileSession::writeBytes(const std::string &bytes) {
-  if (options_.outputPath.empty()) {
-    out_ << bytes;
-    out_.flush();
-    return success();
-  }
-  std::string error;
-  std::vector<uint8_t> data(bytes.begin(), bytes.end());
-  if (!pte::writeFileAtomic(options_.outputPath, data, &error))
-    return emitError(fileLocation(*context_, options_.outputPath))
-           << "cannot write: " << error;
-  return success();
-}
-
-LogicalResult CompileSession::writeIr(bool bytecode) {
-  if (!(*module_)->hasAttr(kPhaseAttrName))
-    (*module_)->setAttr(kPhaseAttrName,
-                        StringAttr::get(context_.get(), phaseName(reached_)));
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (bytecode) {
-    if (failed(writeBytecodeToFile(*module_, os)))
-      return emitError(module_->getLoc()) << "cannot write bytecode";
-  } else {
-    // IR printed for reading (no -o) shows weights as a short hex prefix,
-    // MLIR's elide-if-larger convention, unless asked; saved IR keeps them
-    // whole so that it can be resumed.
-    OpPrintingFlags flags;
-    if (options_.outputPath.empty() && !options_.printWeights)
-      flags.elideLargeResourceString(kElideWeightsLargerThan);
-    module_->print(os, flags);
-    os << '\n';
-  }
-  os.flush();
-  return writeBytes(text);
-}
-
-LogicalResult CompileSession::writePte() {
-  if (options_.outputPath.empty())
-    return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
-           << "writing a .pte needs an output path (-o)";
-  std::string error;
-  // The .ptd first: a .pte never exists without the data it names.
-  auto ptdWritten = [&](bool ok) -> LogicalResult {
-    if (ok)
-      return success();
-    return emitError(fileLocation(*context_, options_.externalWeightsPath))
-           << "cannot write: " << error;
-  };
-  auto writePtd = [&]() -> LogicalResult {
-    if (options_.externalWeightsPath.empty())
-      return success();
-    return ptdWritten(pte::writeFileAtomic(options_.externalWeightsPath, ptdBytes_, &error));
-  };
-#ifdef PTEC_HAVE_EMITTER
-  {
-    // Weights go from the builder (and the .ptd's from its entries) straight
-    // to the files; MLIR's blobs are the only copy of a weight. The report
-    // and --plan-svg read the written file back through a mapping (the
-    // flatbuffer's pages, not the segments').
-    pte::ProgramBuilder builder;
-    TimingScope emitTime = timeStep("emit");
-    if (failed(emitBuilder(builder)))
-      return failure();
-    emitTime.stop();
-    TimingScope writeTime = timeStep("write .pte");
-    if (!options_.externalWeightsPath.empty() &&
-        failed(ptdWritten(
-            pte::writePtdFile(builder.external, options_.externalWeightsPath, &error))))
-      return failure();
-    if (!pte::writeProgramFile(builder, pte::WriteOptions{}, options_.outputPath, &error))
-      return emitError(fileLocation(*context_, options_.outputPath)) << "cannot write: " << error;
-    writeTime.stop();
-    if (options_.collectReport || options_.keepPteBytes) {
-      written_ = io::MappedFile::open(options_.outputPath, &error);
-      if (!written_ || !written_->data())
-        return emitError(fileLocation(*context_, options_.outputPath))
-               << "cannot read back the .pte just written: " << error;
-      if (options_.collectReport)
-        report_.recordProgram(written_->data(), written_->size());
-    }
-    return success();
-  }
-#endif
-  std::vector<uint8_t> bytes;
-  TimingScope emitTime = timeStep("emit");
-  if (failed(emitPte(bytes)) || failed(writePtd()))
-    return failure();
-  emitTime.stop();
-  TimingScope writeTime = timeStep("write .pte");
-  if (!pte::writeFileAtomic(options_.outputPath, bytes, &error))
-    return emitError(fileLocation(*context_, options_.outputPath))
-           << "cannot write: " << error;
-  pteBytes_ = std::move(bytes); // kept for --plan-svg, not copied
-  return success();
-}
-
-#ifdef PTEC_HAVE_EMITTER
-LogicalResult CompileSession::emitBuilder(pte::ProgramBuilder &builder) {
-  EmitOptions emitOptions;
-  emitOptions.emitStateNames = options_.emitStateNames;
-  emitOptions.emitStackTraces = options_.emitStackTraces;
-  emitOptions.externalWeights = !options_.externalWeightsPath.empty();
-  EmitStats stats;
-  if (failed(emitProgram(*module_, builder, emitOptions, &stats)))
-    return failure();
-  if (options_.collectDebugMap)
-    debugMap_ = debugMapJson(stats);
-  return success();
-}
-#endif
-
-LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
-#ifdef PTEC_HAVE_EMITTER
-  pte::ProgramBuilder builder;
-  if (failed(emitBuilder(builder)))
-    return failure();
-  if (!options_.externalWeightsPath.empty())
-    ptdBytes_ = pte::serializePtd(builder.external);
-  std::string error;
-  if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
-    return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
-  if (options_.collectReport)
-    report_.recordProgram(bytes.data(), bytes.size());
-  return success();
-#else
-  (void)bytes;
-  return emitError(module_->getLoc())
-         << "this build has no .pte emitter; use --emit=mlir or --compile-to";
-#endif
-}
-
-LogicalResult CompileSession::writeOutput() {
-  bool pte = options_.compileTo == Phase::Emit &&
-             options_.emitFormat == EmitFormat::Pte;
-  if (pte)
-    return writePte();
-  bool bytecode = options_.emitFormat == EmitFormat::MlirBytecode ||
-                  llvm::StringRef(options_.outputPath).ends_with(".mlirbc");
-  return writeIr(bytecode);
 }
 
 void CompileSession::showProgress(llvm::StringRef step) {
@@ -708,7 +632,6 @@ LogicalResult CompileSession::run() {
   });
   // The status line never outlives the run, whichever way it ends.
   auto clear = llvm::make_scope_exit([&] { clearProgress(); });
-  showProgress("import");
   if (options_.compileTo == Phase::Emit &&
       options_.emitFormat == EmitFormat::Pte && options_.outputPath.empty())
     return emitError(NameLoc::get(StringAttr::get(context_.get(), "aot-compile")))
@@ -716,11 +639,17 @@ LogicalResult CompileSession::run() {
   auto start = std::chrono::steady_clock::now();
   if (failed(load()))
     return failure();
-  if (options_.collectReport)
+  if (options_.collectReport) {
     report_.recordPhase(*module_, std::string(phaseName(reached_)) + " (load)",
                         std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - start)
                             .count());
+    // Resumed IR: what the phases it went through left in it.
+    report_.recordLoaded(*module_, reached_ >= Phase::WriteBack,
+                         reached_ >= Phase::Partition);
+    if (reached_ >= Phase::Partition)
+      report_.loadedAfter = phaseName(reached_).str();
+  }
   if (options_.verbose) {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::steady_clock::now() - start)
@@ -733,6 +662,8 @@ LogicalResult CompileSession::run() {
   start = std::chrono::steady_clock::now();
   showProgress(options_.compileTo == Phase::Emit ? "emit" : "write");
   if (failed(writeOutput()))
+    return failure();
+  if (!options_.holdOutputs && failed(commitOutputs()))
     return failure();
   if (options_.verbose) {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -10,6 +10,7 @@
 
 #include "compiler/Report.h"
 #include "serde/io/MappedFile.h"
+#include "serde/pte/FileChunks.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -53,6 +54,10 @@ llvm::StringRef phaseName(Phase phase);
 llvm::StringRef phaseDescription(Phase phase);
 /// The phase named `name`, or nullopt.
 std::optional<Phase> parsePhase(llvm::StringRef name);
+
+/// Module attribute recording the last phase a saved program went through,
+/// so that compiling saved IR resumes after it.
+constexpr llvm::StringLiteral kPhaseAttrName = "exir.phase";
 
 enum class EmitFormat { Pte, Mlir, MlirBytecode };
 /// "pte", "mlir", "mlirbc" -> the format, or nullopt.
@@ -129,6 +134,10 @@ struct CompileOptions {
   /// import, every pass, the verifier, emission, writing (MLIR's timing
   /// report, one line per name; aot-compile --time-passes).
   bool timePasses = false;
+  /// Leave the written outputs staged after run() (temporaries next to
+  /// them): the caller stages its own side outputs in outputs() and calls
+  /// commitOutputs(), so that all are written or none (aot-compile).
+  bool holdOutputs = false;
   /// Let MLIR use threads (parallel verification, nested pass managers).
   /// The output is the same either way (the zoo_determinism test).
   bool threading = false;
@@ -139,9 +148,12 @@ struct CompileOptions {
 using PassFilter = std::function<bool(mlir::Pass &)>;
 
 /// Adds the passes of `phase` (nothing for import and emit) to `pm`, those
-/// `keep` accepts when it is given.
+/// `keep` accepts when it is given. `ir`, when given, is the module they
+/// will run on: the outline phase then also runs for what it holds
+/// (delegate regions and calls left by a saved, partially lowered IR).
 void addPhasePasses(mlir::OpPassManager &pm, Phase phase,
-                    const CompileOptions &options, const PassFilter &keep = {});
+                    const CompileOptions &options, const PassFilter &keep = {},
+                    mlir::ModuleOp ir = {});
 
 /// Splits "model.pt2:prefill" into path and method ("forward" when absent).
 /// A path that exists as written is never split.
@@ -193,6 +205,11 @@ public:
   /// The debug map JSON (CompileOptions::collectDebugMap; compiler/DebugMap.h),
   /// empty when no .pte was emitted.
   const std::string &debugMap() const { return debugMap_; }
+  /// The outputs written so far, staged until commitOutputs() (run() commits
+  /// unless CompileOptions::holdOutputs).
+  pte::OutputFiles &outputs() { return outputs_; }
+  /// Renames every staged output into place; an error says which and why.
+  mlir::LogicalResult commitOutputs();
   /// The .pte bytes written last (empty before, and unless
   /// CompileOptions::keepPteBytes or collectReport): the written file, mapped.
   llvm::ArrayRef<uint8_t> pteBytes() const {
@@ -237,6 +254,7 @@ private:
   std::vector<uint8_t> ptdBytes_;
   std::vector<uint8_t> pteBytes_;
   std::shared_ptr<const io::MappedFile> written_;
+  pte::OutputFiles outputs_;
 };
 
 } // namespace ptec

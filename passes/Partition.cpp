@@ -23,6 +23,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace ptec {
 #define GEN_PASS_DEF_PARTITION
@@ -31,6 +32,9 @@ namespace ptec {
 using namespace mlir;
 
 namespace {
+
+/// Why an op stays on portable kernels (with report-refusals).
+constexpr llvm::StringLiteral kRefusedAttr = "exir.refused";
 
 struct Backend {
   std::unique_ptr<aot::AotBackend> impl;
@@ -83,11 +87,33 @@ public:
     formGroups(block);
     for (Group &g : groups) {
       const aot::AotBackend &b = *backends[g.backend].impl;
+      llvm::SmallPtrSet<Operation *, 16> cutOps;
       for (aot::OpGroup &cut : b.group(g.ops))
-        if (!cut.empty())
+        if (!cut.empty()) {
+          cutOps.insert(cut.begin(), cut.end());
           wrap(block, SmallVector<Operation *>(cut.begin(), cut.end()),
                backends[g.backend]);
+        }
+      // Accepted one by one, but in no region the backend's grouping kept.
+      for (Operation *op : g.ops)
+        if (!cutOps.contains(op))
+          refuse(op, b.name().str() +
+                         ": accepted alone, but the backend's grouping left it out "
+                         "of every delegate");
     }
+  }
+
+  /// Says why `op` stays on portable kernels: a remark (ptec-opt), and the
+  /// reason as `exir.refused` for the compile report, which reads and drops
+  /// it (so that the report lists every portable op, whatever the cause).
+  void refuse(Operation *op, const std::string &reason) {
+    auto aten = llvm::dyn_cast<exir::AtenOp>(op);
+    if (!report || !aten)
+      return;
+    auto fn = op->getParentOfType<func::FuncOp>();
+    op->emitRemark("'") << aten.getOpName() << "' in @" << (fn ? fn.getSymName() : "?")
+                        << " not delegated (" << reason << ")";
+    op->setAttr(kRefusedAttr, StringAttr::get(op->getContext(), reason));
   }
 
 private:
@@ -108,6 +134,7 @@ private:
       int chosen = -1;
       if (isBarrier(op)) {
         ++epoch;
+        refuse(op, "it writes memory (in-place updates stay on portable kernels)");
       } else if (std::optional<unsigned> b = pick(op)) {
         // Candidates: producers' groups first, then the newest group of b.
         SmallVector<int> candidates;
@@ -209,30 +236,20 @@ private:
 
   /// The first backend, in priority order, that takes `op`.
   std::optional<unsigned> pick(Operation *op) {
-    SmallVector<std::string> reasons;
     // Backends compile fixed shapes; run-time shapes stay on portable kernels.
     if (exir::usesDynamicValue(op, dynamic) ||
         llvm::any_of(op->getResultTypes(), [](Type t) { return t.isInteger(64); })) {
-      if (report && llvm::isa<exir::AtenOp>(op))
-        op->emitRemark("'") << llvm::cast<exir::AtenOp>(op).getOpName()
-                            << "' not delegated (its shapes are only known at run time)";
+      refuse(op, "its shapes are only known at run time");
       return std::nullopt;
     }
+    std::string reasons;
     for (auto [i, b] : llvm::enumerate(backends)) {
       std::optional<std::string> why = b.impl->refuse(op);
       if (!why)
         return static_cast<unsigned>(i);
-      reasons.push_back(b.impl->name().str() + ": " + *why);
+      reasons += (reasons.empty() ? "" : "; ") + b.impl->name().str() + ": " + *why;
     }
-    if (report && llvm::isa<exir::AtenOp>(op)) {
-      auto fn = op->getParentOfType<func::FuncOp>();
-      InFlightDiagnostic d = op->emitRemark("'")
-                             << llvm::cast<exir::AtenOp>(op).getOpName() << "' in @"
-                             << (fn ? fn.getSymName() : "?") << " not delegated (";
-      llvm::interleave(reasons, [&](const std::string &r) { d << r; },
-                       [&] { d << "; "; });
-      d << ")";
-    }
+    refuse(op, reasons);
     return std::nullopt;
   }
 

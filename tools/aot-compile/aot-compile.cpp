@@ -182,8 +182,11 @@ int main(int argc, char **argv) {
   app.add_option("--report-file", reportFile,
                  "Write the report here (default: stderr)");
   app.add_option("--plan-svg", planSvgFile,
-                 "Write the memory plan of the written .pte as an SVG picture "
-                 "(pte-inspect --plan-svg)");
+                 "Write the memory plan of the written .pte as an SVG picture, every "
+                 "method (pte-inspect --plan-svg)");
+  std::string planSvgMethod;
+  app.add_option("--plan-svg-method", planSvgMethod,
+                 "Draw only this method in --plan-svg");
   std::string externalWeights;
   auto *externalOpt =
       app.add_option("--external-weights", externalWeights,
@@ -202,12 +205,15 @@ int main(int argc, char **argv) {
                "Print weight blobs in full when IR goes to stdout (by default larger ones "
                "are elided there; IR saved with -o always keeps them)");
   app.add_flag("-v,--verbose", verbose, "Report each phase and its time on stderr");
-  std::optional<bool> progress;
-  app.add_flag("--progress,!--no-progress", progress,
-               "A status line on stderr while compiling: phase, ops, elapsed time "
-               "(default: on when stderr is a terminal and --verbose is off)");
-  std::optional<bool> verifyEach;
-  app.add_flag("--exir-verify-each,!--no-exir-verify-each", verifyEach,
+  // CLI11 stores false into a flag's std::optional<bool> when the flag is
+  // absent, so "not given" is read from the option's count instead.
+  bool progress = false;
+  CLI::Option *progressOpt = app.add_flag(
+      "--progress,!--no-progress", progress,
+      "A status line on stderr while compiling: reading, phase, ops, elapsed time "
+      "(default: on when stderr is a terminal and --verbose is off)");
+  bool verifyEach = false;
+  CLI::Option *verifyEachOpt = app.add_flag("--exir-verify-each,!--no-exir-verify-each", verifyEach,
                "Check every ATen op against its shape rule after every pass, not "
                "only at import (default: on in debug builds)");
   bool timePasses = false;
@@ -261,9 +267,11 @@ int main(int argc, char **argv) {
     options.externalWeightsPath = externalWeights;
   }
   options.verbose = verbose;
-  options.progress =
-      progress.value_or(!verbose && llvm::sys::Process::StandardErrIsDisplayed());
-  options.verifyEach = verifyEach;
+  options.progress = progressOpt->count() > 0
+                         ? progress
+                         : !verbose && llvm::sys::Process::StandardErrIsDisplayed();
+  if (verifyEachOpt->count() > 0)
+    options.verifyEach = verifyEach;
   options.threading = threads;
   options.timePasses = timePasses;
 
@@ -279,50 +287,74 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  // Every output of the command (the .pte or IR, the .ptd, the report file,
+  // the pictures, the debug map) is staged first and renamed into place
+  // together: a failing one leaves none of them.
+  options.holdOutputs = true;
   ptec::CompileSession session(std::move(options));
   bool ok = mlir::succeeded(session.run());
-  // The report also tells what happened when the compile failed.
+  std::string report;
   if (!reportFormat.empty()) {
     const ptec::CompileReport &r = session.report();
-    std::string text = reportFormat == "json" ? r.toJson() : r.toText();
-    if (reportFile.empty())
-      llvm::errs() << text;
-    else if (!writeText(reportFile, text))
-      return 1;
+    report = reportFormat == "json" ? r.toJson() : r.toText();
   }
-  // A side output the session made (or could not make: usage error 2).
-  auto writeSide = [&](const std::string &path, const std::string &text,
-                       const char *missing) -> int {
-    if (text.empty()) {
-      llvm::errs() << "aot-compile: error: " << missing << "\n";
-      return 2;
+  if (!ok) {
+    // The report also tells what happened when the compile failed: the one
+    // output such a run writes.
+    if (!report.empty()) {
+      if (reportFile.empty())
+        llvm::errs() << report;
+      else
+        writeText(reportFile, report);
     }
-    return writeText(path, text) ? 0 : 1;
-  };
-  if (ok && !partitionDotFile.empty()) {
-    if (int rc = writeSide(partitionDotFile, session.partitionDot(),
-                           "--partition-dot: the partition phase did not run"))
-      return rc;
-    renderDotToSvg(partitionDotFile);
+    return session.hadInternalError() ? 3 : 1;
   }
-  if (ok && !debugMapFile.empty())
-    if (int rc = writeSide(debugMapFile, session.debugMap(), "--debug-map needs a .pte output"))
-      return rc;
-  if (ok && !planSvgFile.empty()) {
+  ptec::pte::OutputFiles &outputs = session.outputs();
+  auto fail = [&](const std::string &what, int rc) {
+    outputs.abandon();
+    llvm::errs() << "aot-compile: error: " << what << "\n";
+    return rc;
+  };
+  auto stage = [&](const std::string &path, const std::string &text) {
+    std::string error;
+    if (outputs.stage(path, text, &error))
+      return true;
+    llvm::errs() << "aot-compile: error: cannot write " << path << ": " << error << "\n";
+    return false;
+  };
+  if (!report.empty()) {
+    if (reportFile.empty())
+      llvm::errs() << report;
+    else if (!stage(reportFile, report))
+      return fail("nothing was written", 1);
+  }
+  if (!partitionDotFile.empty()) {
+    if (session.partitionDot().empty())
+      return fail("--partition-dot: the partition phase did not run", 2);
+    if (!stage(partitionDotFile, session.partitionDot()))
+      return fail("nothing was written", 1);
+  }
+  if (!debugMapFile.empty()) {
+    if (session.debugMap().empty())
+      return fail("--debug-map needs a .pte output", 2);
+    if (!stage(debugMapFile, session.debugMap()))
+      return fail("nothing was written", 1);
+  }
+  if (!planSvgFile.empty()) {
     std::string svg, err;
     ptec::pte::PteView view;
     llvm::ArrayRef<uint8_t> bytes = session.pteBytes();
-    if (bytes.empty()) {
-      llvm::errs() << "aot-compile: error: --plan-svg needs a .pte output\n";
-      return 2;
-    }
+    if (bytes.empty())
+      return fail("--plan-svg needs a .pte output", 2);
     if (!ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err) ||
-        !ptec::pte::planSvg(view, "", &svg, &err) || !writeText(planSvgFile, svg)) {
-      llvm::errs() << "aot-compile: error: --plan-svg: " << err << "\n";
-      return 1;
-    }
+        !ptec::pte::planSvg(view, planSvgMethod, &svg, &err))
+      return fail("--plan-svg: " + err, planSvgMethod.empty() ? 1 : 2);
+    if (!stage(planSvgFile, svg))
+      return fail("nothing was written", 1);
   }
-  if (ok)
-    return 0;
-  return session.hadInternalError() ? 3 : 1;
+  if (mlir::failed(session.commitOutputs()))
+    return 1;
+  if (!partitionDotFile.empty())
+    renderDotToSvg(partitionDotFile);
+  return 0;
 }

@@ -7,6 +7,7 @@
 // LLVM code-generation flags the shared libraries bring are hidden from
 // --help (--help-hidden lists them). Passes that run here are recorded on a
 // program module, so that aot-compile does not run them again.
+// `-o x.mlirbc` writes bytecode, any other name text (as aot-compile).
 // Exit codes: 0 ok, 1 a pass or the input failed, 2 usage (docs/tools).
 //
 //===----------------------------------------------------------------------===//
@@ -80,6 +81,9 @@ int main(int argc, char **argv) {
     return 2;
 
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  // The name says the format, as for aot-compile: .mlirbc is bytecode.
+  if (llvm::StringRef(outputFile.getValue()).ends_with(".mlirbc"))
+    config.emitBytecode(true);
   const mlir::MlirOptMainConfig fromCommandLine = config; // builds the pipeline
   // Passes run here stick: aot-compile will not run them again on this IR.
   config.setPassPipelineSetupFn([fromCommandLine](mlir::PassManager &pm) {
