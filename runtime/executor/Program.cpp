@@ -1,6 +1,7 @@
 #include "runtime/executor/Program.h"
 
 #include "runtime/executor/ErrorDetail.h"
+#include "runtime/executor/PteContainer.h"
 #include "serde/pte/program_generated.h"
 #include "serde/pte/FlatbufferGet.h"
 
@@ -13,81 +14,17 @@ namespace fb = executorch_flatbuffer;
 
 namespace {
 
-constexpr size_t kMinHeaderLength = 24;  // magic + length + program_size + base
-constexpr size_t kFullHeaderLength = 32; // + segment_data_size (ExecuTorch >= 1.0)
-constexpr size_t kHeaderOffset = 8;
-// Upstream's loader always reads the first 64 bytes before anything else.
-constexpr size_t kMinFileSize = 64;
-
-uint32_t readU32(const uint8_t *p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-uint64_t readU64(const uint8_t *p) {
-  return uint64_t(readU32(p)) | uint64_t(readU32(p + 4)) << 32;
-}
-
 using OffsetVec = flatbuffers::Vector<uint64_t>;
 
 } // namespace
 
-Error Program::parseExtendedHeader(Span<const uint8_t> file, ExtendedHeader &out,
-                                   bool &present, std::string *detail) {
-  // Spec section 2.2 reader rules, in upstream's order. Files of ExecuTorch
-  // < 1.0 have a 24-byte header without segment_data_size.
-  present = false;
-  out = ExtendedHeader();
-  if (file.size() < kHeaderOffset + 8 || std::memcmp(file.data() + kHeaderOffset, "eh00", 4) != 0)
-    return Error::Ok;
-  present = true;
-  uint32_t length = readU32(file.data() + kHeaderOffset + 4);
-  out.length = length;
-  if (length < kMinHeaderLength)
-    return failWith(detail, Error::InvalidProgram,
-                    "extended header: length %u is below the minimum of %zu", length,
-                    kMinHeaderLength);
-  if (file.size() < kHeaderOffset + kMinHeaderLength)
-    return failWith(detail, Error::InvalidProgram,
-                    "extended header: file has %zu bytes, header needs %zu", file.size(),
-                    kHeaderOffset + kMinHeaderLength);
-  const uint8_t *h = file.data() + kHeaderOffset;
-  out.programSize = readU64(h + 8);
-  out.segmentBaseOffset = readU64(h + 16);
-  out.segmentDataSize = 0; // unknown for a 24-byte header
-  if (length >= kFullHeaderLength) {
-    if (file.size() < kHeaderOffset + kFullHeaderLength)
-      return failWith(detail, Error::InvalidProgram,
-                      "extended header: file has %zu bytes, header needs %zu", file.size(),
-                      kHeaderOffset + kFullHeaderLength);
-    out.segmentDataSize = readU64(h + 24);
-  }
-  const uint64_t fileSize = file.size();
-  // The file-size check runs only when segment_data_size is known (> 0) or
-  // the header claims no segments at all; a 24-byte header with segments is
-  // bounded segment by segment when each is read.
-  if (out.segmentDataSize > 0 || out.segmentBaseOffset == 0) {
-    if (out.segmentDataSize > UINT64_MAX - out.segmentBaseOffset)
-      return failWith(detail, Error::InvalidProgram,
-                      "extended header: segment_base_offset %llu + segment_data_size %llu "
-                      "overflows",
-                      (unsigned long long)out.segmentBaseOffset,
-                      (unsigned long long)out.segmentDataSize);
-    uint64_t expected = out.segmentBaseOffset == 0 ? out.programSize
-                                                   : out.segmentBaseOffset + out.segmentDataSize;
-    if (expected > fileSize)
-      return failWith(detail, Error::InvalidProgram,
-                      "extended header: the file should have at least %llu bytes "
-                      "(segment_base_offset %llu + segment_data_size %llu, or program_size "
-                      "%llu) but has %llu: segments run past the end of the file",
-                      (unsigned long long)expected, (unsigned long long)out.segmentBaseOffset,
-                      (unsigned long long)out.segmentDataSize,
-                      (unsigned long long)out.programSize, (unsigned long long)fileSize);
-  }
-  // Loading [0, program_size) needs that many bytes, at least the 8 of the
-  // root offset and identifier.
-  if (out.programSize < 8 || out.programSize > fileSize)
-    return failWith(detail, Error::InvalidProgram,
-                    "extended header: program_size %llu outside the file (%llu bytes)",
-                    (unsigned long long)out.programSize, (unsigned long long)fileSize);
+Error Program::checkFile(Span<const uint8_t> file, ContainerInfo &info, std::string *detail) {
+  // The rules pte-inspect applies (one implementation): whatever it calls an
+  // error of the container the loader refuses, before reading a byte of it.
+  std::vector<ContainerFinding> findings;
+  checkContainer(file.data(), file.size(), info, findings);
+  if (const ContainerFinding *f = firstRefusal(findings))
+    return failWith(detail, Error::InvalidProgram, "%s", f->message.c_str());
   return Error::Ok;
 }
 
@@ -95,39 +32,23 @@ Result<std::unique_ptr<Program>> Program::load(const DataLoader &loader,
                                                Verification verification,
                                                std::string *detail) {
   Span<const uint8_t> file(loader.data(), loader.size());
-  if (file.size() < kMinFileSize)
-    return failWith(detail, Error::InvalidProgram,
-                    "file is %zu bytes; a .pte program has at least %zu (the loader reads the "
-                    "first %zu)",
-                    file.size(), kMinFileSize, kMinFileSize);
-
   std::unique_ptr<Program> p(new Program());
   p->loader_ = &loader;
-  PTEC_TRY(parseExtendedHeader(file, p->header_, p->hasHeader_, detail));
-  uint64_t programSize = p->hasHeader_ ? p->header_.programSize : file.size();
+  PTEC_TRY(checkFile(file, p->container_, detail));
+  p->hasHeader_ = p->container_.hasHeader;
+  if (p->hasHeader_) {
+    p->header_.length = p->container_.headerLength;
+    p->header_.programSize = p->container_.programSize;
+    p->header_.segmentBaseOffset = p->container_.segmentBaseOffset;
+    p->header_.segmentDataSize = p->container_.segmentDataSize;
+  }
+  uint64_t programSize = p->container_.programSize;
   p->programBytes_ = Span<const uint8_t>(file.data(), static_cast<size_t>(programSize));
 
   if (reinterpret_cast<uintptr_t>(file.data()) % alignof(std::max_align_t) != 0)
     return failWith(detail, Error::InvalidArgument,
                     "program buffer is not aligned to %zu bytes", alignof(std::max_align_t));
   const uint8_t *buf = p->programBytes_.data();
-  if (std::memcmp(buf + 4, fb::ProgramIdentifier(), 4) != 0) {
-    char id[5] = {};
-    for (int i = 0; i < 4; ++i) {
-      char c = static_cast<char>(buf[4 + i]);
-      id[i] = (c >= 32 && c < 127) ? c : '?';
-    }
-    if (buf[4] == 'E' && buf[5] == 'T')
-      return failWith(detail, Error::InvalidProgram,
-                      "file identifier '%s': incompatible program version (expected 'ET12')", id);
-    return failWith(detail, Error::InvalidProgram,
-                    "file identifier '%s' is not 'ET12': not a .pte program", id);
-  }
-  uint32_t root = readU32(buf);
-  if (programSize < 12 || root < 8 || root > programSize - 4)
-    return failWith(detail, Error::InvalidProgram,
-                    "root table offset %u outside the program buffer (%llu bytes)", root,
-                    (unsigned long long)programSize);
   if (verification == Verification::Full) {
     if (programSize > FLATBUFFERS_MAX_BUFFER_SIZE)
       return failWith(detail, Error::InvalidProgram, "program buffer too large to verify");
@@ -152,7 +73,6 @@ Error Program::loadSegments(std::string *detail) {
   size_t n = segs ? segs->size() : 0;
   segments_.assign(n, Span<const uint8_t>());
   segmentProblems_.assign(n, std::string());
-  const uint64_t fileSize = loader_->size();
   for (size_t i = 0; i < n; ++i) {
     const fb::DataSegment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(i));
     if (s == nullptr)
@@ -162,32 +82,15 @@ Error Program::loadSegments(std::string *detail) {
       continue;
     // Like upstream, a segment is only an error when something reads it (the
     // constant segment below, delegates and mutable data at method load).
-    char buf[256];
-    if (!hasHeader_ || header_.segmentBaseOffset == 0) {
-      std::snprintf(buf, sizeof buf,
-                    "segments[%zu] has %llu bytes but the file has no segment data "
-                    "(no extended header or segment_base_offset 0)",
-                    i, (unsigned long long)size);
-      segmentProblems_[i] = buf;
+    std::string why = segmentProblem(container_, i, off, size);
+    if (!why.empty()) {
+      segmentProblems_[i] = why;
       continue;
     }
-    // Segments are read from the file: a 24-byte header has no
-    // segment_data_size, so the file's end is the bound.
-    uint64_t base = header_.segmentBaseOffset;
-    if (off > UINT64_MAX - base || size > UINT64_MAX - base - off ||
-        base + off + size > fileSize) {
-      std::snprintf(buf, sizeof buf,
-                    "segments[%zu] [%llu, +%llu) at segment_base_offset %llu runs past the end "
-                    "of the file (%llu bytes)",
-                    i, (unsigned long long)off, (unsigned long long)size,
-                    (unsigned long long)base, (unsigned long long)fileSize);
-      segmentProblems_[i] = buf;
-      continue;
-    }
+    const uint64_t base = container_.segmentBaseOffset;
     auto view = loader_->load(base + off, size);
     if (!view.ok()) {
-      std::snprintf(buf, sizeof buf, "segments[%zu] cannot be read", i);
-      segmentProblems_[i] = buf;
+      segmentProblems_[i] = "segments[" + std::to_string(i) + "] cannot be read";
       continue;
     }
     segments_[i] = view.get();

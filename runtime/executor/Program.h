@@ -1,6 +1,7 @@
 // Program: a verified view of one .pte file. Loading follows the reader rules
 // of spec section 2.2 (64-byte minimum, 24- or 32-byte extended header, file
-// size), checks the program buffer's alignment and identifier, runs the
+// size, segment data after the program; the same code pte-inspect runs),
+// checks the program buffer's alignment and identifier, runs the
 // flatbuffers Verifier (unless the caller vouches for the bytes), and
 // bounds-checks every segment against the file, the constant segment and the
 // mutable-data segment. Methods are
@@ -12,6 +13,7 @@
 #include "runtime/core/Result.h"
 #include "runtime/core/Span.h"
 #include "runtime/executor/DataLoader.h"
+#include "runtime/executor/PteContainer.h"
 
 #include <cstdint>
 #include <memory>
@@ -50,10 +52,10 @@ public:
                                                Verification verification = Verification::Full,
                                                std::string *detail = nullptr);
 
-  /// Parse the extended header at offset 8. Ok with `present = false` when
-  /// the magic is absent. Exposed for tests and pte-inspect style tools.
-  static Error parseExtendedHeader(Span<const uint8_t> file, ExtendedHeader &out,
-                                   bool &present, std::string *detail = nullptr);
+  /// The container rules (runtime/executor/PteContainer.h) over a whole
+  /// file: InvalidProgram with `detail` for the first one that refuses it.
+  static Error checkFile(Span<const uint8_t> file, ContainerInfo &info,
+                         std::string *detail = nullptr);
 
   const executorch_flatbuffer::Program *flat() const { return flat_; }
   size_t numMethods() const;
@@ -94,6 +96,7 @@ private:
   const NamedDataMap *external_ = nullptr;
   const executorch_flatbuffer::Program *flat_ = nullptr;
   Span<const uint8_t> programBytes_;
+  ContainerInfo container_;
   bool hasHeader_ = false;
   ExtendedHeader header_;
   std::vector<Span<const uint8_t>> segments_;
