@@ -2,6 +2,8 @@
 
 #include "serde/pte/FlatbufferGet.h"
 
+#include "runtime/executor/PteContainer.h"
+
 #include "dialects/exir/schema/OperatorSchema.h"
 #include "serde/pte/program_generated.h"
 
@@ -16,16 +18,8 @@ namespace fb = executorch_flatbuffer;
 
 namespace {
 
-constexpr size_t kMinFileSize = 64;
 constexpr uint8_t kNull = 1, kInt = 2, kBool = 3, kTensor = 5, kString = 6, kIntList = 7,
                   kDoubleList = 8, kBoolList = 9, kTensorList = 10, kOptTensorList = 11;
-
-uint64_t readLE(const uint8_t *p, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i)
-    v = (v << 8) | p[i];
-  return v;
-}
 
 std::string num(uint64_t v) { return std::to_string(v); }
 std::string snum(int64_t v) { return std::to_string(v); }
@@ -76,9 +70,7 @@ private:
   std::set<std::pair<std::string, std::string>> seen_;
 
   // Container facts.
-  bool hasHeader_ = false;
-  uint32_t length_ = 0;
-  uint64_t programSize_ = 0, base_ = 0, dataSize_ = 0;
+  rt::ContainerInfo info_;
 
   // Program facts the per-tensor checks need.
   const fb::Program *prog_ = nullptr;
@@ -105,62 +97,20 @@ std::vector<Violation> Checker::run() {
   return out_;
 }
 
-// Spec 2.2 reader rules, then the writer rules of the header.
+// Spec 2.2: the rules the runtime's loader applies, from the same code
+// (runtime/executor/PteContainer), then the flatbuffers verifier.
 bool Checker::checkContainer() {
-  if (size_ < kMinFileSize) {
-    error("file.size", "file",
-          "file is " + num(size_) + " bytes; the loader reads the first " + num(kMinFileSize));
+  std::vector<rt::ContainerFinding> found;
+  bool readable = rt::checkContainer(data_, size_, info_, found);
+  for (const rt::ContainerFinding &f : found)
+    add(f.error ? Violation::Severity::Error : Violation::Severity::Warning, f.rule, f.where,
+        f.message);
+  if (!readable)
     return false;
-  }
-  programSize_ = size_;
-  if (std::memcmp(data_ + 8, "eh00", 4) == 0) {
-    hasHeader_ = true;
-    length_ = static_cast<uint32_t>(readLE(data_ + 12, 4));
-    if (length_ < 24) {
-      error("header.length", "header",
-            "extended header length " + num(length_) + " is below 24");
-      return false;
-    }
-    uint64_t psize = readLE(data_ + 16, 8);
-    base_ = readLE(data_ + 24, 8);
-    dataSize_ = length_ >= 32 ? readLE(data_ + 32, 8) : 0;
-    if (length_ < 32)
-      warning("header.legacy-length", "header",
-              "24-byte header of ExecuTorch < 1.0 (no segment_data_size)");
-    if (dataSize_ > 0 || base_ == 0) {
-      bool overflow = base_ > UINT64_MAX - dataSize_;
-      uint64_t expected = base_ == 0 ? psize : base_ + dataSize_;
-      if (overflow || expected > size_)
-        error("header.file-size", "header",
-              overflow ? std::string("segment_base_offset + segment_data_size overflows")
-                       : "the header says the file has at least " + num(expected) +
-                             " bytes, it has " + num(size_));
-    }
-    if (psize < 8 || psize > size_) {
-      error("header.program-size", "header",
-            "program_size " + num(psize) + " is outside [8, " + num(size_) + "]");
-      return false;
-    }
-    if (base_ != 0 && base_ < psize)
-      error("header.segment-base", "header",
-            "segment_base_offset " + num(base_) + " lies inside the program (" + num(psize) +
-                " bytes)");
-    programSize_ = psize;
-  }
-  if (std::memcmp(data_ + 4, "ET12", 4) != 0) {
-    error("file.identifier", "file", "the identifier is not ET12");
-    return false;
-  }
-  uint64_t root = readLE(data_, 4);
-  if (root < 8 || root > programSize_ - 4) {
-    error("flatbuffer.root", "root",
-          "root offset " + num(root) + " outside [8, " + num(programSize_ - 4) + "]");
-    return false;
-  }
   flatbuffers::Verifier::Options opts;
   opts.max_depth = 64;
   opts.max_tables = 1u << 30;
-  flatbuffers::Verifier v(data_, static_cast<size_t>(programSize_), opts);
+  flatbuffers::Verifier v(data_, static_cast<size_t>(info_.programSize), opts);
   if (!fb::VerifyProgramBuffer(v)) {
     error("flatbuffer.verify", "root", "malformed flatbuffer (the FlatBuffers verifier failed)");
     return false;
@@ -172,29 +122,11 @@ void Checker::checkProgram(const fb::Program *p) {
   prog_ = p;
   const auto *segs = p->segments();
   nseg_ = segs ? segs->size() : 0;
-  uint64_t end = 0;
-  for (uint32_t i = 0; i < nseg_; ++i) {
-    uint64_t off = segs->Get(i)->offset(), n = segs->Get(i)->size();
-    if (n == 0)
-      continue;
-    // Offsets past 2^63 count as past the end (Python compares exact sums).
-    bool past = off > UINT64_MAX - n || base_ > UINT64_MAX - off - n || base_ + off + n > size_;
-    end = std::max(end, off > UINT64_MAX - n ? UINT64_MAX : off + n);
-    if (!hasHeader_ || base_ == 0)
-      error("segment.no-header", at("segments", i),
-            num(n) + " bytes of segment data but no segment_base_offset");
-    else if (past)
-      error("segment.bounds", at("segments", i),
-            "[" + num(off) + ", +" + num(n) + ") runs past the end of the file");
-  }
-  if (hasHeader_) {
-    if (length_ >= 32 && dataSize_ != end)
-      error("header.data-size", "header",
-            "segment_data_size " + num(dataSize_) + ", but the last segment ends at " + num(end));
-    if (end == 0)
-      warning("header.without-segments", "header",
-              "an extended header in a file without segment data");
-  }
+  std::vector<rt::ContainerFinding> found;
+  rt::checkSegments(info_, p, found);
+  for (const rt::ContainerFinding &f : found)
+    add(f.error ? Violation::Severity::Error : Violation::Severity::Warning, f.rule, f.where,
+        f.message);
 
   const fb::SubsegmentOffsets *cs = p->constant_segment();
   const auto *cb = p->constant_buffer();

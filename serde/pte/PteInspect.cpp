@@ -1,5 +1,7 @@
 #include "serde/pte/PteInspect.h"
 
+#include "runtime/executor/PteContainer.h"
+
 #include "flatbuffers/idl.h"
 
 #include <algorithm>
@@ -20,13 +22,6 @@ const char kSchemaBytes[] = {
 #include "serde/pte/program_fbs_text.inc"
 };
 
-uint64_t readLE(const uint8_t *p, int n) {
-  uint64_t v = 0;
-  for (int i = n - 1; i >= 0; --i)
-    v = (v << 8) | p[i];
-  return v;
-}
-
 std::string hexBytes(const uint8_t *p, size_t n) {
   std::string s;
   char buf[4];
@@ -37,22 +32,12 @@ std::string hexBytes(const uint8_t *p, size_t n) {
   return s;
 }
 
-std::string printable(const uint8_t *p, size_t n) {
-  std::string s;
-  for (size_t i = 0; i < n; ++i)
-    s += (p[i] >= 32 && p[i] < 127) ? static_cast<char>(p[i]) : '.';
-  return s;
-}
-
 uint64_t fnv1a(const uint8_t *d, size_t n) {
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < n; ++i)
     h = (h ^ d[i]) * 1099511628211ull;
   return h;
 }
-
-// Upstream's loader always reads the first 64 bytes first.
-constexpr size_t kMinFileSize = 64;
 
 bool fail(std::string *err, const std::string &msg) {
   if (err)
@@ -85,71 +70,26 @@ std::string locateVerifyFailure(const uint8_t *data, size_t size) {
   return "a Program field outside execution_plan is malformed";
 }
 
-// The reader rules of spec section 2.2, in upstream's order: 64 bytes, the
-// extended header (24 bytes before ExecuTorch 1.0, 32 since), the file-size
-// check where it applies, then the identifier.
+// The reader rules of spec section 2.2, from the code the runtime's loader
+// runs (runtime/executor/PteContainer): whatever it refuses, this refuses
+// with the same message.
 bool checkContainer(const uint8_t *data, size_t size, PteView *view,
                     std::string *err) {
-  if (size < kMinFileSize)
-    return fail(err, "file is " + num(size) + " bytes; a .pte program has at least " +
-                         num(kMinFileSize) + " (the ExecuTorch loader reads the first " +
-                         num(kMinFileSize) + ")");
   view->data = data;
   view->size = size;
   view->programSize = size;
+  rt::ContainerInfo info;
+  std::vector<rt::ContainerFinding> found;
+  rt::checkContainer(data, size, info, found);
   ExtendedHeaderInfo &h = view->header;
-  if (std::memcmp(data + 8, "eh00", 4) == 0) {
-    h.present = true;
-    h.length = static_cast<uint32_t>(readLE(data + 12, 4));
-    if (h.length < 24)
-      return fail(err, "extended header length " + num(h.length) +
-                           " at offset 12 is below the minimum 24");
-    h.programSize = readLE(data + 16, 8);
-    h.segmentBaseOffset = readLE(data + 24, 8);
-    // A 24-byte header (ExecuTorch < 1.0) has no segment_data_size.
-    if (h.length >= 32)
-      h.segmentDataSize = readLE(data + 32, 8);
-    if (h.segmentDataSize > 0 || h.segmentBaseOffset == 0) {
-      if (h.segmentBaseOffset > UINT64_MAX - h.segmentDataSize)
-        return fail(err, "extended header segment_base_offset " +
-                             num(h.segmentBaseOffset) +
-                             " (offset 24) + segment_data_size " +
-                             num(h.segmentDataSize) + " (offset 32) overflows");
-      uint64_t expected = h.segmentBaseOffset == 0
-                              ? h.programSize
-                              : h.segmentBaseOffset + h.segmentDataSize;
-      if (expected > size)
-        return fail(err, "extended header says the file is at least " +
-                             num(expected) +
-                             (h.segmentBaseOffset == 0
-                                  ? " bytes (program_size)"
-                                  : " bytes (segment_base_offset " +
-                                        num(h.segmentBaseOffset) +
-                                        " + segment_data_size " +
-                                        num(h.segmentDataSize) + ")") +
-                             " but it is " + num(size) + ": truncated");
-    }
-    if (h.programSize < 8 || h.programSize > size)
-      return fail(err, "extended header program_size " + num(h.programSize) +
-                           " at offset 16 is outside [8, file size " + num(size) +
-                           "]");
-    view->programSize = static_cast<size_t>(h.programSize);
-  }
-  if (std::memcmp(data + 4, "ET12", 4) != 0) {
-    std::string id = printable(data + 4, 4);
-    if (data[4] == 'E' && data[5] == 'T')
-      return fail(err, "file identifier '" + id +
-                           "' at offset 4: incompatible format version "
-                           "(expected 'ET12')");
-    return fail(err, "bad magic at offset 4: expected file identifier 'ET12', "
-                     "found '" + id + "' (0x" + hexBytes(data + 4, 4) + ")");
-  }
-  uint64_t root = readLE(data, 4);
-  if (root < 8 || view->programSize < 4 || root > view->programSize - 4)
-    return fail(err, "root table offset " + num(root) +
-                         " at byte 0 is outside the program [8, " +
-                         num(view->programSize >= 4 ? view->programSize - 4 : 0) +
-                         "]");
+  h.present = info.hasHeader;
+  h.length = info.headerLength;
+  h.programSize = info.hasHeader ? info.programSize : 0;
+  h.segmentBaseOffset = info.segmentBaseOffset;
+  h.segmentDataSize = info.segmentDataSize;
+  if (const rt::ContainerFinding *f = rt::firstRefusal(found))
+    return fail(err, f->message);
+  view->programSize = static_cast<size_t>(info.programSize);
   // Large models have millions of tables; depth stays small.
   flatbuffers::Verifier v(data, view->programSize, 64, 1u << 30);
   if (!fb::VerifyProgramBuffer(v))
@@ -183,29 +123,18 @@ bool vectorAligned(const PteView &v, const flatbuffers::Vector<T> *vec,
 bool checkReferences(const PteView &v, std::string *err) {
   const fb::Program *p = v.program;
   uint64_t nseg = segmentCount(p);
-  if (nseg > 0)
-    for (uint32_t i = 0; i < nseg; ++i) {
-      const fb::DataSegment *s = p->segments()->Get(i);
-      std::string w = "Program.segments[" + num(i) + "]";
-      if (s->offset() > UINT64_MAX - s->size())
-        return fail(err, w + ": offset + size overflows");
-      if (s->size() == 0)
-        continue;
-      if (!v.header.present || v.header.segmentBaseOffset == 0)
-        return fail(err, w + " has size " + num(s->size()) +
-                             " but the file has no segment data (no extended "
-                             "header or segment_base_offset 0)");
-      // Segments are read from the file; a 24-byte header has no
-      // segment_data_size, so the file's end is the bound (spec 2.2).
-      uint64_t base = v.header.segmentBaseOffset;
-      if (base > UINT64_MAX - s->offset() - s->size() ||
-          base + s->offset() + s->size() > v.size)
-        return fail(err, w + " [" + num(s->offset()) + ", " +
-                             num(s->offset() + s->size()) +
-                             ") at segment_base_offset " + num(base) +
-                             " runs past the end of the file (" + num(v.size) +
-                             " bytes)");
-    }
+  rt::ContainerInfo info;
+  info.fileSize = v.size;
+  info.hasHeader = v.header.present;
+  info.headerLength = v.header.length;
+  info.programSize = v.programSize;
+  info.segmentBaseOffset = v.header.segmentBaseOffset;
+  info.segmentDataSize = v.header.segmentDataSize;
+  std::vector<rt::ContainerFinding> found;
+  rt::checkSegments(info, p, found);
+  for (const rt::ContainerFinding &f : found)
+    if (f.rule.rfind("segment.", 0) == 0)
+      return fail(err, "Program." + f.message);
   auto checkSub = [&](const fb::SubsegmentOffsets *sub,
                       const std::string &w) -> bool {
     if (!vectorAligned(v, sub->offsets(), w + ".offsets", err))

@@ -435,6 +435,10 @@ def cases():
     dsize = struct.unpack_from("<Q", full32, 32)[0]
     case("header32_short_data_size", put(full32, 32, "Q", dsize - 8), seg_run,
          errors=["header.data-size"])
+    # Segment data inside the program: the loader would read the constant
+    # from the flatbuffer's own bytes; it refuses the file as the checkers do.
+    case("segment_base_inside_program", put(full32, 24, "Q", 16),
+         fail("lies inside the program"), errors=["header.segment-base"])
     case("no_header_with_segments", pte_file(prog, data, header_length=0) + data,
          fail("no segment data"), errors=["segment.no-header"])
     prog, data = plain_add()

@@ -77,6 +77,11 @@ TEST_CASE("check: rules fire on corruptions", "[check]") {
     std::vector<uint8_t> b(good.begin(), good.end() - 1);
     CHECK(rules(b) == std::set<std::string>{"header.file-size@header", "segment.bounds@segments[1]"});
   }
+  SECTION("segment data that starts inside the program") {
+    auto b = good;
+    put64(b, 24, 16);
+    CHECK(rules(b) == std::set<std::string>{"header.segment-base@header"});
+  }
   SECTION("too small and not a .pte") {
     std::vector<uint8_t> tiny(good.begin(), good.begin() + 63);
     CHECK(rules(tiny) == std::set<std::string>{"file.size@file"});

@@ -166,7 +166,7 @@ TEST_CASE("inspect: 24- and 32-byte extended headers", "[inspect]") {
   REQUIRE(openPte(old.data(), old.size(), &v, &err));
   // A truncated segment is caught against the file.
   old.resize(old.size() - 1);
-  CHECK(contains(openError(old), "Program.segments[2] [256, 338)"));
+  CHECK(contains(openError(old), "Program.segments[2] [256, +82)"));
   CHECK(contains(openError(old), "runs past the end of the file"));
 
   // Both lengths with no segment data at all: base 0, only program_size must
@@ -235,8 +235,14 @@ TEST_CASE("inspect: malformed files get clear errors", "[inspect]") {
   bad = good;
   putLE(bad, 32, 8, 8);
   bad.resize(readLE(bad, 24) + 8);
-  CHECK(contains(openError(bad), "Program.segments[0] [0, 24) at segment_base_offset"));
+  CHECK(contains(openError(bad), "Program.segments[0] [0, +24) at segment_base_offset"));
   CHECK(contains(openError(bad), "runs past the end of the file"));
+
+  // Segment data inside the program: refused like the runtime's loader does.
+  bad = good;
+  putLE(bad, 24, 16, 8);
+  CHECK(contains(openError(bad), "segment_base_offset 16 at offset 24 lies inside the "
+                                 "program (program_size "));
 
   bad = good;
   putLE(bad, 0, 0xfffffff0u, 4);

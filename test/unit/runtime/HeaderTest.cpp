@@ -184,7 +184,7 @@ TEST_CASE("header rules that reject", "[runtime][header]") {
     auto b = good;
     put32(b, 12, 23);
     REQUIRE(programError(b, detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("length 23 is below the minimum of 24"));
+    REQUIRE_THAT(detail, Contains("length 23 at offset 12 is below the minimum 24"));
   }
   SECTION("32 bytes: segment data past the end of the file") {
     auto b = good;
@@ -205,6 +205,17 @@ TEST_CASE("header rules that reject", "[runtime][header]") {
     REQUIRE(programError(b, detail) == Error::InvalidProgram);
     REQUIRE_THAT(detail, Contains("constant segment: segments[0] has 8 bytes but the file has "
                                   "no segment data"));
+  }
+  SECTION("segment_base_offset inside the program") {
+    // Segment data would be read from the flatbuffer's own bytes: the
+    // constant would be garbage and the run would still succeed.
+    auto b = good;
+    uint64_t programSize = get64(b, 16);
+    put64(b, 24, programSize - 8);
+    REQUIRE(programError(b, detail) == Error::InvalidProgram);
+    REQUIRE_THAT(detail, Contains("segment_base_offset " + std::to_string(programSize - 8) +
+                                  " at offset 24 lies inside the program (program_size " +
+                                  std::to_string(programSize)));
   }
   SECTION("files below 64 bytes") {
     std::vector<uint8_t> tiny(good.begin(), good.begin() + 63);

@@ -42,7 +42,7 @@ TEST_CASE("file-level corruption is rejected", "[runtime][malformed]") {
     auto b = good;
     std::memcpy(b.data() + 4, "XXXX", 4);
     REQUIRE(programError(b, detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("not 'ET12'"));
+    REQUIRE_THAT(detail, Contains("expected file identifier 'ET12', found 'XXXX'"));
   }
   SECTION("other ET version") {
     auto b = good;
