@@ -1,5 +1,6 @@
 #include "runtime/executor/Npy.h"
 
+#include "runtime/core/Tensor.h"
 #include "runtime/executor/ErrorDetail.h"
 
 #include <cerrno>
@@ -135,6 +136,13 @@ Result<NpyArray> parseNpy(const uint8_t *bytes, size_t size, std::string *detail
     a.shape.push_back(v);
     s = end;
   }
+  // A runtime tensor holds at most kTensorMaxRank sizes: a larger rank would
+  // fail to bind later with a message about something else.
+  if (a.shape.size() > static_cast<size_t>(kTensorMaxRank))
+    return failWith(detail, Error::NotSupported,
+                    ".npy shape %s has rank %zu; the runtime's tensors have at most %d "
+                    "dimensions",
+                    shape.c_str(), a.shape.size(), kTensorMaxRank);
   size_t nbytes = static_cast<size_t>(numel) * elementSize(a.dtype);
   if (nbytes > size - pos)
     return failWith(detail, Error::InvalidArgument,
@@ -155,7 +163,11 @@ Result<NpyArray> readNpy(const char *path, std::string *detail) {
   while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0)
     bytes.insert(bytes.end(), buf, buf + n);
   std::fclose(f);
-  return parseNpy(bytes.data(), bytes.size(), detail);
+  std::string why;
+  auto a = parseNpy(bytes.data(), bytes.size(), &why);
+  if (!a.ok())
+    return failWith(detail, a.error(), "%s: %s", path, why.c_str());
+  return a;
 }
 
 Result<std::vector<uint8_t>> encodeNpy(ScalarType dtype, Span<const int64_t> shape,

@@ -136,7 +136,12 @@ bool RunOutput::compare(const std::string &label, const EValue &v, const NpyArra
     return false;
   }
   Tensor w;
-  w.init(want.dtype, Span<const int64_t>(want.shape.data(), want.shape.size()));
+  if (w.init(want.dtype, Span<const int64_t>(want.shape.data(), want.shape.size())) != Error::Ok) {
+    problem = label + ": the expected shape " +
+              shapeString(Span<const int64_t>(want.shape.data(), want.shape.size())) +
+              " cannot be a tensor of this runtime";
+    return false;
+  }
   w.setData(const_cast<uint8_t *>(want.data.data()), want.data.size());
   double maxAbs = 0, maxRel = 0;
   int64_t bad = 0, firstBad = -1;

@@ -1,3 +1,4 @@
+#include "runtime/core/Tensor.h"
 #include "runtime/executor/Npy.h"
 
 #include <catch2/catch.hpp>
@@ -77,4 +78,29 @@ TEST_CASE("bad npy input is an error with a reason", "[runtime][npy]") {
           Error::NotSupported);
   REQUIRE_THAT(detail, Contains("'<c8'"));
   REQUIRE(readNpy("does/not/exist.npy", &detail).error() == Error::AccessFailed);
+}
+
+TEST_CASE("npy arrays of more dimensions than a tensor holds are refused", "[runtime][npy]") {
+  // A rank-17 array used to parse, and then bind as a tensor of another rank.
+  std::vector<int64_t> shape(kTensorMaxRank + 1, 1);
+  float v = 2;
+  auto bytes = encodeNpy(ScalarType::Float, Span<const int64_t>(shape.data(), shape.size()), &v,
+                         sizeof(v));
+  REQUIRE(bytes.ok());
+  std::string detail;
+  REQUIRE(parseNpy(bytes->data(), bytes->size(), &detail).error() == Error::NotSupported);
+  REQUIRE_THAT(detail, Contains("has rank 17; the runtime's tensors have at most 16"));
+  // From a file, the message names the file.
+  std::string path = "npy_rank17_tmp.npy";
+  REQUIRE(writeNpy(path.c_str(), ScalarType::Float,
+                   Span<const int64_t>(shape.data(), shape.size()), &v, sizeof(v)) == Error::Ok);
+  REQUIRE(readNpy(path.c_str(), &detail).error() == Error::NotSupported);
+  REQUIRE_THAT(detail, Contains(path + ": .npy shape"));
+  REQUIRE_THAT(detail, Contains("rank 17"));
+  std::remove(path.c_str());
+  // Rank 16 is the largest that reads.
+  shape.pop_back();
+  auto rank16 = encodeNpy(ScalarType::Float, Span<const int64_t>(shape.data(), shape.size()), &v,
+                          sizeof(v));
+  REQUIRE(parseNpy(rank16->data(), rank16->size(), &detail).ok());
 }

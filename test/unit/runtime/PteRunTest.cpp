@@ -59,7 +59,39 @@ void writeAddProgram(const std::string &path) {
   writeFile(path, serialize(p, {{}}));
 }
 
+/// forward(x, y) = x + y on 0-d (scalar) tensors.
+void writeScalarAddProgram(const std::string &path) {
+  fb::ProgramT p;
+  PlanBuilder b(addPlan(p, "forward"));
+  int x = b.plannedTensor({}, 1, 0), y = b.plannedTensor({}, 1, 16);
+  int alpha = b.intValue(1), out = b.plannedTensor({}, 1, 32);
+  b.kernelCall(b.op("aten::add", "out"), {x, y, alpha, out, out});
+  b.plan().inputs = {x, y};
+  b.plan().outputs = {out};
+  emptyConstantSegment(p);
+  writeFile(path, serialize(p, {{}}));
+}
+
 } // namespace
+
+TEST_CASE("pte-run refuses an input of more dimensions than a tensor holds", "[pte-run]") {
+  // A rank-17 array of one element fed to a scalar input used to run (the
+  // failed tensor init was ignored) and print a result.
+  writeScalarAddProgram("ptr_scalar_add.pte");
+  writeNpyFloats("ptr_one.npy", {}, {1});
+  writeNpyFloats("ptr_rank17.npy", std::vector<int64_t>(17, 1), {2});
+  std::string out;
+  REQUIRE(runTool("ptr_scalar_add.pte --input ptr_one.npy --input ptr_one.npy", out) == 0);
+  REQUIRE(runTool("ptr_scalar_add.pte --input ptr_rank17.npy --input ptr_one.npy", out) == 1);
+  REQUIRE_THAT(out, Contains("input 0: ptr_rank17.npy"));
+  REQUIRE_THAT(out, Contains("rank 17"));
+  // Any other input gets the same message, not one about rank 0 or dtypes.
+  writeAddProgram("ptr_add.pte");
+  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
+  REQUIRE(runTool("ptr_add.pte --input ptr_y.npy --input ptr_rank17.npy", out) == 1);
+  REQUIRE_THAT(out, Contains("input 1: ptr_rank17.npy"));
+  REQUIRE_THAT(out, Contains("rank 17"));
+}
 
 TEST_CASE("pte-run runs, writes and compares outputs", "[pte-run]") {
   writeAddProgram("ptr_add.pte");
