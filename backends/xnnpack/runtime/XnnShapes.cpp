@@ -286,7 +286,7 @@ Error inferOutputDims(const fb::XNode *node, const std::vector<const Dims *> &in
   case Kind::XNNFloor: case Kind::XNNLeakyReLU: case Kind::XNNELU: case Kind::XNNSoftmax:
   case Kind::XNNPReLU: case Kind::XNNTanh: case Kind::XNNGelu: case Kind::XNNExp:
   case Kind::XNNLog: case Kind::XNNSin: case Kind::XNNReciprocalSquareRoot: case Kind::XNNCos:
-  case Kind::XNNCopy:
+  case Kind::XNNCopy: case Kind::XNNConvert:
     *out = x;
     break;
   case Kind::XNNFullyConnected: {
