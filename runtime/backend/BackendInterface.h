@@ -27,6 +27,14 @@ struct ProcessedBlob {
   size_t size = 0;
 };
 
+/// A tensor's layout as a named-data entry records it (a .ptd's
+/// tensor_layout): an ExecuTorch ScalarType code, sizes and dim order.
+struct TensorLayoutRef {
+  int8_t scalarType = 0;
+  Span<const int32_t> sizes;
+  Span<const uint8_t> dimOrder;
+};
+
 /// Read access to a program's named data (Program.named_data), for backends
 /// whose blobs refer to constants by key (ExecuTorch's XNNPACK delegate).
 class NamedDataMap {
@@ -35,6 +43,12 @@ public:
   /// The bytes stored under `key` (valid for the program's life); NotFound
   /// when the program has no such entry.
   virtual Result<Span<const uint8_t>> get(const char *key) const = 0;
+  /// The layout recorded with `key`, for maps that record layouts; NotFound
+  /// when the entry has none (then only its size can be checked).
+  virtual Result<TensorLayoutRef> layout(const char *key) const {
+    (void)key;
+    return Error::NotFound;
+  }
 };
 
 struct BackendInitContext {

@@ -12,6 +12,10 @@
 #include <string>
 #include <unordered_map>
 
+namespace executorch_flatbuffer {
+struct Tensor;
+}
+
 namespace ptec::rt {
 
 class FlatTensorData final : public NamedDataMap {
@@ -24,7 +28,17 @@ public:
                                                             std::string *detail = nullptr);
 
   Result<Span<const uint8_t>> get(const char *key) const override;
+  Result<TensorLayoutRef> layout(const char *key) const override;
   size_t size() const { return entries_.size(); }
+
+  /// Why the layout `stored` under `key` is not the program's tensor
+  /// (dtype, sizes, dim order; an empty dim order is contiguous): a message
+  /// naming the key and both layouts, or "" when they agree. The runtime's
+  /// loader and pte-inspect --check --data both use it.
+  static std::string layoutMismatch(const char *key, const TensorLayoutRef &stored,
+                                    const TensorLayoutRef &program);
+  /// A program tensor's layout, as layoutMismatch compares it.
+  static TensorLayoutRef programLayout(const executorch_flatbuffer::Tensor &t);
 
 private:
   explicit FlatTensorData(DataLoader loader) : loader_(std::move(loader)) {}
@@ -32,6 +46,7 @@ private:
 
   DataLoader loader_;
   std::unordered_map<std::string, Span<const uint8_t>> entries_;
+  std::unordered_map<std::string, TensorLayoutRef> layouts_;
 };
 
 } // namespace ptec::rt

@@ -241,6 +241,11 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
       return fail(Error::InvalidProgram,
                   "value %zu: external data '%s' has %zu bytes, the tensor needs %zu", i,
                   extra->fully_qualified_name()->c_str(), data->size(), nbytes);
+    // Enough bytes laid out another way would run with permuted values.
+    std::string layout =
+        m_.program_->externalLayoutProblem(extra->fully_qualified_name()->c_str(), *t);
+    if (!layout.empty())
+      return fail(Error::InvalidProgram, "value %zu: %s", i, layout.c_str());
     if (ai != nullptr) {
       // Planned with external initial state: fall through to the planned
       // path and copy below.

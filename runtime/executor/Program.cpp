@@ -1,6 +1,7 @@
 #include "runtime/executor/Program.h"
 
 #include "runtime/executor/ErrorDetail.h"
+#include "runtime/executor/FlatTensorData.h"
 #include "runtime/executor/PteContainer.h"
 #include "serde/pte/program_generated.h"
 #include "serde/pte/FlatbufferGet.h"
@@ -273,6 +274,20 @@ Result<Span<const uint8_t>> Program::namedData(const char *key) const {
       return segments_[d->segment_index()];
     }
   return external_ ? external_->get(key) : Result<Span<const uint8_t>>(Error::NotFound);
+}
+
+std::string Program::externalLayoutProblem(const char *key, const fb::Tensor &t) const {
+  if (external_ == nullptr || key == nullptr)
+    return "";
+  // namedData() serves the program's own named_data first: no layout there.
+  if (const auto *nd = flat_->named_data())
+    for (const fb::NamedData *d : *nd)
+      if (d != nullptr && d->key() != nullptr && std::strcmp(d->key()->c_str(), key) == 0)
+        return "";
+  auto stored = external_->layout(key);
+  if (!stored.ok())
+    return "";
+  return FlatTensorData::layoutMismatch(key, stored.get(), FlatTensorData::programLayout(t));
 }
 
 } // namespace ptec::rt

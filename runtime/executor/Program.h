@@ -24,6 +24,7 @@ namespace executorch_flatbuffer {
 struct Program;
 struct ExecutionPlan;
 struct BackendDelegateDataReference;
+struct Tensor;
 } // namespace executorch_flatbuffer
 
 namespace ptec::rt {
@@ -87,6 +88,11 @@ public:
   /// data); must outlive the program. Null: none.
   void setExternalData(const NamedDataMap *data) { external_ = data; }
   const NamedDataMap *externalData() const { return external_; }
+  /// For an EXTERNAL tensor found in the external data map: why the layout
+  /// recorded there (a .ptd's tensor_layout) is not `t`'s, naming the key and
+  /// both layouts; "" when they agree or nothing is recorded.
+  std::string externalLayoutProblem(const char *key,
+                                    const executorch_flatbuffer::Tensor &t) const;
 
 private:
   Program() = default;

@@ -19,6 +19,17 @@
 #include <cstdio>
 #include <vector>
 
+/// Why the .ptd's tensor_layout for `key` is not `t`'s ("" when it agrees or
+/// it has none): the comparison the runtime's loader makes.
+static std::string layoutProblem(const ptec::rt::FlatTensorData &ptd, const char *key,
+                                 const executorch_flatbuffer::Tensor &t) {
+  auto stored = ptd.layout(key);
+  if (!stored.ok())
+    return "";
+  return ptec::rt::FlatTensorData::layoutMismatch(key, stored.get(),
+                                                  ptec::rt::FlatTensorData::programLayout(t));
+}
+
 /// Every EXTERNAL tensor of the program found in the .ptd at `dataPath` with
 /// at least its bytes: one line per one that is not; returns how many, or
 /// SIZE_MAX when the .ptd itself is bad (`problems` says why).
@@ -54,13 +65,17 @@ static size_t checkExternalData(const std::vector<uint8_t> &bytes, const std::st
                      " bytes in " + dataPath + ", the tensor needs " + std::to_string(need) +
                      "\n";
         ++missing;
+      } else if (std::string why = layoutProblem(*ptd.get(), x->fully_qualified_name()->c_str(), *t);
+                 !why.empty()) {
+        *problems += "error: [external.layout] " + where + ": " + why + "\n";
+        ++missing;
       } else {
         ++found;
       }
     }
   }
   *problems += dataPath + ": " + std::to_string(found) + " external tensors found, " +
-               std::to_string(missing) + " missing or short\n";
+               std::to_string(missing) + " missing, short or laid out differently\n";
   return missing;
 }
 
