@@ -294,6 +294,7 @@ std::optional<ExportedProgram> guarded(const std::string &path, ReadError *err, 
   try {
     std::unique_ptr<ZipArchive> zip = open();
     ExportedProgram ep = readArchive(*zip);
+    zip->checkUnreadEntries();
     ep.path = path;
     return ep;
   } catch (const Pt2Error &e) {

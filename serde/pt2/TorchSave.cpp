@@ -91,6 +91,11 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
                                 &w.wholeStorage);
     out[w.fqn] = std::move(w);
   }
+  try {
+    zip->checkUnreadEntries();
+  } catch (const Pt2Error &e) {
+    fail(entryName + ": nested torch.save archive: " + e.what());
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "serde/io/MappedFile.h"
 #include "serde/pt2/Pt2Error.h"
+#include "serde/pt2/ZipDirectory.h"
 
 #include <libdeflate.h>
 #include <zip.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <cinttypes>
@@ -23,17 +25,19 @@ std::string libzipMessage(zip_error_t *error) {
   return text ? text : "unknown libzip error";
 }
 
-std::string openErrorMessage(int code) {
-  zip_error_t error;
-  zip_error_init_with_code(&error, code);
-  std::string text = libzipMessage(&error);
-  zip_error_fini(&error);
+// libzip's own reason when it refuses an archive our directory walk
+// accepted. The message comes from the error libzip filled in: re-making it
+// from the code alone would read errno, which an unrelated call set.
+std::string openErrorMessage(zip_error_t *error) {
+  const int code = zip_error_code_zip(error);
+  std::string text = libzipMessage(error);
   switch (code) {
   case ZIP_ER_NOZIP:
     return "not a zip archive (no valid end of central directory record or central "
            "directory; truncated or corrupt?)";
   case ZIP_ER_INCONS:
-    return "corrupt zip archive: central directory is inconsistent (" + text + ")";
+    return "corrupt zip archive: libzip finds it inconsistent (" + text +
+           ") in a way the reader's own central directory checks did not name";
   default:
     return "cannot open zip archive: " + text;
   }
@@ -58,96 +62,21 @@ uint32_t crcOf(const uint8_t *data, size_t size) {
   return libdeflate_crc32(0, data, size);
 }
 
-uint16_t le16(const uint8_t *p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
-uint32_t le32(const uint8_t *p) { return uint32_t(le16(p)) | uint32_t(le16(p + 2)) << 16; }
-uint64_t le64(const uint8_t *p) { return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32; }
-
-/// Local header offset of every central directory entry, by name. libzip
-/// does not expose it. Returns an empty map on anything unexpected: the
-/// caller then reads through libzip, and every offset found here is only
-/// trusted after the data's CRC matches libzip's record.
-std::map<std::string, uint64_t> localHeaderOffsets(const uint8_t *d, uint64_t n) {
-  std::map<std::string, uint64_t> out;
-  constexpr uint64_t kEocd = 22, kMaxComment = 65535;
-  if (n < kEocd)
-    return out;
-  uint64_t lowest = n > kEocd + kMaxComment ? n - kEocd - kMaxComment : 0;
-  uint64_t eocd = UINT64_MAX;
-  for (uint64_t at = n - kEocd + 1; at-- > lowest;)
-    if (le32(d + at) == 0x06054b50) {
-      eocd = at;
-      break;
-    }
-  if (eocd == UINT64_MAX)
-    return out;
-  uint64_t count = le16(d + eocd + 10), cdSize = le32(d + eocd + 12), cdOff = le32(d + eocd + 16);
-  if (count == 0xFFFF || cdSize == 0xFFFFFFFF || cdOff == 0xFFFFFFFF) {  // ZIP64
-    if (eocd < 20 || le32(d + eocd - 20) != 0x07064b50)
-      return out;
-    uint64_t rec = le64(d + eocd - 20 + 8);
-    if (rec > n || n - rec < 56 || le32(d + rec) != 0x06064b50)
-      return out;
-    count = le64(d + rec + 32);
-    cdSize = le64(d + rec + 40);
-    cdOff = le64(d + rec + 48);
-  }
-  if (cdOff > n || cdSize > n - cdOff)
-    return out;
-  const uint64_t end = cdOff + cdSize;
-  uint64_t at = cdOff;
-  for (uint64_t i = 0; i < count; ++i) {
-    if (end - at < 46 || le32(d + at) != 0x02014b50)
-      return {};
-    const uint32_t comp = le32(d + at + 20), full = le32(d + at + 24);
-    const uint16_t nameLen = le16(d + at + 28), extraLen = le16(d + at + 30),
-                   commentLen = le16(d + at + 32);
-    const uint64_t need = 46ull + nameLen + extraLen + commentLen;
-    if (end - at < need)
-      return {};
-    uint64_t offset = le32(d + at + 42);
-    if (offset == 0xFFFFFFFF) {  // in the ZIP64 extra field, after any 64-bit sizes
-      const uint8_t *x = d + at + 46 + nameLen;
-      uint64_t left = extraLen;
-      bool found = false;
-      while (left >= 4 && !found) {
-        uint16_t id = le16(x), size = le16(x + 2);
-        if (size > left - 4)
-          break;
-        if (id == 0x0001) {
-          uint64_t skip = (full == 0xFFFFFFFF ? 8 : 0) + (comp == 0xFFFFFFFF ? 8 : 0);
-          if (size < skip + 8)
-            break;
-          offset = le64(x + 4 + skip);
-          found = true;
-        }
-        x += 4 + size;
-        left -= 4 + size;
-      }
-      if (!found)
-        return {};
-    }
-    out.emplace(std::string(reinterpret_cast<const char *>(d + at + 46), nameLen), offset);
-    at += need;
-  }
-  return out;
-}
 
 std::string tooShort(uint64_t size) {
   return "not a zip archive (" + std::to_string(size) + " bytes is too short)";
 }
 }  // namespace
 
-ZipArchive::ZipArchive(struct zip *z, uint64_t archiveSize) : zip_(z), archiveSize_(archiveSize) {
-  zip_int64_t count = zip_get_num_entries(zip_, 0);
-  for (zip_int64_t i = 0; i < count; ++i) {
-    const char *name = zip_get_name(zip_, static_cast<zip_uint64_t>(i), 0);
-    if (!name)
+ZipArchive::ZipArchive(struct zip *z, uint64_t archiveSize, std::vector<ZipDirEntry> entries)
+    : zip_(z), archiveSize_(archiveSize), entries_(std::move(entries)),
+      verified_(entries_.size(), false) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const std::string &entry = entries_[i].name;
+    if (entry.empty() || entries_[i].isDirectory())
       continue;
-    std::string entry(name);
-    if (entry.empty() || entry.back() == '/')
-      continue;
-    if (index_.emplace(entry, static_cast<uint64_t>(i)).second)
-      names_.push_back(entry);
+    index_.emplace(entry, static_cast<uint64_t>(i));
+    names_.push_back(entry);
   }
 }
 
@@ -156,14 +85,15 @@ ZipArchive::~ZipArchive() {
     zip_discard(zip_);
 }
 
-std::unique_ptr<ZipArchive> ZipArchive::openMemory(const void *data, size_t size) {
+std::unique_ptr<ZipArchive> ZipArchive::open(const uint8_t *data, uint64_t size) {
   if (size < kMinZipSize)
     fail(tooShort(size));
+  // Our walk first: it names the field at fault, and refuses duplicate names
+  // and overlapping entries, which libzip accepts.
+  std::vector<ZipDirEntry> entries = readZipDirectory(data, size);
   zip_error_t error;
   zip_error_init(&error);
-  // libzip wants a non-null pointer even for an empty buffer.
-  static const char kEmpty[1] = {0};
-  zip_source_t *src = zip_source_buffer_create(size ? data : kEmpty, size, 0, &error);
+  zip_source_t *src = zip_source_buffer_create(data, size, 0, &error);
   if (!src) {
     std::string msg = libzipMessage(&error);
     zip_error_fini(&error);
@@ -171,41 +101,46 @@ std::unique_ptr<ZipArchive> ZipArchive::openMemory(const void *data, size_t size
   }
   zip_t *z = zip_open_from_source(src, ZIP_RDONLY, &error);
   if (!z) {
-    int code = zip_error_code_zip(&error);
+    std::string msg = openErrorMessage(&error);
     zip_error_fini(&error);
     zip_source_free(src);
-    fail(openErrorMessage(code));
+    fail(msg);
   }
   zip_error_fini(&error);
-  std::unique_ptr<ZipArchive> archive(new ZipArchive(z, size));
-  archive->bytes_ = static_cast<const uint8_t *>(data);  // the caller keeps it alive
+  const zip_int64_t count = zip_get_num_entries(z, 0);
+  if (count < 0 || static_cast<uint64_t>(count) != entries.size()) {
+    zip_discard(z);
+    fail("corrupt zip archive: the central directory holds " + std::to_string(entries.size()) +
+         " entries, libzip reads " + std::to_string(count));
+  }
+  std::unique_ptr<ZipArchive> archive(new ZipArchive(z, size, std::move(entries)));
+  archive->bytes_ = data;
   return archive;
+}
+
+std::unique_ptr<ZipArchive> ZipArchive::openMemory(const void *data, size_t size) {
+  // libzip wants a non-null pointer even for an empty buffer.
+  static const uint8_t kEmpty[1] = {0};
+  return open(size ? static_cast<const uint8_t *>(data) : kEmpty, size);
 }
 
 std::unique_ptr<ZipArchive> ZipArchive::openFile(const std::string &path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0)
-    fail("cannot open file: no such file or not readable");
+    fail(std::string("cannot open file: ") + std::strerror(errno));
   if (!S_ISREG(st.st_mode))
     fail("cannot open file: not a regular file");
   if (static_cast<uint64_t>(st.st_size) < kMinZipSize)
     fail(tooShort(static_cast<uint64_t>(st.st_size)));
-  int code = 0;
-  zip_t *z = zip_open(path.c_str(), ZIP_RDONLY, &code);
-  if (!z) {
-    if (code == ZIP_ER_OPEN || code == ZIP_ER_READ)
-      fail("cannot open file: not readable");
-    fail(openErrorMessage(code));
-  }
-  std::unique_ptr<ZipArchive> archive(new ZipArchive(z, static_cast<uint64_t>(st.st_size)));
-  // Payloads are read in place from a mapping when they can be; a file that
-  // cannot be mapped is still read through libzip.
-  std::string ignored;
-  archive->map_ = io::MappedFile::open(path, &ignored);
-  if (archive->map_ && archive->map_->size() != archive->archiveSize_)
-    archive->map_.reset();  // changed under us: do not mix two versions
-  if (archive->map_)
-    archive->bytes_ = archive->map_->data();
+  // The whole file is mapped and libzip reads the mapping: one view of the
+  // bytes for our checks and for libzip, and no file I/O inside libzip whose
+  // errors would come back as a code without the reason.
+  std::string why;
+  std::shared_ptr<const io::MappedFile> map = io::MappedFile::open(path, &why);
+  if (!map)
+    fail(why);
+  std::unique_ptr<ZipArchive> archive = open(map->data(), map->size());
+  archive->map_ = std::move(map);
   return archive;
 }
 
@@ -305,6 +240,7 @@ std::vector<uint8_t> ZipArchive::read(const std::string &name) const {
            " for " + std::to_string(st.size) + " bytes, the data has " + hex32(actual) +
            " (corrupt or edited archive)");
   }
+  verified_[idx] = true;
   return out;
 }
 
@@ -319,55 +255,73 @@ std::vector<uint8_t> ZipArchive::readFor(const std::string &name, const std::str
   }
 }
 
-std::optional<ByteView> ZipArchive::inPlace(const std::string &name) const {
-  if (!bytes_)
-    return std::nullopt;
-  zip_stat_t st;
-  zip_stat_init(&st);
-  if (zip_stat_index(zip_, indexOf(name), 0, &st) != 0)
-    return std::nullopt;
-  const unsigned need = ZIP_STAT_COMP_METHOD | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_CRC;
-  if ((st.valid & need) != need || st.comp_method != ZIP_CM_STORE || st.size != st.comp_size ||
-      st.size == 0 || ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE))
-    return std::nullopt;
-  if (!localHeadersRead_) {
-    localHeaders_ = localHeaderOffsets(bytes_, archiveSize_);
-    localHeadersRead_ = true;
-  }
-  auto it = localHeaders_.find(name);
-  const uint64_t n = archiveSize_;
-  if (it == localHeaders_.end() || it->second > n || n - it->second < 30)
-    return std::nullopt;
-  const uint8_t *lh = bytes_ + it->second;
-  if (le32(lh) != 0x04034b50)
-    return std::nullopt;
-  const uint64_t start = it->second + 30 + le16(lh + 26) + le16(lh + 28);
-  if (start > n || st.size > n - start || st.size > SIZE_MAX / 2)
-    return std::nullopt;
-  // The CRC is computed on bytes read with pread() from a mapped file (one
-  // copy out of the page cache into a small buffer): touching the mapping
-  // would fault every page in and make the whole payload resident.
-  const uint8_t *data = bytes_ + start;
-  const size_t size = static_cast<size_t>(st.size);
+uint32_t ZipArchive::storedCrc(const ZipDirEntry &e, bool *ok) const {
+  // From a mapped file the bytes are read with pread() (one copy out of the
+  // page cache into a small buffer): touching the mapping would fault every
+  // page in and make the whole payload resident.
+  *ok = true;
+  const size_t size = static_cast<size_t>(e.size);
+  if (!map_)
+    return libdeflate_crc32(0, bytes_ + e.dataStart, size);
   uint32_t crc = 0;
-  if (map_) {
-    std::vector<uint8_t> buffer(std::min<size_t>(size, size_t(1) << 20));
-    for (size_t at = 0; at < size;) {
-      ssize_t got = ::pread(map_->fd(), buffer.data(), std::min(buffer.size(), size - at),
-                            static_cast<off_t>(start + at));
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got <= 0)
-        return std::nullopt;  // read() reports it
-      crc = libdeflate_crc32(crc, buffer.data(), static_cast<size_t>(got));
-      at += static_cast<size_t>(got);
+  std::vector<uint8_t> buffer(std::min<size_t>(size, size_t(1) << 20));
+  for (size_t at = 0; at < size;) {
+    ssize_t got = ::pread(map_->fd(), buffer.data(), std::min(buffer.size(), size - at),
+                          static_cast<off_t>(e.dataStart + at));
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0) {
+      *ok = false;
+      return 0;
     }
-  } else {
-    crc = libdeflate_crc32(0, data, size);
+    crc = libdeflate_crc32(crc, buffer.data(), static_cast<size_t>(got));
+    at += static_cast<size_t>(got);
   }
-  if (crc != st.crc)
-    return std::nullopt;  // read() reports it (or finds this walk was wrong)
-  return ByteView(data, size);
+  return crc;
+}
+
+std::optional<ByteView> ZipArchive::inPlace(const std::string &name) const {
+  const uint64_t idx = indexOf(name);
+  const ZipDirEntry &e = entries_[idx];
+  // readZipDirectory has bounded the data to the archive.
+  if (e.method != ZIP_CM_STORE || e.size != e.compressedSize || e.size == 0 ||
+      e.size > SIZE_MAX / 2)
+    return std::nullopt;
+  if (!verified_[idx]) {
+    bool ok = false;
+    if (storedCrc(e, &ok) != e.crc || !ok)
+      return std::nullopt;  // read() reports it
+    verified_[idx] = true;
+  }
+  return ByteView(bytes_ + e.dataStart, static_cast<size_t>(e.size));
+}
+
+void ZipArchive::checkUnreadEntries() const {
+  // The spec makes CRCs optional; we check every entry, read or not, so that
+  // a damaged archive is refused whatever part of it the reader needs.
+  for (size_t idx = 0; idx < entries_.size(); ++idx) {
+    const ZipDirEntry &e = entries_[idx];
+    if (verified_[idx] || e.isDirectory())
+      continue;
+    const std::string what = e.name + " (an entry the reader does not use)";
+    if (e.method == ZIP_CM_STORE && e.size == e.compressedSize) {
+      bool ok = false;
+      uint32_t crc = storedCrc(e, &ok);
+      if (!ok)
+        fail(what + ": cannot read its data");
+      if (crc != e.crc)
+        fail(what + ": CRC-32 mismatch: the central directory records " + hex32(e.crc) +
+             " for " + std::to_string(e.size) + " bytes, the data has " + hex32(crc) +
+             " (corrupt or edited archive)");
+      verified_[idx] = true;
+      continue;
+    }
+    if (e.name.empty() || !has(e.name))
+      fail(what + ": entry has no name the reader can look up");
+    // DEFLATE (and anything read() refuses) goes through read(): it inflates,
+    // checks the CRC and names what is wrong.
+    readFor(e.name, what);
+  }
 }
 
 std::shared_ptr<const ByteStorage> ZipArchive::readPayload(const std::string &name,

@@ -1,11 +1,14 @@
 // Internal: a read-only view of a zip file (libzip underneath). Navigates by
 // the central directory, so torch's stream-writer archives (zero sizes in
 // local headers, 64-byte aligned data, ZIP64 records) read like any other.
+// Opening walks the directory itself first (ZipDirectory.h): a malformed
+// directory, a name used twice or entries sharing bytes are refused there.
 // Every method throws Pt2Error with a message naming the entry.
 #ifndef PTEC_SERDE_PT2_ZIPARCHIVE_H
 #define PTEC_SERDE_PT2_ZIPARCHIVE_H
 
 #include "serde/pt2/ExportedProgram.h"
+#include "serde/pt2/ZipDirectory.h"
 
 #include <cstdint>
 #include <map>
@@ -51,26 +54,35 @@ public:
   /// Whole entry as text, leading/trailing whitespace removed.
   std::string readTrimmedText(const std::string &name) const;
 
+  /// Checks the CRC-32 of every entry that no read so far has checked
+  /// (sample inputs, extra files: entries the reader does not use), so that
+  /// every entry of an accepted archive matches its checksum. Call it when
+  /// reading is done; errors name the entry.
+  void checkUnreadEntries() const;
+
 private:
-  ZipArchive(struct zip *z, uint64_t archiveSize);
+  ZipArchive(struct zip *z, uint64_t archiveSize, std::vector<ZipDirEntry> entries);
+  static std::unique_ptr<ZipArchive> open(const uint8_t *data, uint64_t size);
   uint64_t indexOf(const std::string &name) const;
   /// The STORED entry `name` in place in the archive's bytes, CRC-checked;
   /// nullopt when it cannot be served that way (then read() decides, with
   /// its own messages).
   std::optional<ByteView> inPlace(const std::string &name) const;
+  /// CRC-32 of a STORED entry's bytes; *ok false when they cannot be read.
+  uint32_t storedCrc(const ZipDirEntry &e, bool *ok) const;
 
   struct zip *zip_;
   uint64_t archiveSize_;
+  // Our own reading of the central directory (readZipDirectory), in
+  // directory order: entry i is libzip's index i.
+  std::vector<ZipDirEntry> entries_;
   std::vector<std::string> names_;
   std::map<std::string, uint64_t> index_;
-  // The archive's bytes (the caller's buffer, or the whole file mapped; null
-  // when a file could not be mapped), and each entry's local header offset
-  // from our own walk of the central directory (built on first use; empty
-  // when the directory is laid out in a way the walk does not follow).
+  // The archive's bytes: the caller's buffer, or the whole file mapped.
   const uint8_t *bytes_ = nullptr;
   std::shared_ptr<const io::MappedFile> map_;
-  mutable std::map<std::string, uint64_t> localHeaders_;
-  mutable bool localHeadersRead_ = false;
+  // Entries whose CRC has been checked (by a read or checkUnreadEntries).
+  mutable std::vector<bool> verified_;
 };
 
 }  // namespace ptec::pt2

@@ -166,7 +166,7 @@ TEST_CASE("readPt2 reads a file and names it in errors", "[pt2]") {
   std::remove(path.c_str());
 
   CHECK_FALSE(readPt2("does_not_exist.pt2", &err).has_value());
-  CHECK(err.message == "does_not_exist.pt2: cannot open file: no such file or not readable");
+  CHECK(err.message == "does_not_exist.pt2: cannot open file: No such file or directory");
   CHECK_FALSE(readPt2("does_not_exist.pt2", nullptr).has_value());  // err is optional
   CHECK_FALSE(readPt2(".", &err).has_value());
   CHECK(err.message == ".: cannot open file: not a regular file");
