@@ -176,6 +176,7 @@ public:
   mlir::LogicalResult run();
 
   /// The steps of run(), for tests and tools that stop in between.
+  /// writeOutput() stages the files (outputs()); commitOutputs() writes them.
   mlir::LogicalResult load();
   mlir::LogicalResult runPhases();
   mlir::LogicalResult writeOutput();
