@@ -88,10 +88,10 @@ bool writeTemporary(const std::string &path, const std::vector<FileChunk> &chunk
     *tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(attempt);
     fd = ::open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0 && errno != EEXIST)
-      return failWith(err, "cannot create a temporary file for '" + path + "'");
+      return failWith(err, "cannot create temporary file for '" + path + "'");
   }
   if (fd < 0)
-    return failWith(err, "cannot create a temporary file for '" + path + "'");
+    return failWith(err, "cannot create temporary file for '" + path + "'");
   if (!writeChunksTo(fd, chunks)) {
     int e = errno;
     ::close(fd);
