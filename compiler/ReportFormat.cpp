@@ -35,7 +35,8 @@ void CompileReport::writeOps(llvm::raw_ostream &os) const {
     portable += st.portable;
   }
   os << "== ops: " << total << " ATen ops of " << ops.size() << " kinds, " << total - portable
-     << " delegated, " << portable << " on portable kernels\n";
+     << " delegated, " << portable
+     << " on portable kernels (a function's ops once, however often it is called)\n";
   char buf[256];
   std::snprintf(buf, sizeof buf, "  %-36s %7s  %-24s %8s  %s\n", "op", "count", "delegated",
                 "portable", "kernel");
