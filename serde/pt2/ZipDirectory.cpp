@@ -141,6 +141,10 @@ std::vector<ZipDirEntry> readZipDirectory(const uint8_t *d, uint64_t n) {
     const uint64_t rec = le64(d + locator + 8);
     const std::string locAt = "ZIP64 end of central directory locator (at offset " +
                               num(locator) + ")";
+    const uint32_t recDisk = le32(d + locator + 4), disks = le32(d + locator + 16);
+    if (recDisk != 0 || disks > 1)
+      corrupt(locAt + ": ZIP64 end record on disk " + num(recDisk) + " of " + num(disks) +
+              ": multi-disk archives are unsupported");
     if (rec > locator || locator - rec < kEocd64Size)
       corrupt(locAt + " points to offset " + num(rec) + ", where no " + num(kEocd64Size) +
            "-byte ZIP64 end record fits before the locator");
@@ -228,6 +232,12 @@ std::vector<ZipDirEntry> readZipDirectory(const uint8_t *d, uint64_t n) {
                      entry.localHeader == 0xFFFFFFFF};
     readExtra(c + kCentralSize + nameLen, extraLen, who, want, &entry.size, &entry.compressedSize,
               &entry.localHeader);
+    // Every entry must be readable for its CRC to be checked; libzip would
+    // call a WinZip AES entry (99) without its extra field "inconsistent".
+    if (entry.method != 0 && entry.method != 8)
+      fail(entry.name + ": compression method " + num(entry.method) +
+              (entry.method == 99 ? " (WinZip AES encryption)" : "") +
+              " is unsupported (only stored and deflate)");
     const uint16_t startDisk = le16(c + 34);
     if (startDisk != 0 && startDisk != 0xFFFF)
       corrupt(who + ": starts on disk " + num(startDisk) + ": multi-disk archives are unsupported");

@@ -131,6 +131,22 @@ TEST_CASE("a damaged central directory is named field by field", "[pt2][zip]") {
     INFO(msg);
     CHECK(has(msg, "the name is not UTF-8"));
   }
+  SECTION("WinZip AES without its extra field") {
+    std::string bad = writeZip(basicEntries(), ZipStyle::Torch);
+    bad[centralHeader(bad, "m/archive_format") + 10] = 99;
+    std::string msg = errorOf(bad);
+    INFO(msg);
+    CHECK(has(msg, "m/archive_format: compression method 99 (WinZip AES encryption) is "
+                   "unsupported"));
+  }
+  SECTION("a ZIP64 end record on another disk") {
+    std::string bad = writeZip(basicEntries(), ZipStyle::Torch);
+    set32(bad, bad.size() - 22 - 20 + 16, 2);  // the locator's disk count
+    std::string msg = errorOf(bad);
+    INFO(msg);
+    CHECK(has(msg, "ZIP64 end of central directory locator (at offset " +
+                       std::to_string(bad.size() - 42) + "): ZIP64 end record on disk 0 of 2"));
+  }
   // Every single-byte change of the directory and end records either reads
   // or names what is wrong: never libzip's bare "inconsistent", never an
   // errno of some other call.
@@ -139,7 +155,7 @@ TEST_CASE("a damaged central directory is named field by field", "[pt2][zip]") {
   REQUIRE(cd != std::string::npos);
   size_t refused = 0;
   for (size_t at = cd; at < torch.size(); ++at) {
-    for (int flip : {0x01, 0x80, 0xFF}) {
+    for (int flip : {0x01, 0x63, 0x80, 0xFF}) {
       std::string bad = torch;
       bad[at] = static_cast<char>(bad[at] ^ flip);
       std::string msg = errorOf(bad);
