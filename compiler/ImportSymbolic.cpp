@@ -65,6 +65,13 @@ bool SymbolicShapes::upperBound(const std::string &text, int64_t &value, bool &s
                "' has no upper bound; export it with Dim(..., max=N)";
       return false;
     }
+    // An empty range would otherwise read as a size that does not grow.
+    if (r->second.min > *r->second.max) {
+      *error = e->str() + ": symbol '" + n + "' has min " + std::to_string(r->second.min) +
+               " > max " + std::to_string(*r->second.max) +
+               " in range_constraints: no value is allowed";
+      return false;
+    }
   }
   if (!e->isMonotone(ranges_)) {
     *error = e->str() + " does not grow with its symbols, so its largest value is not known";

@@ -70,10 +70,25 @@ std::pair<std::string, std::string> splitOpName(llvm::StringRef full) {
 
 namespace emit {
 
+/// The first name a location carries (the importer names each node's
+/// location after the node), or "".
+static std::string nameIn(Location loc) {
+  if (auto n = llvm::dyn_cast<NameLoc>(loc))
+    return n.getName().str();
+  if (auto f = llvm::dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations())
+      if (std::string s = nameIn(l); !s.empty())
+        return s;
+  if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
+    return nameIn(c.getCallee());
+  return "";
+}
+
 FailureOr<int32_t> MethodEmitter::addTensor(Location loc, Type type,
                                             exir::MemAttr mem,
                                             uint32_t dataBufferIdx,
-                                            llvm::StringRef fqn) {
+                                            llvm::StringRef fqn,
+                                            const std::string &what) {
   auto rt = llvm::dyn_cast<RankedTensorType>(type);
   if (!rt || !rt.hasStaticShape())
     return emitError(loc, "cannot emit a value of type ")
@@ -85,8 +100,16 @@ FailureOr<int32_t> MethodEmitter::addTensor(Location loc, Type type,
   fb::TensorT t;
   t.scalar_type = *st;
   for (int64_t d : rt.getShape()) {
-    if (d > INT32_MAX)
-      return emitError(loc, "dimension ") << d << " does not fit in int32";
+    if (d > INT32_MAX) {
+      std::string who = what;
+      if (who.empty() && !fqn.empty())
+        who = "'" + fqn.str() + "'";
+      if (std::string node = nameIn(loc); who.empty() && !node.empty())
+        who = "the result of node '" + node + "'";
+      return emitError(loc, "dimension ")
+             << d << " of " << (who.empty() ? std::string("a tensor") : who) << ", of type "
+             << type << ", does not fit in int32, the size type of the .pte format";
+    }
     t.sizes.push_back(static_cast<int32_t>(d));
   }
   for (unsigned i = 0; i < rt.getRank(); ++i)
@@ -565,7 +588,9 @@ LogicalResult MethodEmitter::emitArguments(func::FuncOp func) {
     llvm::StringRef kind = in ? in.getKind().getValue() : "user_input";
     auto mem = func.getArgAttrOfType<exir::MemAttr>(arg.getArgNumber(), "exir.mem");
     if (kind == "user_input") {
-      FailureOr<int32_t> idx = addTensor(loc, arg.getType(), mem, 0);
+      FailureOr<int32_t> idx =
+          addTensor(loc, arg.getType(), mem, 0, {},
+                    "argument " + std::to_string(arg.getArgNumber()) + " (a user input)");
       if (failed(idx))
         return failure();
       markDynamic(arg, *idx);

@@ -50,8 +50,11 @@ private:
   int32_t addDouble(double v) { fb::DoubleT t; t.double_val = v; return addValue(std::move(t)); }
   int32_t addNull() { return addValue(fb::NullT()); }
   int32_t addString(llvm::StringRef s) { fb::StringT t; t.string_val = s.str(); return addValue(std::move(t)); }
+  /// `what` names the value in errors ("user input 0"); empty: its fqn, else
+  /// the node named by `loc`.
   FailureOr<int32_t> addTensor(Location loc, Type type, exir::MemAttr mem,
-                               uint32_t dataBufferIdx, llvm::StringRef fqn = {});
+                               uint32_t dataBufferIdx, llvm::StringRef fqn = {},
+                               const std::string &what = {});
   FailureOr<int32_t> addArgValue(Location loc, Attribute attr,
                                  const schema::Argument &arg);
   FailureOr<int32_t> valueOf(Location loc, Value v);

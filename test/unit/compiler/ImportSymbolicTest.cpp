@@ -125,6 +125,15 @@ TEST_CASE("sizes that cannot be bounded are refused", "[import][dynamic]") {
   CHECK(error.find("symbol 'u0' has no range") != std::string::npos);
   CHECK_FALSE(shapes.boundSizes(metaOf({-1}, {"Rational(1, 2)"}), sizes, dyn, &error));
   CHECK(error.find("dimension 0 (size expression: ") == 0);
+  // min > max is an empty range, named as such (it used to read as a size
+  // that does not grow), whichever way the expression goes.
+  SymbolicShapes empty(programWith(1));
+  for (std::string text : {std::string(kS0), "Add(Integer(40), Mul(Integer(-1), " +
+                                                  std::string(kS0) + "))"}) {
+    CHECK_FALSE(empty.boundSizes(metaOf({-1}, {text}), sizes, dyn, &error));
+    CHECK(error.find(": symbol 's0' has min 2 > max 1 in range_constraints") !=
+          std::string::npos);
+  }
   SymbolicShapes huge(programWith(int64_t(1) << 40));
   CHECK_FALSE(huge.boundSizes(metaOf({-1}, {kS0}), sizes, dyn, &error));
   CHECK(error.find("outside [0, 2^31]") != std::string::npos);

@@ -1,0 +1,6 @@
+module attributes {exir.phase = "import", exir.version = "1.1"} {
+  func.func @forward(%x: tensor<1xf32> {exir.input = #exir.input<user_input, "x">}) -> (tensor<2147483648xf32> {exir.output = #exir.output<user_output>}) {
+    %y = exir.aten "aten::expand"(%x) {size = array<i64: 2147483648>, implicit = false, operand_segments = array<i32: 1>} : (tensor<1xf32>) -> tensor<2147483648xf32> loc("expand_node")
+    return %y : tensor<2147483648xf32>
+  }
+}
