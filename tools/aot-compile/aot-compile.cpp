@@ -174,9 +174,10 @@ int main(int argc, char **argv) {
   app.add_flag("--print-ir-after-all", printIr, "Print the IR after every phase to stderr");
   std::string reportFormat, reportFile, planSvgFile, partitionDotFile, debugMapFile;
   app.add_flag("--report{text}", reportFormat,
-               "Report what the compile did (phases, delegation and every refusal, "
-               "delegate sharing and scratch, write-back copies, the memory plan, output "
-               "segments, warnings): --report or --report=text, --report=json "
+               "Report what the compile did (phases; per op: count, delegated, left on "
+               "portable kernels and why, kernel; delegate regions, sharing and scratch; "
+               "write-back copies; the memory plan against its lower bound; output "
+               "segments; warnings): --report or --report=text, --report=json "
                "(docs/report.md)")
       ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--report-file", reportFile,
