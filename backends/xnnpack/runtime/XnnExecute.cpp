@@ -88,9 +88,10 @@ Error fitOutput(rt::Tensor &t, const ValueInfo &info, const Dims &d, std::string
     same = t.size(int(k)) == want[k];
   if (same)
     return Error::Ok;
-  // A tensor of another rank with the same count stands for the value as
-  // is (the blob's dims need not be the program's).
-  if (t.dim() != int(want.size()) && uint64_t(t.numel()) == numelOf(d))
+  // A tensor with the same count stands for the value as is at the blob's
+  // own dims, and at any dims when its rank differs (the blob's dims need
+  // not be the program's: [1, 1, 1, C] NHWC for a [1, C, 1, 1] tensor).
+  if (uint64_t(t.numel()) == numelOf(d) && (d == info.dims || t.dim() != int(want.size())))
     return Error::Ok;
   if (t.dim() != int(want.size()) ||
       t.resize(rt::Span<const int64_t>(want.data(), want.size())) != Error::Ok) {

@@ -476,6 +476,23 @@ TEST_CASE("xnnpack runtime: inputs below the bound (dynamic batch)", "[xnnpack][
   }
 }
 
+TEST_CASE("xnnpack runtime: at the blob's dims, outputs keep the program's sizes",
+          "[xnnpack][dynamic]") {
+  // A [1, 4, 1, 1] tensor stands for a [1, 1, 1, 4] value (NHWC, H = W = 1):
+  // same bytes, so it is neither refused nor resized.
+  GraphWriter g;
+  const uint32_t x = g.addValue({1, 1, 1, 4}), y = g.addValue({1, 1, 1, 4});
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(y, 1, kFlagExternalOutput);
+  g.addUnary(Kind::XNNTanh, x, y);
+  Harness hs;
+  void *h = hs.init(g.finish());
+  Buf xb({1, 4, 1, 1}, {0.1f, -0.2f, 0.3f, -0.4f}), yb({1, 4, 1, 1});
+  REQUIRE(hs.run(h, {&xb, &yb}) == Error::Ok);
+  CHECK(yb.sizes() == std::vector<int64_t>{1, 4, 1, 1});
+  CHECK(yb.data[3] == Approx(std::tanh(-0.4)).epsilon(1e-6));
+}
+
 TEST_CASE("xnnpack runtime: spatial sizes below the bound (conv, pool)", "[xnnpack][dynamic]") {
   // NHWC [2, 8, 8, 3] bound -> conv 3x3 pad 1 (4 channels) -> max pool 2x2.
   const size_t CI = 3, CO = 4;
