@@ -81,9 +81,10 @@ struct NodeOperands {
 /// False when the node has no body or a kind this schema does not know.
 bool nodeOperands(const fb_xnnpack::XNode *node, NodeOperands *out);
 
-/// True for node kinds the runtime computes with its own loops (layout
-/// moves), which read exactly their input's bytes; every other kind runs on
-/// XNNPACK, which may read kExtraReadBytes past an input.
+/// True for node kinds the runtime computes with its own loops (RunsOn::
+/// OwnKernel in XnnCapability.h), which read exactly their input's bytes;
+/// every other kind runs on XNNPACK, which may read kExtraReadBytes past an
+/// input.
 bool isOwnKernel(fb_xnnpack::XNodeUnion kind);
 
 /// One tensor value of the graph.
