@@ -444,12 +444,12 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     if (res.numel != in.dims[0] * ch)
       return bad(Error::InvalidArgument, "the output " + dimsText(res.dims) +
                                              " is not one value per image and channel");
+    // Our loop: this library's global average pooling rounds ties unlike
+    // upstream's newer XNNPACK (XnnQuantizedLoops.cpp).
     s.batch = in.dims[0], s.width = in.dims[1] * in.dims[2];
-    q->op = Op::GlobalAvgPool;
+    q->op = Op::GlobalAvgLoop;
+    q->channels = ch;
     q->requantize = false;
-    PTEC_TRY(created(xnn_create_global_average_pooling_nwc_qs8(
-        ch, ch, ch, int8_t(in.zeroPoint), in.scale, int8_t(res.zeroPoint), res.scale, q->lo,
-        q->hi, 0, op)));
     break;
   }
   case Kind::XNNClamp: case Kind::XNNSigmoid: case Kind::XNNTanh: {
@@ -633,9 +633,6 @@ Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,
   case Op::MaxPool:
     st = xnn_setup_max_pooling2d_nhwc_s8(s.op, s.batch, s.height, s.width, x8, y8, pool);
     break;
-  case Op::GlobalAvgPool:
-    st = xnn_setup_global_average_pooling_nwc_qs8(s.op, s.batch, s.width, x8, y8, pool);
-    break;
   case Op::Clamp:
     st = xnn_setup_clamp_nc_s8(s.op, s.batch, x8, y8, pool);
     break;
@@ -669,6 +666,9 @@ Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,
     sliceBytes(q, s, static_cast<const uint8_t *>(a), static_cast<uint8_t *>(y));
     if (q.requantize)
       requantizeInPlace(q, y8, y8, q.numel);
+    return Error::Ok;
+  case Op::GlobalAvgLoop:
+    globalAvgPool(q, s, x8, y8);
     return Error::Ok;
   case Op::BinaryLoop:
     binaryLoop(q, s, x8, static_cast<const int8_t *>(b), y8);

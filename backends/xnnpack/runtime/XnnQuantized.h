@@ -10,10 +10,11 @@
 //     too), fully_connected_nc_qs8 (per-tensor; per-channel weights run as
 //     a qc8 1x1 convolution over [1, 1, M, K], since this library's fully
 //     connected takes one weight scale only), add / subtract / multiply_nd
-//     _qs8, max_pooling2d_nhwc_s8, global_average_pooling_nwc_qs8,
-//     clamp_nc_s8, sigmoid / tanh_nc_qs8, constant_pad_nd_x8;
+//     _qs8, max_pooling2d_nhwc_s8, clamp_nc_s8, sigmoid / tanh_nc_qs8,
+//     constant_pad_nd_x8;
 //   - own loops on 1-byte elements: transpose, reshape, concatenate, slice,
-//     average pooling (this library has it for uint8 only), add / subtract /
+//     average pooling (this library has it for uint8 only), global average
+//     pooling (this library's rounds ties unlike upstream's), add / subtract /
 //     multiply whose scale ratios this library refuses, and int8 -> int8
 //     requantization (a clamp or layout move whose input and output are
 //     quantized differently);
@@ -43,10 +44,10 @@ namespace ptec::xnnpack {
 struct QuantStep {
   enum class Op : uint8_t {
     ToInt8, ToFloat, ConvQs8, ConvQc8, FullyConnectedQs8, Add, Subtract, Multiply, MaxPool,
-    GlobalAvgPool, Clamp, Sigmoid, Tanh, Pad,
+    Clamp, Sigmoid, Tanh, Pad,
     // Own loops.
     Requantize, AvgPool, Transpose, Copy, Concat, Slice, ToDynamic, DynamicFullyConnected,
-    BinaryLoop,
+    BinaryLoop, GlobalAvgLoop,
   };
   Op op = Op::Copy;
   /// Requantization from the input's to the output's parameters after an

@@ -78,6 +78,25 @@ void avgPool(const QuantStep &q, const Step &s, const int8_t *in, int8_t *out) {
         }
 }
 
+void globalAvgPool(const QuantStep &q, const Step &s, const int8_t *in, int8_t *out) {
+  const size_t C = q.channels, n = s.width;
+  const float scale = (q.inScale / q.outScale) * (1.0f / float(n));
+  for (size_t b = 0; b < s.batch; ++b)
+    for (size_t c = 0; c < C; ++c) {
+      int32_t acc = 0;
+      for (size_t i = 0; i < n; ++i)
+        acc += in[(b * n + i) * C + c];
+      acc -= int32_t(n) * q.inZeroPoint;
+      // The output zero point is added before rounding, as newer XNNPACK's
+      // mean does (its float -> int8 convert); 2022's global average
+      // pooling adds it after, which rounds ties the other way for odd
+      // zero points.
+      float v = float(acc) * scale + float(q.outZeroPoint);
+      v = std::fmin(std::fmax(v, float(q.lo)), float(q.hi));
+      out[b * C + c] = int8_t(std::lrintf(v));
+    }
+}
+
 void sliceBytes(const QuantStep &q, const Step &s, const uint8_t *in, uint8_t *out) {
   const size_t rank = s.rank0;
   size_t inStride[kMaxDims], idx[kMaxDims] = {};

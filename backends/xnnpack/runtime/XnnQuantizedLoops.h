@@ -19,6 +19,8 @@ void transposeBytes(const int8_t *in, int8_t *out, size_t rank, const size_t *in
 void requantizeInPlace(const QuantStep &q, const int8_t *in, int8_t *out, size_t n);
 /// Average pooling over the valid (unpadded) part of each window, NHWC.
 void avgPool(const QuantStep &q, const Step &s, const int8_t *in, int8_t *out);
+/// Mean over the s.width pixels of each of s.batch images, per channel.
+void globalAvgPool(const QuantStep &q, const Step &s, const int8_t *in, int8_t *out);
 /// The box at q.offsets of sizes q.sizes out of input dims s.shape0.
 void sliceBytes(const QuantStep &q, const Step &s, const uint8_t *in, uint8_t *out);
 /// y = quantize(deq(a) op deq(b)) with numpy broadcasting (add, subtract,

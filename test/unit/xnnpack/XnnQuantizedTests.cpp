@@ -457,6 +457,34 @@ TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnp
       }
     CHECK(maxStepDiff(o.ints(), want) <= 1);
   }
+  {
+    // Means of 4 with the same parameters in and out: half the sums land on
+    // a tie, which upstream's XNNPACK rounds to even after adding the odd
+    // zero point (so 39.5 - 9 -> 30, not 40 - 9).
+    const Q qs{0.05f, -9};
+    GraphWriter g;
+    const uint32_t x = g.addQuantizedValue({1, 2, 2, 64}, kQ8, qs.scale, qs.zp);
+    const uint32_t y = g.addQuantizedValue({1, 1, 1, 64}, kQ8, qs.scale, qs.zp);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    g.addUnary(Kind::XNNGlobalAvgPooling2d, x, y);
+    Harness hs;
+    void *h = hs.init(g.finish());
+    const std::vector<int8_t> x4 = int8s(4 * 64, 33);
+    Buf in = Buf::i8({1, 2, 2, 64}, x4), o = Buf::i8({1, 1, 1, 64});
+    REQUIRE(hs.run(h, {&in, &o}) == Error::Ok);
+    std::vector<int8_t> want;
+    int ties = 0;
+    for (size_t c = 0; c < 64; ++c) {
+      int sum = 0;
+      for (size_t p = 0; p < 4; ++p)
+        sum += x4[p * 64 + c] - qs.zp;
+      ties += (sum % 4 + 4) % 4 == 2;
+      want.push_back(int8_t(std::lrint(double(sum) / 4.0 + qs.zp)));
+    }
+    REQUIRE(ties > 5);
+    CHECK(o.ints() == want);
+  }
 }
 
 TEST_CASE("int8 clamp, requantizing convert and constant pad", "[xnnpack][int8]") {
