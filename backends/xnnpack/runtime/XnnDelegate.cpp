@@ -238,7 +238,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   // A node with int8 values (XnnQuantized.h).
   if (touchesQuantized(plan_, ops)) {
     Step q;
-    PTEC_TRY(createQuantizedStep(node, index, plan_, pointers_, &q, why));
+    PTEC_TRY(createQuantizedStep(node, index, plan_, pointers_, backend_, ctx.runtimeAllocator,
+                                 &q, why));
     steps_.push_back(std::move(q));
     return Error::Ok;
   }

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <new>
 
 namespace ptec::xnnpack {
 
@@ -59,6 +60,59 @@ bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint3
     return false;
   *out = (padded - eff) / stride + 1;
   return true;
+}
+
+void putF32(std::vector<uint64_t> &key, float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  key.push_back(bits);
+}
+
+/// Creates a weight-bearing operator with `create`, shared through the
+/// backend's packed-weight cache when it is on: the key hashes `key` (kind
+/// and every parameter), the weight and the bias bytes.
+template <typename Create>
+Error packOperator(XnnpackBackend &backend, const void *allocator, std::vector<uint64_t> key,
+                   const void *w, uint64_t wBytes, const void *b, uint64_t bBytes,
+                   Create create, Step &s, xnn_status *status) {
+  XnnpackStats &st = backend.stats();
+  if (!backend.weightCache()) {
+    *status = create(&s.op);
+    return *status == xnn_status_success ? Error::Ok : Error::NotSupported;
+  }
+  uint64_t sig = hashBytes(key.data(), key.size() * sizeof(uint64_t), 0x51e8);
+  sig = hashBytes(w, wBytes, sig);
+  if (b != nullptr)
+    sig = hashBytes(b, bBytes, sig);
+  rt::cache::AcquireOutcome outcome{};
+  rt::Result<rt::cache::CacheEntry *> entry = backend.packedCache().acquire(
+      rt::cache::ContextKey{sig, allocator},
+      [&]() -> rt::Result<PackedOperator *> {
+        auto *p = new (std::nothrow) PackedOperator(&st);
+        if (p == nullptr)
+          return Error::MemoryAllocationFailed;
+        *status = create(&p->op);
+        if (*status != xnn_status_success) {
+          p->op = nullptr;
+          delete p;
+          return Error::NotSupported;
+        }
+        st.packs.fetch_add(1);
+        st.packedLive.fetch_add(1);
+        st.weightBytesPacked.fetch_add(wBytes + bBytes);
+        return p;
+      },
+      &outcome);
+  if (!entry.ok())
+    return entry.error();
+  if (outcome == rt::cache::AcquireOutcome::Hit)
+    st.cacheHits.fetch_add(1);
+  else if (outcome == rt::cache::AcquireOutcome::LostRace)
+    st.lostRaces.fetch_add(1);
+  s.entry = entry.get();
+  s.packed = &rt::cache::ContextCache<PackedOperator>::context(s.entry);
+  s.op = s.packed->op;
+  return Error::Ok;
 }
 
 } // namespace
@@ -106,7 +160,8 @@ Error resolveChannelScales(const BlobView &blob, const NamedDataLookup &named, G
 }
 
 Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan &plan,
-                          const std::vector<uint8_t *> &pointers, Step *out, std::string *why) {
+                          const std::vector<uint8_t *> &pointers, XnnpackBackend &backend,
+                          const void *allocator, Step *out, std::string *why) {
   const NodeOperands &ops = plan.operands[index];
   const std::vector<ValueInfo> &V = plan.values;
   const Kind kind = node->xnode_union_type();
@@ -236,6 +291,20 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       biasNumel = b.numel;
     }
     const auto *wData = reinterpret_cast<const int8_t *>(pointers[wIdx]);
+    // Shared through the packed-weight cache, keyed by every parameter.
+    auto pack = [&](std::vector<uint64_t> key, const int8_t *weights, uint64_t wBytes,
+                    auto create) -> Error {
+      key.insert(key.end(), {uint64_t(kind), uint64_t(q->op), uint64_t(in.zeroPoint + 128),
+                             uint64_t(res.zeroPoint + 128), uint64_t(q->lo + 128),
+                             uint64_t(q->hi + 128), bias != nullptr, w.numel});
+      putF32(key, in.scale), putF32(key, res.scale), putF32(key, w.scale);
+      for (float f : w.scales)
+        putF32(key, f);
+      xnn_status st = xnn_status_success;
+      const Error e = packOperator(backend, allocator, std::move(key), weights, wBytes, bias,
+                                   bias ? biasNumel * 4 : 0, create, s, &st);
+      return e == Error::NotSupported && st != xnn_status_success ? created(st) : e;
+    };
     if (kind == Kind::XNNFullyConnected) {
       const auto *f = static_cast<const fb::XNNFullyConnected *>(node->xnode_union());
       if ((f->flags() & ~kFlagTransposeWeights) != 0 || w.dims.size() != 2)
@@ -270,15 +339,19 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
         // convolution over [1, 1, M, K] takes one per output channel.
         q->op = Op::ConvQc8;
         s.height = 1, s.width = s.batch, s.batch = 1;
-        PTEC_TRY(created(xnn_create_convolution2d_nhwc_qc8(
-            0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, inC, outC, inC, outC, int8_t(in.zeroPoint),
-            in.scale, w.scales.data(), wData, bias, int8_t(res.zeroPoint), res.scale, q->lo,
-            q->hi, 0, op)));
+        PTEC_TRY(pack({inC, outC}, wData, w.numel, [&](xnn_operator_t *o) {
+          return xnn_create_convolution2d_nhwc_qc8(
+              0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, inC, outC, inC, outC, int8_t(in.zeroPoint),
+              in.scale, w.scales.data(), wData, bias, int8_t(res.zeroPoint), res.scale, q->lo,
+              q->hi, 0, o);
+        }));
       } else {
         q->op = Op::FullyConnectedQs8;
-        PTEC_TRY(created(xnn_create_fully_connected_nc_qs8(
-            inC, outC, inC, outC, int8_t(in.zeroPoint), in.scale, w.scale, wData, bias,
-            int8_t(res.zeroPoint), res.scale, q->lo, q->hi, 0, op)));
+        PTEC_TRY(pack({inC, outC}, wData, w.numel, [&](xnn_operator_t *o) {
+          return xnn_create_fully_connected_nc_qs8(
+              inC, outC, inC, outC, int8_t(in.zeroPoint), in.scale, w.scale, wData, bias,
+              int8_t(res.zeroPoint), res.scale, q->lo, q->hi, 0, o);
+        }));
       }
       q->requantize = false;
       break;
@@ -325,22 +398,25 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     const size_t gi = depthwise ? 1 : gic, go = depthwise ? mult : goc;
     const uint32_t flags = c->flags() | (depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0);
     q->requantize = false;
-    if (perChannel) {
-      q->op = Op::ConvQc8;
-      PTEC_TRY(created(xnn_create_convolution2d_nhwc_qc8(
-          c->padding_top(), c->padding_right(), c->padding_bottom(), c->padding_left(),
-          c->kernel_height(), c->kernel_width(), c->subsampling_height(),
-          c->subsampling_width(), dh, dw, g, gi, go, inC, outC, int8_t(in.zeroPoint), in.scale,
-          w.scales.data(), wData, bias, int8_t(res.zeroPoint), res.scale, q->lo, q->hi, flags,
-          op)));
-    } else {
-      q->op = Op::ConvQs8;
-      PTEC_TRY(created(xnn_create_convolution2d_nhwc_qs8(
-          c->padding_top(), c->padding_right(), c->padding_bottom(), c->padding_left(),
-          c->kernel_height(), c->kernel_width(), c->subsampling_height(),
-          c->subsampling_width(), dh, dw, g, gi, go, inC, outC, int8_t(in.zeroPoint), in.scale,
-          w.scale, wData, bias, int8_t(res.zeroPoint), res.scale, q->lo, q->hi, flags, op)));
-    }
+    q->op = perChannel ? Op::ConvQc8 : Op::ConvQs8;
+    const std::vector<uint64_t> key{c->padding_top(), c->padding_right(), c->padding_bottom(),
+                                    c->padding_left(), kh, kw, c->subsampling_height(),
+                                    c->subsampling_width(), dh, dw, groups, gi, go, flags};
+    PTEC_TRY(pack(key, wData, w.numel, [&](xnn_operator_t *o) {
+      return perChannel
+                 ? xnn_create_convolution2d_nhwc_qc8(
+                       c->padding_top(), c->padding_right(), c->padding_bottom(),
+                       c->padding_left(), c->kernel_height(), c->kernel_width(),
+                       c->subsampling_height(), c->subsampling_width(), dh, dw, g, gi, go, inC,
+                       outC, int8_t(in.zeroPoint), in.scale, w.scales.data(), wData, bias,
+                       int8_t(res.zeroPoint), res.scale, q->lo, q->hi, flags, o)
+                 : xnn_create_convolution2d_nhwc_qs8(
+                       c->padding_top(), c->padding_right(), c->padding_bottom(),
+                       c->padding_left(), c->kernel_height(), c->kernel_width(),
+                       c->subsampling_height(), c->subsampling_width(), dh, dw, g, gi, go, inC,
+                       outC, int8_t(in.zeroPoint), in.scale, w.scale, wData, bias,
+                       int8_t(res.zeroPoint), res.scale, q->lo, q->hi, flags, o);
+    }));
     break;
   }
   case Kind::XNNAdd: case Kind::XNNSubtract: case Kind::XNNMultiply: {

@@ -92,11 +92,15 @@ rt::Error resolveChannelScales(const BlobView &blob, const NamedDataLookup &name
 
 /// Checks node `index` (operands `ops`, which touch quantized values) and
 /// creates its step: an XNNPACK operator (packing int8 weights) or one of
-/// the own loops. `pointers` holds the constants' bytes. NotSupported names
-/// what this runtime does not run, InvalidArgument a malformed node.
+/// the own loops. `pointers` holds the constants' bytes. Convolutions and
+/// fully connected layers are packed through `backend`'s packed-weight
+/// cache (keyed with `allocator`, the loading program's runtime allocator)
+/// as the float ones are. NotSupported names what this runtime does not
+/// run, InvalidArgument a malformed node.
 rt::Error createQuantizedStep(const fb_xnnpack::XNode *node, uint32_t index,
                               const GraphPlan &plan, const std::vector<uint8_t *> &pointers,
-                              Step *s, std::string *why);
+                              XnnpackBackend &backend, const void *allocator, Step *s,
+                              std::string *why);
 
 /// Sets up and runs a step createQuantizedStep made.
 rt::Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,

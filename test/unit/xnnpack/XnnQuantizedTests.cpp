@@ -313,6 +313,30 @@ TEST_CASE("int8 convolution, per-tensor and per-channel weights", "[xnnpack][int
   }
 }
 
+TEST_CASE("int8 packed weights are shared through the cache", "[xnnpack][int8]") {
+  ConvCase c;
+  c.perChannel = true;
+  fillCase(c, 15);
+  const std::string blob = convBlob(c);
+  const std::vector<int8_t> xs = int8s(c.n * c.h * c.w * c.cin, 16);
+  for (bool cache : {true, false}) {
+    Harness hs;
+    REQUIRE(hs.backend.setWeightCache(cache) == Error::Ok);
+    hs.backend.stats().reset();
+    void *h1 = hs.init(blob);
+    void *h2 = hs.init(blob);
+    INFO("cache " << cache);
+    CHECK(hs.backend.stats().cacheHits.load() == (cache ? 1u : 0u));
+    CHECK(hs.backend.stats().packedLive.load() == (cache ? 1u : 0u));
+    for (void *h : {h1, h2}) {
+      Buf x = Buf::i8({int64_t(c.n), int64_t(c.h), int64_t(c.w), int64_t(c.cin)}, xs);
+      Buf y = Buf::i8({int64_t(c.n), int64_t(c.oh()), int64_t(c.ow()), int64_t(c.cout)});
+      REQUIRE(hs.run(h, {&x, &y}) == Error::Ok);
+      CHECK(maxStepDiff(y.ints(), convRef(c, xs)) <= 1);
+    }
+  }
+}
+
 TEST_CASE("int8 fully connected, per-tensor and per-channel weights", "[xnnpack][int8]") {
   // A fully connected node is a 1x1 convolution over [1, 1, M, K].
   for (bool perChannel : {false, true}) {
