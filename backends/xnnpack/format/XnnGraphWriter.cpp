@@ -239,8 +239,10 @@ std::string GraphWriter::finish(uint32_t numExterns, const char *identifier) {
       values.push_back(
           fb::CreateXValue(fbb, fb::XValueUnion::XNNQuantizedTensorValue, qv.Union()));
     } else if (v.quant.perChannel) {
-      auto pc = fb::CreatePerChannelQuantDirect(fbb, &v.quant.scales, v.quant.channelDim, 0,
-                                                static_cast<uint32_t>(v.quant.scales.size()));
+      const std::vector<float> none;
+      auto pc = fb::CreatePerChannelQuantDirect(
+          fbb, v.quant.scaleConstantIndex ? &none : &v.quant.scales, v.quant.channelDim,
+          v.quant.scaleConstantIndex, static_cast<uint32_t>(v.quant.scales.size()));
       auto qv = fb::CreateXNNQuantizedTensorValue(fbb, tv, fb::XNNQuantParams::PerChannelQuant,
                                                   pc.Union());
       values.push_back(

@@ -45,6 +45,10 @@ struct QuantParams {
   int32_t zeroPoint = 0;      ///< per-tensor
   std::vector<float> scales;  ///< per-channel
   int32_t channelDim = 0;     ///< per-channel
+  /// Per-channel, non-zero: the scales live in this constant (as float32,
+  /// `scale_buffer_idx`, the way upstream 1.5.1 writes them) and the
+  /// inline list stays empty; `scales` still gives their number.
+  uint32_t scaleConstantIndex = 0;
   int32_t nonBatchDims = 0;   ///< > 0: dynamic (PerTokenDynamicQuant)
 };
 
