@@ -374,10 +374,10 @@ uint32_t Lowering::constantValue(const Dims &dims, const float *data) {
   return w_.addValue(dims, namedConstant(std::move(bytes)));
 }
 
-uint32_t Lowering::namedConstant(std::string bytes) {
+uint32_t Lowering::namedConstant(std::string bytes, const char *prefix) {
   std::array<uint8_t, 32> digest = llvm::SHA256::hash(
       llvm::ArrayRef(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
-  std::string key = llvm::toHex(digest, /*LowerCase=*/true);
+  std::string key = prefix + llvm::toHex(digest, /*LowerCase=*/true);
   uint32_t index = w_.addNamedConstant(key, bytes.size());
   named.emplace(std::move(key), std::move(bytes));
   return index;

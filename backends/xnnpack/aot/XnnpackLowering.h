@@ -88,7 +88,9 @@ private:
   /// data is also shared by every delegate and method that uses the bytes.
   uint32_t constantValue(const Dims &dims, const float *data);
   /// Raw bytes to named data (as constantValue); returns the constant index.
-  uint32_t namedConstant(std::string bytes);
+  /// `prefix` goes before the hash (upstream names per-channel scales
+  /// "scale_<sha256>").
+  uint32_t namedConstant(std::string bytes, const char *prefix = "");
   FailureOr<uint32_t> constantIn(Value v, Layout l, unsigned rank);
   FailureOr<uint32_t> get(Value v, Layout l);
   bool onlyNhwc(Value v) const {
@@ -152,6 +154,8 @@ private:
   /// XNNPACK's layout, and its value id (qcint8 per channel, qint8 per tensor).
   FailureOr<uint32_t> quantizedFilter(Value weight, bool depthwise, bool linear,
                                       std::vector<float> *scales);
+  ptec::xnnpack::QuantParams perChannelParams(const std::vector<float> &scales,
+                                              int32_t channelDim);
   FailureOr<uint32_t> quantizedBias(Value bias, float inputScale,
                                     const std::vector<float> &weightScales, bool perChannel,
                                     uint64_t n);

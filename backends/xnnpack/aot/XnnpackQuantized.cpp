@@ -478,6 +478,20 @@ FailureOr<bool> Lowering::lowerQuantized(Operation *op, const OpPlan &p) {
   }
 }
 
+/// Per-channel scales in named data, as upstream 1.5.1 writes them (after
+/// the data they scale, so constant indices follow upstream's order).
+ptec::xnnpack::QuantParams Lowering::perChannelParams(const std::vector<float> &scales,
+                                                      int32_t channelDim) {
+  ptec::xnnpack::QuantParams q;
+  q.perChannel = true;
+  q.scales = scales;
+  q.channelDim = channelDim;
+  q.scaleConstantIndex = namedConstant(
+      std::string(reinterpret_cast<const char *>(scales.data()), scales.size() * sizeof(float)),
+      "scale_");
+  return q;
+}
+
 FailureOr<uint32_t> Lowering::quantizedFilter(Value weight, bool depthwise, bool linear,
                                               std::vector<float> *scales) {
   FailureOr<Int8Weight> w = readWeight(region_, weight);
@@ -522,8 +536,8 @@ FailureOr<uint32_t> Lowering::quantizedFilter(Value weight, bool depthwise, bool
   const uint32_t index =
       namedConstant(std::string(reinterpret_cast<const char *>(filter.data()), filter.size()));
   if (w->perChannel)
-    return w_.addPerChannelQuantizedValue(dims, fb::XNNDatatype::xnn_datatype_qcint8, w->scales,
-                                          channelDim, index);
+    return w_.addQuantizedValue(dims, fb::XNNDatatype::xnn_datatype_qcint8,
+                                perChannelParams(w->scales, channelDim), index);
   return w_.addQuantizedValue(dims, fb::XNNDatatype::xnn_datatype_qint8, w->scales[0], 0, index);
 }
 
@@ -546,8 +560,8 @@ FailureOr<uint32_t> Lowering::quantizedBias(Value bias, float inputScale,
   const uint32_t index = namedConstant(
       std::string(reinterpret_cast<const char *>(q.data()), q.size() * sizeof(int32_t)));
   if (perChannel)
-    return w_.addPerChannelQuantizedValue({n}, fb::XNNDatatype::xnn_datatype_qcint32, scale, 0,
-                                          index);
+    return w_.addQuantizedValue({n}, fb::XNNDatatype::xnn_datatype_qcint32,
+                                perChannelParams(scale, 0), index);
   return w_.addQuantizedValue({n}, fb::XNNDatatype::xnn_datatype_qint32, scale[0], 0, index);
 }
 
