@@ -90,6 +90,7 @@ int main(int argc, char **argv) {
              "  pte-inspect --check model.pte          list every format rule violation\n"
              "  pte-inspect --instructions model.pte   every instruction and its arguments\n"
              "  pte-inspect --plan --plan-svg plan.svg model.pte   the memory plan\n"
+             "  pte-inspect --plan --method decode model.pte      one method's plan\n"
              "\n"
              "Exit codes: 0 ok; 1 the file is not a valid .pte (or cannot be\n"
              "read), or --check found errors (warnings alone exit 0); 2 usage error.");
@@ -105,7 +106,6 @@ int main(int argc, char **argv) {
                "with --json: summarize byte vectors (constant data, delegate "
                "blobs, compile spec values) as \"<N bytes, fnv1a64 H>\"");
   app.add_flag("--check", check,
-             "  pte-inspect --plan --method decode model.pte      one method's plan\n"
                "run every rule of the .pte format spec and list each violation "
                "(errors and warnings) instead of the summary");
   bool instructions = false, plan = false;
@@ -133,6 +133,12 @@ int main(int argc, char **argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   std::string out, err;
+  // --method narrows a listing; with none it would be silently ignored.
+  if (!svgMethod.empty() && !instructions && !plan && planSvgPath.empty()) {
+    std::fprintf(stderr, "%s: error: --method selects the method of --instructions, --plan "
+                         "or --plan-svg; give one of them\n", path.c_str());
+    return 2;
+  }
   if (check) {
     std::vector<uint8_t> bytes;
     if (!ptec::pte::readFileBytes(path, &bytes, &err)) {
@@ -148,12 +154,6 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "%s: error: %s\n", dataPath.c_str(), problems.c_str());
         return 1;
       }
-  // --method narrows a listing; with none it would be silently ignored.
-  if (!svgMethod.empty() && !instructions && !plan && planSvgPath.empty()) {
-    std::fprintf(stderr, "%s: error: --method selects the method of --instructions, --plan "
-                         "or --plan-svg; give one of them\n", path.c_str());
-    return 2;
-  }
       out += problems;
       errors += missing;
     }
@@ -167,6 +167,17 @@ int main(int argc, char **argv) {
         !ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err)) {
       std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
       return 1;
+    }
+    if (!svgMethod.empty()) {
+      bool known = false;
+      auto *plans = view.program->execution_plan();
+      for (uint32_t m = 0; plans && m < plans->size(); ++m)
+        known |= plans->Get(m)->name() && plans->Get(m)->name()->str() == svgMethod;
+      if (!known) {
+        std::fprintf(stderr, "%s: error: no method named '%s'\n", path.c_str(),
+                     svgMethod.c_str());
+        return 2;
+      }
     }
     if (instructions)
       out += ptec::pte::listInstructions(view, svgMethod);
@@ -183,17 +194,6 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "%s: error: %s\n", planSvgPath.c_str(), err.c_str());
         return 1;
       }
-    if (!svgMethod.empty()) {
-      bool known = false;
-      auto *plans = view.program->execution_plan();
-      for (uint32_t m = 0; plans && m < plans->size(); ++m)
-        known |= plans->Get(m)->name() && plans->Get(m)->name()->str() == svgMethod;
-      if (!known) {
-        std::fprintf(stderr, "%s: error: no method named '%s'\n", path.c_str(),
-                     svgMethod.c_str());
-        return 2;
-      }
-    }
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
