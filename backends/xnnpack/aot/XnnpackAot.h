@@ -3,21 +3,30 @@
 // `--backend xnnpack`: which core ATen ops go to XNNPACK, and preprocess: a
 // region to an ExecuTorch XNNPACK delegate blob (../format/XnnFormat.h).
 //
-// What is taken is what Debian 12's XNNPACK (a 2022 snapshot) can run, all
-// static float32: 2-d convolution (regular, grouped, depthwise; eval-mode
-// batch norm folds into it, or runs alone as a 1x1 depthwise convolution),
-// linear layers (addmm, mm) with constant weights, elementwise add / sub /
-// mul / div / minimum / maximum (tensors or scalars, with broadcasting),
-// relu / hardtanh / clamp (fused into the producing node when it is the only
-// user), sigmoid, leaky relu, elu, abs, neg, sqrt, ceil, floor, softmax over
-// the last dim, max and average pooling, mean over H and W (global average
-// pooling), reshapes (view/squeeze/unsqueeze/clone) and constant padding.
+// What is taken is what XnnpackBackend's runtime half runs, all static
+// float32: on Debian 12's XNNPACK (a 2022 snapshot), 2-d convolution
+// (regular, grouped, depthwise; eval-mode batch norm folds into it, or runs
+// alone as a 1x1 depthwise convolution), linear layers (addmm, mm) with
+// constant weights, elementwise add / sub / mul / div / minimum / maximum
+// (tensors or scalars, with broadcasting), relu / hardtanh / clamp (fused
+// into the producing node when it is the only user), sigmoid, leaky relu,
+// elu, abs, neg, sqrt, ceil, floor, softmax over the last dim, max and
+// average pooling, mean over H and W (global average pooling), reshapes
+// (view/squeeze/unsqueeze/clone) and constant padding; as the runtime's own
+// kernels (node kinds that XNNPACK snapshot lacks and upstream's runs
+// natively): cat (Concatenate2..5, chained past five inputs), slice_copy
+// with step 1 (StaticSlice), permute_copy / transpose_copy
+// (StaticTranspose), bmm (BatchMatrixMultiply), tanh, gelu (erf form),
+// exp, log, sin, cos and rsqrt. Tensors whose shapes are only known at run
+// time stay portable (the partitioner declines them before asking here).
 // Every refusal carries a reason (exir-partition's report-refusals).
 //
 // Layout: XNNPACK's convolutions and pooling work on NHWC. Region inputs and
 // outputs stay in the program's layout (NCHW); preprocess inserts a
 // StaticTranspose where a value changes layout and keeps values NHWC
-// between NHWC nodes, the way ExecuTorch's XNNPACK partitioner does.
+// between NHWC nodes, the way ExecuTorch's XNNPACK partitioner does; cat,
+// slice and permute of an NHWC value work on it in NHWC (axis, offsets and
+// permutation mapped), so they cost no transpose pair.
 // Constant weights are baked into the blob (converted to XNNPACK's layouts)
 // and stay out of the arguments XNNPACK reads.
 //
@@ -66,6 +75,10 @@ struct OpPlan {
     Quantize,   ///< quantize_per_tensor to int8 (XnnpackQuantized.cpp)
     Dequantize, ///< dequantize_per_tensor of an int8 activation
     QuantizedWeight, ///< a weight's dequantize (or its transpose): read by its user
+    Concat,     ///< aten::cat: Concatenate2..5 (chained past 5 inputs)
+    Slice,      ///< slice_copy with step 1: StaticSlice
+    Transpose,  ///< permute_copy / transpose_copy: StaticTranspose
+    BatchMatMul, ///< bmm: BatchMatrixMultiply
   };
   Form form = Form::Unary;
   fb_xnnpack::XNodeUnion node{};
@@ -80,6 +93,10 @@ struct OpPlan {
   double eps = 0;
   std::vector<uint32_t> padPre, padPost;  ///< per dim, outermost first
   float padValue = 0;
+  std::vector<mlir::Value> inputs; ///< Concat: every operand, in order
+  int64_t axis = 0;                ///< Concat: the dim joined (>= 0)
+  std::vector<uint32_t> perm;      ///< Transpose: result dim i is input dim perm[i]
+  std::vector<uint32_t> offsets;   ///< Slice: per input dim (sizes: the result's)
   /// Output clamp a producer may absorb (relu, hardtanh, clamp).
   bool isClamp() const {
     return form == Form::Unary && node == fb_xnnpack::XNodeUnion::XNNClamp;

@@ -1,6 +1,6 @@
 //===- XnnpackCapability.cpp - which ops go to XNNPACK, and how -----------===//
 //
-// planOp decides, for one core ATen op, whether Debian 12's XNNPACK can run
+// planOp decides, for one core ATen op, whether XnnpackBackend can run
 // it and with which node; refusals say why in one line. The same plan drives
 // preprocess (XnnpackLowering.cpp), so what is accepted is what is lowered.
 //
@@ -30,17 +30,6 @@ constexpr int64_t kMaxRank = 6; // XNN_MAX_TENSOR_DIMS
 /// Ops this XNNPACK cannot run at all, with the reason.
 const char *missingOp(llvm::StringRef name) {
   static const std::pair<const char *, const char *> table[] = {
-      {"aten::permute_copy", "this XNNPACK (Debian 12, 2022) has no transpose operator"},
-      {"aten::transpose_copy", "this XNNPACK (Debian 12, 2022) has no transpose operator"},
-      {"aten::cat", "this XNNPACK (Debian 12, 2022) has no concatenate operator"},
-      {"aten::bmm", "this XNNPACK (Debian 12, 2022) has no batch matrix multiply"},
-      {"aten::slice_copy", "this XNNPACK (Debian 12, 2022) has no slice operator"},
-      {"aten::tanh", "this XNNPACK (Debian 12, 2022) has no tanh operator"},
-      {"aten::gelu", "this XNNPACK (Debian 12, 2022) has no gelu operator"},
-      {"aten::exp", "this XNNPACK (Debian 12, 2022) has no exp operator"},
-      {"aten::log", "this XNNPACK (Debian 12, 2022) has no log operator"},
-      {"aten::sin", "this XNNPACK (Debian 12, 2022) has no sine operator"},
-      {"aten::rsqrt", "this XNNPACK (Debian 12, 2022) has no reciprocal square root operator"},
       {"aten::native_layer_norm", "this XNNPACK (Debian 12, 2022) has no layer norm operator"},
       {"aten::expand_copy", "this XNNPACK (Debian 12, 2022) has no broadcast-copy operator"},
       {"aten::_log_softmax", "this XNNPACK (Debian 12, 2022) has no log softmax operator"},
@@ -265,6 +254,118 @@ std::optional<OpPlan> planUnary(const Checker &c, Kind node, float lo, float hi)
   return p;
 }
 
+
+/// `d` as a dim of a rank-`rank` tensor (negative counts from the end), or -1.
+int64_t normDim(int64_t d, int64_t rank) {
+  d = d < 0 ? d + rank : d;
+  return d >= 0 && d < rank ? d : -1;
+}
+
+std::optional<OpPlan> planConcat(const Checker &c) {
+  exir::AtenOp op = c.op;
+  OpPlan p;
+  p.form = Form::Concat;
+  RankedTensorType y = f32(op->getResult(0));
+  if (!y)
+    return c.no("the result must be a static float32 tensor of at most 6 dims");
+  for (Value v : op->getOperands()) {
+    RankedTensorType t = f32(v);
+    // A 1-d empty tensor is legal in aten::cat (it is skipped); XNNPACK has no
+    // empty values, so such a cat stays portable (f32 refuses 0 dims).
+    if (!t || t.getRank() != y.getRank())
+      return c.no("every input must be a non-empty static float32 tensor of the result's rank");
+    p.inputs.push_back(v);
+  }
+  if (p.inputs.size() < 2)
+    return c.no("a cat of fewer than two tensors");
+  p.axis = normDim(int64_t(number(op.getArgAttr("dim")).value_or(0)), y.getRank());
+  if (p.axis < 0)
+    return c.no("the cat dim is out of range");
+  p.input = p.inputs.front();
+  p.node = p.inputs.size() == 2   ? Kind::XNNConcatenate2
+           : p.inputs.size() == 3 ? Kind::XNNConcatenate3
+           : p.inputs.size() == 4 ? Kind::XNNConcatenate4
+                                  : Kind::XNNConcatenate5;
+  return p;
+}
+
+std::optional<OpPlan> planSlice(const Checker &c) {
+  exir::AtenOp op = c.op;
+  OpPlan p;
+  p.form = Form::Slice;
+  p.node = Kind::XNNStaticSlice;
+  p.input = operandOf(op, 0);
+  RankedTensorType x = f32(p.input), y = f32(op->getResult(0));
+  if (!x || !y || x.getRank() != y.getRank() || op->getNumOperands() != 1)
+    return c.no("the operand and result must be non-empty static float32 tensors of at most "
+                "6 dims");
+  if (number(op.getArgAttr("step")).value_or(1) != 1)
+    return c.no("a slice with a step other than 1 (XNNPACK slices contiguous ranges)");
+  const int64_t dim = normDim(int64_t(number(op.getArgAttr("dim")).value_or(0)), x.getRank());
+  if (dim < 0)
+    return c.no("the slice dim is out of range");
+  // ATen clamps start into [0, size]; the result type already has the size.
+  const int64_t n = x.getDimSize(dim);
+  int64_t start = isNone(op.getArgAttr("start"))
+                      ? 0
+                      : int64_t(number(op.getArgAttr("start")).value_or(0));
+  start = start < 0 ? std::max<int64_t>(start + n, 0) : std::min(start, n);
+  if (start + y.getDimSize(dim) > n)
+    return c.no("the slice does not fit its input");
+  p.offsets.assign(x.getRank(), 0);
+  p.offsets[dim] = uint32_t(start);
+  return p;
+}
+
+std::optional<OpPlan> planTranspose(const Checker &c, bool permute) {
+  exir::AtenOp op = c.op;
+  OpPlan p;
+  p.form = Form::Transpose;
+  p.node = Kind::XNNStaticTranspose;
+  p.input = operandOf(op, 0);
+  RankedTensorType x = f32(p.input), y = f32(op->getResult(0));
+  if (!x || !y || op->getNumOperands() != 1)
+    return c.no("the operand and result must be non-empty static float32 tensors of at most "
+                "6 dims");
+  const int64_t rank = x.getRank();
+  std::vector<uint32_t> perm(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    perm[i] = uint32_t(i);
+  if (permute) {
+    SmallVector<int64_t> dims = ints(op, "dims");
+    if (int64_t(dims.size()) != rank)
+      return c.no("the permutation does not fit the input's dims");
+    std::vector<bool> seen(rank, false);
+    for (int64_t i = 0; i < rank; ++i) {
+      const int64_t d = normDim(dims[i], rank);
+      if (d < 0 || seen[d])
+        return c.no("not a permutation of the input's dims");
+      seen[d] = true;
+      perm[i] = uint32_t(d);
+    }
+  } else {
+    const int64_t a = normDim(int64_t(number(op.getArgAttr("dim0")).value_or(0)), rank),
+                  b = normDim(int64_t(number(op.getArgAttr("dim1")).value_or(0)), rank);
+    if (a < 0 || b < 0)
+      return c.no("the transposed dims are out of range");
+    std::swap(perm[a], perm[b]);
+  }
+  p.perm = std::move(perm);
+  return p;
+}
+
+std::optional<OpPlan> planBatchMatMul(const Checker &c) {
+  exir::AtenOp op = c.op;
+  OpPlan p;
+  p.form = Form::BatchMatMul;
+  p.node = Kind::XNNBatchMatrixMultiply;
+  p.input = operandOf(op, 0), p.other = operandOf(op, 1);
+  RankedTensorType a = f32(p.input), b = f32(p.other), y = f32(op->getResult(0));
+  if (!a || !b || !y || a.getRank() != 3 || b.getRank() != 3)
+    return c.no("only bmm of non-empty static float32 [B, M, K] x [B, K, N] tensors is lowered");
+  return p;
+}
+
 } // namespace
 
 namespace {
@@ -418,10 +519,30 @@ std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &is
       {"aten::neg", Kind::XNNNegate},       {"aten::sqrt", Kind::XNNSquareRoot},
       {"aten::ceil", Kind::XNNCeiling},     {"aten::floor", Kind::XNNFloor},
       {"aten::hardswish", Kind::XNNHardswish},
+      // The runtime's own kernels (upstream's XNNPACK has them as operators).
+      {"aten::tanh", Kind::XNNTanh},        {"aten::exp", Kind::XNNExp},
+      {"aten::log", Kind::XNNLog},          {"aten::sin", Kind::XNNSin},
+      {"aten::cos", Kind::XNNCos},          {"aten::rsqrt", Kind::XNNReciprocalSquareRoot},
   };
   for (const auto &[n, kind] : unaries)
     if (name == n)
       return planUnary(c, kind, -inf, inf);
+  if (name == "aten::gelu") {
+    // XNNGelu is the erf form; upstream refuses approximate='tanh' as well.
+    auto approx = llvm::dyn_cast_or_null<StringAttr>(op.getArgAttr("approximate"));
+    if (approx && approx.getValue() != "none")
+      return c.no("gelu with approximate='" + approx.getValue().str() +
+                  "' (XNNPACK's gelu is the erf form)");
+    return planUnary(c, Kind::XNNGelu, -inf, inf);
+  }
+  if (name == "aten::cat")
+    return planConcat(c);
+  if (name == "aten::slice_copy.Tensor")
+    return planSlice(c);
+  if (name == "aten::permute_copy" || name == "aten::transpose_copy.int")
+    return planTranspose(c, name == "aten::permute_copy");
+  if (name == "aten::bmm")
+    return planBatchMatMul(c);
   if (name == "aten::leaky_relu") {
     std::optional<OpPlan> p = planUnary(c, Kind::XNNLeakyReLU, -inf, inf);
     if (p)

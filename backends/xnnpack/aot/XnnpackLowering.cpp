@@ -274,6 +274,14 @@ LogicalResult Lowering::lowerOp(Operation *op, const OpPlan &p) {
     return lowerLinear(op, p);
   case Form::Binary:
     return lowerBinary(op, p);
+  case Form::Concat:
+    return lowerConcat(op, p);
+  case Form::Slice:
+    return lowerSlice(op, p);
+  case Form::Transpose:
+    return lowerTranspose(op, p);
+  case Form::BatchMatMul:
+    return lowerBatchMatMul(op, p);
   case Form::Pool: {
     FailureOr<uint32_t> in = get(p.input, kNhwc);
     if (failed(in))

@@ -43,6 +43,12 @@ inline Dims shapeOf(Value v) {
 
 inline Dims toNhwc(const Dims &d) { return {d[0], d[2], d[3], d[1]}; }
 
+/// Where NCHW dim `d` of a 4-d value sits in its NHWC copy.
+inline uint32_t nhwcDim(uint32_t d) {
+  static const uint32_t at[4] = {0, 3, 1, 2};
+  return at[d];
+}
+
 inline uint64_t numel(const Dims &d) {
   uint64_t n = 1;
   for (uint64_t x : d)
@@ -118,6 +124,11 @@ private:
   LogicalResult lowerBatchNorm(Operation *op, const OpPlan &p);
   LogicalResult lowerLinear(Operation *op, const OpPlan &p);
   LogicalResult lowerBinary(Operation *op, const OpPlan &p);
+  // Data-movement nodes (XnnpackLoweringLayout.cpp).
+  LogicalResult lowerConcat(Operation *op, const OpPlan &p);
+  LogicalResult lowerSlice(Operation *op, const OpPlan &p);
+  LogicalResult lowerTranspose(Operation *op, const OpPlan &p);
+  LogicalResult lowerBatchMatMul(Operation *op, const OpPlan &p);
   LogicalResult finishOutputs();
 
   // int8 (XnnpackQuantized.cpp). A quantized value is an IR value whose

@@ -208,7 +208,9 @@ void GraphWriter::addConcat(uint32_t axis, const std::vector<uint32_t> &in, uint
                             uint32_t debug) {
   static const Kind kinds[] = {Kind::XNNConcatenate2, Kind::XNNConcatenate3,
                                Kind::XNNConcatenate4, Kind::XNNConcatenate5};
-  uint32_t ids[5] = {};
+  // Unused operands hold the invalid id, as upstream's serializer writes them.
+  uint32_t ids[5] = {kInvalidValueId, kInvalidValueId, kInvalidValueId, kInvalidValueId,
+                     kInvalidValueId};
   for (size_t i = 0; i < in.size() && i < 5; ++i)
     ids[i] = in[i];
   const size_t n = std::min<size_t>(std::max<size_t>(in.size(), 2), 5);

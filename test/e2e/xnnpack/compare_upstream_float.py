@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Our float32 XNNPACK blobs against upstream's for the conformance cases.
+
+For each named case of test/models/gen_upstream_xnnpack.py (the tiny models whose
+upstream-written programs are test/models/upstream_xnnpack/<case>/model.pte), exports
+the same model with torch.export, compiles it with `aot-compile --backend xnnpack` and
+compares our delegate blobs node by node with the ones in upstream's model.pte (kinds,
+parameters, clamps, value dims and datatypes), with
+compare_upstream_int8.py's normalization (pooling keep-dims flag; a layout move of a
+map whose channels or pixels are 1). The models' weights are drawn anew, so constants
+compare by dims and datatype, not by their bytes; a [1] operand that upstream passes
+in (a lifted Python scalar) and ptec bakes counts as the same. Each case must also be delegated in as many
+blobs as upstream's.
+
+Needs the modern-PyTorch venv (scripts/venv.sh; PTEC_VENV) and flatc: exits 77
+(skipped) without them. Exit 1 on any difference.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import compare_upstream_int8 as cmp  # noqa: E402
+
+SKIP = 77
+
+
+def blobs(path, schema, tmp):
+    """Each XnnpackBackend blob's graph as JSON, with default-valued fields written
+    (value id 0 would otherwise be left out, and ids differ between writers)."""
+    import json
+    import struct
+    from executorch.exir._serialize._program import deserialize_pte_binary
+    pte = deserialize_pte_binary(open(path, "rb").read())
+    prog = getattr(pte, "program", pte)
+    graphs = []
+    for plan in prog.execution_plan:
+        for d in plan.delegates:
+            if d.id != "XnnpackBackend":
+                continue
+            blob = bytes(prog.backend_delegate_data[d.processed.index].data)
+            off, size = struct.unpack_from("<II", blob, 10)  # XNNHeader
+            fb = os.path.join(tmp, "g.bin")
+            with open(fb, "wb") as f:
+                f.write(blob[off:off + size])
+            subprocess.run(["flatc", "--json", "--strict-json", "--defaults-json",
+                            "--raw-binary", "-o", tmp, schema, "--", fb], check=True)
+            text = open(os.path.join(tmp, "g.json")).read()
+            text = text.replace("-inf", '"-inf"').replace(" inf", ' "inf"')
+            g = json.loads(text)
+            # Unused operands of Concatenate2..4 hold the invalid id.
+            for n in g["xnodes"]:
+                body = n["xnode_union"]
+                for k in [k for k in body if k.endswith("_id")]:
+                    if body[k] >= len(g["xvalues"]):
+                        del body[k]
+            graphs.append(g)
+    return graphs
+
+
+def inner(args):
+    import difflib
+    import executorch.backends.xnnpack as xnn
+    import torch
+    sys.path.insert(0, os.path.join(ROOT, "models"))
+    import gen_upstream_xnnpack as gen
+    schema = os.path.join(os.path.dirname(xnn.__file__), "serialization", "runtime_schema.fbs")
+    if not os.path.exists(schema):
+        print("skipped: the executorch package has no XNNPACK runtime schema")
+        return SKIP
+    torch.manual_seed(0)
+    cases = gen.cases()
+    failures = 0
+    for name in args.case:
+        spec = cases[name]()
+        theirs = os.path.join(ROOT, "models", "upstream_xnnpack", name, "model.pte")
+        with tempfile.TemporaryDirectory() as tmp:
+            pt2, ours = os.path.join(tmp, "model.pt2"), os.path.join(tmp, "ours.pte")
+            dyn = spec.get("dynamic_shapes")
+            with torch.no_grad():
+                ep = torch.export.export(spec["model"].eval(), tuple(spec["inputs"][0]),
+                                         dynamic_shapes=dyn() if dyn else None)
+                torch.export.save(ep.run_decompositions(), pt2)
+            p = subprocess.run([os.path.join(args.bin, "aot-compile"), pt2, "--backend",
+                                "xnnpack", "-o", ours], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
+            if p.returncode:
+                print("FAIL: %s: aot-compile failed:\n%s" % (name, p.stdout))
+                failures += 1
+                continue
+            a, b = blobs(ours, schema, tmp), blobs(theirs, schema, tmp)
+        if len(a) != len(b):
+            print("FAIL: %s: %d XNNPACK delegates, upstream writes %d" % (name, len(a), len(b)))
+            failures += 1
+            continue
+        for i, (ga, gb) in enumerate(zip(a, b)):
+            # The models' weights are drawn anew here, so constants compare by
+            # presence, dims and datatype, not by their bytes' keys.
+            # A Python scalar operand (x + 1.0) is a lifted tensor constant that
+            # upstream passes in as a delegate input and ptec bakes: the same [1].
+            da, db = [[re.sub(r"fp32\[1\] (external1|data)$", "fp32[1] scalar",
+                              re.sub(r"data:[0-9a-f]+", "data", x), flags=re.M)
+                       for x in cmp.describe(g)] for g in (ga, gb)]
+            if da == db:
+                print("ok: %s delegate %d: %d nodes as upstream writes them" % (name, i, len(da)))
+                continue
+            failures += 1
+            print("FAIL: %s delegate %d differs from upstream's (%d vs %d nodes):" %
+                  (name, i, len(da), len(db)))
+            for line in difflib.unified_diff("\n".join(da).split("\n"),
+                                             "\n".join(db).split("\n"), "ptec", "upstream",
+                                             lineterm="", n=2):
+                print(line)
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--bin", required=True, help="directory with aot-compile")
+    ap.add_argument("--case", action="append", required=True,
+                    help="a case of gen_upstream_xnnpack.py (repeatable)")
+    ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inner:
+        return inner(args)
+    py = cmp.venv_python()
+    if not py:
+        print("skipped: the modern-PyTorch venv is not ready (scripts/venv.sh; PTEC_VENV)")
+        return SKIP
+    if not shutil.which("flatc"):
+        print("skipped: flatc is not installed")
+        return SKIP
+    cmd = [py, os.path.abspath(__file__), "--inner", "--bin", args.bin]
+    for c in args.case:
+        cmd += ["--case", c]
+    return subprocess.run(cmd).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
