@@ -18,7 +18,12 @@ bool onlyMovesData(Operation *op) {
     return false;
   std::string why;
   std::optional<OpPlan> p = planOp(op, [](Value v) { return bool(constantWeightOf(v)); }, &why);
-  return p && (p->form == OpPlan::Form::Reshape || p->form == OpPlan::Form::Pad);
+  if (p && p->form == OpPlan::Form::Transpose) // an expand to its own shape
+    for (size_t i = 0; i < p->perm.size(); ++i)
+      if (p->perm[i] != i)
+        return false;
+  return p && (p->form == OpPlan::Form::Reshape || p->form == OpPlan::Form::Pad ||
+               p->form == OpPlan::Form::Transpose);
 }
 
 class XnnpackAotBackend final : public AotBackend {

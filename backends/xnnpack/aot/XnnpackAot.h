@@ -17,7 +17,9 @@
 // natively): cat (Concatenate2..5, chained past five inputs), slice_copy
 // with step 1 (StaticSlice), permute_copy / transpose_copy
 // (StaticTranspose), bmm (BatchMatrixMultiply), tanh, gelu (erf form),
-// exp, log, sin, cos and rsqrt. Tensors whose shapes are only known at run
+// exp, log, sin, cos and rsqrt; and expand_copy to its operand's own shape
+// (matmul's decomposition writes one per operand), which costs no node.
+// Tensors whose shapes are only known at run
 // time stay portable (the partitioner declines them before asking here).
 // Every refusal carries a reason (exir-partition's report-refusals).
 //

@@ -424,6 +424,22 @@ std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &is
   std::optional<OpPlan> q = planQuantizedOp(op, isConstant, why, &quantized);
   if (quantized)
     return q;
+  if (name == "aten::expand_copy") {
+    // matmul's decomposition expands each operand to the shape it already
+    // has: a copy the lowering writes no node for (an identity permutation),
+    // which keeps the bmm in the delegate of its neighbours. Real
+    // broadcasts stay portable (upstream does not delegate expand either).
+    RankedTensorType x = f32(operandOf(op, 0)), y = f32(op->getResult(0));
+    if (x && y && op->getNumOperands() == 1 && x.getShape() == y.getShape()) {
+      OpPlan p;
+      p.form = Form::Transpose;
+      p.node = Kind::XNNStaticTranspose;
+      p.input = operandOf(op, 0);
+      for (int64_t i = 0; i < x.getRank(); ++i)
+        p.perm.push_back(uint32_t(i));
+      return p;
+    }
+  }
   if (const char *missing = missingOp(name))
     return c.no(missing);
   if (name.split('.').first.ends_with("_"))

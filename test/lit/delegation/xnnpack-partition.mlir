@@ -156,4 +156,23 @@ module {
     %13 = exir.aten "aten::cat"(%10, %10, %10, %10, %10, %10, %1) {dim = 1 : i64, operand_segments = array<i32: 7>} : (tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>, tensor<2x4x4xf32>) -> tensor<2x28x4xf32>
     return %10, %12, %13 : tensor<2x4x4xf32>, tensor<2x2x4xf32>, tensor<2x28x4xf32>
   }
+
+// matmul's decomposition expands an operand to the shape it already has:
+// taken (no node is written for it), so the bmm stays with its neighbours;
+// a real broadcast stays portable.
+// CHECK-LABEL: func.func @expand
+// CHECK: exir.delegate_region "XnnpackBackend"
+// CHECK-NEXT: aten::expand_copy
+// CHECK-NEXT: aten::bmm
+// CHECK-NEXT: exir.yield
+// CHECK: aten::expand_copy"{{.*}}tensor<1x4x4xf32>) -> tensor<3x4x4xf32>
+  func.func @expand(%a: tensor<3x4x4xf32> {exir.input = #exir.input<user_input, "a">},
+                    %b: tensor<1x4x4xf32> {exir.input = #exir.input<user_input, "b">})
+      -> (tensor<3x4x4xf32>, tensor<3x4x4xf32>) {
+    %0 = exir.aten "aten::expand_copy"(%a) {implicit = false, operand_segments = array<i32: 1>, size = array<i64: 3, 4, 4>} : (tensor<3x4x4xf32>) -> tensor<3x4x4xf32>
+    %1 = exir.aten "aten::bmm"(%0, %a) {operand_segments = array<i32: 1, 1>} : (tensor<3x4x4xf32>, tensor<3x4x4xf32>) -> tensor<3x4x4xf32>
+    // expected-remark @+1 {{not delegated (xnnpack: this XNNPACK (Debian 12, 2022) has no broadcast-copy operator)}}
+    %2 = exir.aten "aten::expand_copy"(%b) {implicit = false, operand_segments = array<i32: 1>, size = array<i64: 3, 4, 4>} : (tensor<1x4x4xf32>) -> tensor<3x4x4xf32>
+    return %1, %2 : tensor<3x4x4xf32>, tensor<3x4x4xf32>
+  }
 }
