@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace ptec {
 #define GEN_PASS_DEF_PARTITION
@@ -80,10 +81,16 @@ public:
       : backends(backends), report(report) {}
 
   llvm::DenseSet<Value> dynamic;
+  /// Ops computing from parameters and constants only, for one user op.
+  llvm::SetVector<Operation *> deferred;
+  llvm::SmallPtrSet<Operation *, 8> attempted; ///< deferred ops offered to a group
+  DenseMap<Operation *, llvm::BitVector> reach;
+  DenseMap<Operation *, int> groupOf;
 
   void run(Block &block) {
     if (auto func = llvm::dyn_cast<func::FuncOp>(block.getParentOp()))
       dynamic = exir::findDynamicValues(func);
+    sinkConstantOps(block);
     formGroups(block);
     for (Group &g : groups) {
       const aot::AotBackend &b = *backends[g.backend].impl;
@@ -117,12 +124,96 @@ public:
   }
 
 private:
+  /// Ops that compute only from parameters and constants (the dequantize of
+  /// an int8 weight, a layout change of one) move to just before their first
+  /// user. Groups grow in program order, so such an op left far above its
+  /// user (torch.export puts weight ops first) would close into another group
+  /// than the convolution or linear that reads it, and a backend that bakes
+  /// the weight could not take that user. Parameters, constants and buffers
+  /// the method never writes (PT2E keeps int8 weights as buffers) hold the
+  /// same bytes all call long, so moving a pure reader of them later keeps
+  /// every value.
+  void sinkConstantOps(Block &block) {
+    auto func = llvm::dyn_cast<func::FuncOp>(block.getParentOp());
+    if (!func)
+      return;
+    // Buffers the method writes (a mutation output names them, or an op
+    // writes them in place) are state, not weights.
+    llvm::StringSet<> written;
+    for (unsigned i = 0; i < func.getNumResults(); ++i)
+      if (exir::OutputAttr out = exir::getOutputAttr(func, i))
+        if (out.getKind().getValue() == "buffer_mutation" && out.getTarget())
+          written.insert(out.getTarget().getValue());
+    llvm::SmallPtrSet<Operation *, 16> constantOnly;
+    auto isConstantOperand = [&](Value v) {
+      if (auto arg = llvm::dyn_cast<BlockArgument>(v)) {
+        if (arg.getOwner() != &block)
+          return false;
+        exir::InputAttr in = exir::getInputAttr(func, arg.getArgNumber());
+        if (!in)
+          return false;
+        llvm::StringRef kind = in.getKind().getValue();
+        if (kind == "parameter" || kind == "constant")
+          return true;
+        return kind == "buffer" && in.getFqn() && !written.contains(in.getFqn().getValue()) &&
+               llvm::none_of(arg.getUsers(), [](Operation *u) { return isBarrier(u); });
+      }
+      return constantOnly.contains(v.getDefiningOp());
+    };
+    SmallVector<Operation *> candidates;
+    for (Operation &op : block.without_terminator()) {
+      if (isBarrier(&op) || op.getNumOperands() == 0 ||
+          !llvm::all_of(op.getOperands(), isConstantOperand))
+        continue;
+      constantOnly.insert(&op);
+      candidates.push_back(&op);
+      // One user op: the op joins that user's group (see adopt) instead of
+      // whatever group is open where it stands.
+      llvm::SmallPtrSet<Operation *, 2> users;
+      for (Operation *u : op.getUsers())
+        users.insert(block.findAncestorOpInBlock(*u));
+      if (users.size() == 1 && !users.contains(nullptr))
+        deferred.insert(&op);
+    }
+    // Last first, so that a chain (transpose of a dequantize of a weight)
+    // ends up in order right before the chain's user.
+    for (Operation *op : llvm::reverse(candidates)) {
+      Operation *first = nullptr;
+      for (Operation *user : op->getUsers()) {
+        Operation *top = block.findAncestorOpInBlock(*user);
+        if (top && (!first || top->isBeforeInBlock(first)))
+          first = top;
+      }
+      if (first && op->getNextNode() != first)
+        op->moveBefore(first);
+    }
+  }
+
+  /// Puts deferred `p` (and the deferred ops it reads) into `group` when
+  /// the group's backend takes it. Such ops read nothing computed in the
+  /// block but each other, and their one user is in `group`, so this adds
+  /// no dependence between groups.
+  void adopt(Operation *p, int group, Block &block) {
+    if (!deferred.contains(p) || !attempted.insert(p).second)
+      return;
+    for (Operation *q : producersIn(p, block))
+      adopt(q, group, block);
+    std::optional<unsigned> b = pick(p); // refuses (with the reason) when none takes it
+    if (!b || *b != groups[group].backend)
+      return;
+    groups[group].ops.push_back(p);
+    groupOf[p] = group;
+    llvm::BitVector r(group + 1);
+    r.set(group);
+    reach[p] = std::move(r);
+  }
+
   void formGroups(Block &block) {
     unsigned epoch = 0;
-    DenseMap<Operation *, llvm::BitVector> reach;
-    DenseMap<Operation *, int> groupOf;
     for (Operation &opRef : block.without_terminator()) {
       Operation *op = &opRef;
+      if (deferred.contains(op))
+        continue; // placed with its user, or left on portable kernels
       SmallVector<Operation *> producers = producersIn(op, block);
       llvm::BitVector deps;
       for (Operation *p : producers) {
@@ -163,6 +254,8 @@ private:
           chosen = static_cast<int>(groups.size());
           groups.push_back(Group{*b, epoch, {}, {}});
         }
+        for (Operation *p : producers)
+          adopt(p, chosen, block);
         Group &group = groups[chosen];
         group.ops.push_back(op);
         groupOf[op] = chosen;
@@ -181,6 +274,11 @@ private:
       }
       reach[op] = std::move(deps);
     }
+    // Never offered: its user stays on portable kernels. Say why it does
+    // too (a backend's refusal, else that it only feeds that user).
+    for (Operation *p : deferred)
+      if (!attempted.contains(p) && pick(p))
+        refuse(p, "it computes from weights only, for an op that stays on portable kernels");
   }
 
   /// Whether a value whose direct group dependences are `direct` depends on
