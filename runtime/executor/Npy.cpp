@@ -20,12 +20,14 @@ const DtypeName kDtypes[] = {
     {"<f4", ScalarType::Float}, {"<f8", ScalarType::Double}, {"<i8", ScalarType::Long},
     {"<i4", ScalarType::Int},   {"|b1", ScalarType::Bool},   {"|u1", ScalarType::Byte},
     {"<u1", ScalarType::Byte},  {"<b1", ScalarType::Bool},   {"|i1", ScalarType::Char},
+    {"<f2", ScalarType::Half},
 };
 
 const char *descrOf(ScalarType t) {
   switch (t) {
   case ScalarType::Float: return "<f4";
   case ScalarType::Double: return "<f8";
+  case ScalarType::Half: return "<f2";
   case ScalarType::Long: return "<i8";
   case ScalarType::Int: return "<i4";
   case ScalarType::Bool: return "|b1";
@@ -110,7 +112,7 @@ Result<NpyArray> parseNpy(const uint8_t *bytes, size_t size, std::string *detail
     }
   if (!known)
     return failWith(detail, Error::NotSupported,
-                    ".npy dtype '%s' is not supported (float32, float64, int64, int32, bool, "
+                    ".npy dtype '%s' is not supported (float32, float64, float16, int64, int32, bool, "
                     "uint8, int8)",
                     descr.c_str());
   if (fortran.find("True") != std::string::npos)
