@@ -337,6 +337,11 @@ def cases():
                                 expect_nodes=["XNNFullyConnected"],
                                 tol={"atol": 2e-3, "rtol": 2e-3},
                                 notes="the MLP in float16 (datatype fp16 values).")
+    C["cnn_f16"] = lambda: dict(model=m["SmallCNN"]().half(), inputs=[[r(1, 3, 16, 16).half()]],
+                                expect_nodes=["XNNConv2d", "XNNFullyConnected"],
+                                tol={"atol": 2e-3, "rtol": 2e-3},
+                                notes="the small CNN of cnn_f32 in float16 (datatype fp16 "
+                                      "values): conv, pooling, hardswish, linear.")
     # x.to(torch.float16) inside a float32 model: upstream 1.5.1 keeps the conversion on
     # portable kernels (dim_order_ops::_to_dim_order_copy), no XNNConvert; not a case.
     # 4. dynamic shapes

@@ -17,10 +17,10 @@ using Kind = fb::XNodeUnion;
 namespace {
 
 constexpr NodeCapability xnn(uint8_t minRank, uint8_t maxRank, bool zeroDim) {
-  return {RunsOn::Xnnpack, kFloat32Only, minRank, maxRank, zeroDim, ""};
+  return {RunsOn::Xnnpack, kFloat, minRank, maxRank, zeroDim, ""};
 }
 constexpr NodeCapability own(uint8_t minRank, uint8_t maxRank, bool zeroDim) {
-  return {RunsOn::OwnKernel, kFloat32Only, minRank, maxRank, zeroDim, ""};
+  return {RunsOn::OwnKernel, kFloat, minRank, maxRank, zeroDim, ""};
 }
 constexpr NodeCapability none(const char *why) {
   return {RunsOn::Unsupported, 0, 0, 0, false, why};
@@ -38,7 +38,7 @@ const NodeCapability &nodeCapability(Kind kind) {
   static const NodeCapability bmm = own(2, 6, false);
   static const NodeCapability sdpa = own(3, 6, false);
   static const NodeCapability convert =
-      none("type conversions need quantized values; this table lists float32 graphs only");
+      none("type conversions need quantized values; this table lists float graphs only");
   static const NodeCapability argmax =
       none("its index output is uint32, a datatype the schema does not have (upstream's "
            "serializer never writes this node)");

@@ -26,6 +26,11 @@ enum class RunsOn : uint8_t {
 /// Bit of one XNNDatatype in NodeCapability::dtypes.
 constexpr uint32_t dtypeBit(fb_xnnpack::XNNDatatype d) { return 1u << static_cast<uint32_t>(d); }
 inline constexpr uint32_t kFloat32Only = dtypeBit(fb_xnnpack::XNNDatatype::xnn_datatype_fp32);
+/// float32 and float16: the runtime computes float16 values in float32 and
+/// rounds each float16 result to float16 (ValueInfo::half in XnnFormat.h),
+/// so every float node kind takes them.
+inline constexpr uint32_t kFloat =
+    kFloat32Only | dtypeBit(fb_xnnpack::XNNDatatype::xnn_datatype_fp16);
 
 struct NodeCapability {
   RunsOn runsOn = RunsOn::Unsupported;

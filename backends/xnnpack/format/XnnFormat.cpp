@@ -284,11 +284,15 @@ Error readValues(const fb::XNNGraph *g, GraphPlan *out, std::string *why) {
     info.externalId = t->external_id();
     info.flags = t->flags();
     const std::string name = valueName(info.id);
+    if (!info.quantized && info.dtype == fb::XNNDatatype::xnn_datatype_fp16) {
+      info.half = true;
+      info.dtype = fb::XNNDatatype::xnn_datatype_fp32;
+    }
     if (!info.quantized && info.dtype != fb::XNNDatatype::xnn_datatype_fp32)
       return fail(why, Error::NotSupported,
                   name + " has datatype " +
                       std::string(fb::EnumNameXNNDatatype(info.dtype)) +
-                      "; this backend runs float32 graphs only");
+                      "; this backend runs float32 and float16 graphs only");
     if (t->dq_datatype() != fb::XNNDatatype::xnn_datatype_invalid)
       return fail(why, Error::NotSupported, name + " asks for dynamic quantization");
     if (t->dims() == nullptr || t->dims()->size() != t->num_dims() || t->num_dims() > kMaxDims)
@@ -435,12 +439,14 @@ Error planGraph(const fb::XNNGraph *g, GraphPlan *out, std::string *why) {
     if (info.isOutput() && producer[v] < 0)
       return fail(why, Error::InvalidArgument,
                   "output " + valueName(info.id) + " is not written by any node");
-    if (!info.isConstant() && !info.isInput() && !info.isOutput() && producer[v] >= 0) {
+    if (!info.isConstant() && !info.isInput() && (!info.isOutput() || info.half) &&
+        producer[v] >= 0) {
       size[v] = slotBytes(info.bytes());
       first[v] = producer[v];
-      last[v] = std::max(producer[v], lastUse[v]);
+      // A float16 output lives until it is converted, after the last node.
+      last[v] = info.isOutput() ? int(nn) : std::max(producer[v], lastUse[v]);
     }
-    if (info.isInput() && readByXnnpack[v]) {
+    if (info.isInput() && (readByXnnpack[v] || info.half)) {
       size[nv + v] = slotBytes(info.bytes());
       first[nv + v] = -1;
       last[nv + v] = lastUse[v];

@@ -97,7 +97,15 @@ struct ValueInfo {
   uint32_t externalId = kInvalidValueId;
   uint32_t flags = 0;
   /// Bytes per element: 4 for float32 and int32, 1 for int8 (XnnQuant.h).
+  /// A float16 value counts 4 too: the runtime holds it as float32.
   uint32_t elementSize = 4;
+  /// A float16 value (xnn_datatype_fp16). This XNNPACK's f16 operators need
+  /// hardware support and cover few kinds, so the runtime computes such a
+  /// value in float32: `dtype` reads fp32, the constant's bytes and the
+  /// external tensors are float16 (converted at init and at each call), and
+  /// each step rounds its float16 result to float16 precision, as upstream's
+  /// float16 storage does between nodes.
+  bool half = false;
   /// An XNNQuantizedTensorValue: per-tensor (scale, zeroPoint) or, with
   /// channelDim >= 0, per-channel (`scales`, or scaleBufferIndex > 0 when
   /// the scales live in constant data; zero point 0).
@@ -119,6 +127,12 @@ struct ValueInfo {
   bool isConstant() const { return constantIndex != 0; }
   bool perChannel() const { return channelDim >= 0; }
   uint64_t bytes() const { return numel * elementSize + extraBytes; }
+  /// Bytes outside the runtime: in a constant or an external tensor.
+  uint64_t storedBytes() const { return half ? numel * 2 : bytes(); }
+  /// The datatype the blob declares (fp16 for a `half` value).
+  fb_xnnpack::XNNDatatype declaredDtype() const {
+    return half ? fb_xnnpack::XNNDatatype::xnn_datatype_fp16 : dtype;
+  }
 };
 
 /// The checked graph and its workspace plan.
@@ -129,14 +143,16 @@ struct GraphPlan {
   /// Per value: byte offset in the workspace, or -1. Intermediates live in
   /// the workspace; so does a staged copy of each external input that an
   /// XNNPACK operator reads (inputs come from arbitrary memory, and XNNPACK
-  /// may read past their end).
+  /// may read past their end) or that is float16 (converted to float32);
+  /// a float16 output is computed in the workspace and converted after the
+  /// last step.
   std::vector<int64_t> workspaceOffset;
   std::vector<int64_t> stagingOffset;
   uint64_t workspaceBytes = 0;
   uint32_t numExterns = 0;
 };
 
-/// Checks the graph's structure (float32 values of at most 6 dims, unique
+/// Checks the graph's structure (float32 or float16 values of at most 6 dims, unique
 /// ids, external ids below num_externs and used once, every node known with
 /// operands that exist, each value produced once and before it is read,
 /// every external output produced) and plans the workspace: values whose

@@ -21,6 +21,14 @@ uint32_t GraphWriter::addValue(const std::vector<uint64_t> &dims, uint32_t const
   return static_cast<uint32_t>(values_.size() - 1);
 }
 
+uint32_t GraphWriter::addFloatValue(const std::vector<uint64_t> &dims, fb::XNNDatatype dtype,
+                                    uint32_t constantIndex) {
+  Value v{dims, constantIndex, kInvalidValueId, 0};
+  v.dtype = dtype;
+  values_.push_back(std::move(v));
+  return static_cast<uint32_t>(values_.size() - 1);
+}
+
 uint32_t GraphWriter::addQuantizedValue(const std::vector<uint64_t> &dims, fb::XNNDatatype dtype,
                                         const QuantParams &q, uint32_t constantIndex) {
   Value v{dims, constantIndex, kInvalidValueId, 0};

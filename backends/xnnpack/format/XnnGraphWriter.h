@@ -67,6 +67,11 @@ public:
 
   /// A float32 value; returns its id.
   uint32_t addValue(const std::vector<uint64_t> &dims, uint32_t constantIndex = 0);
+  /// A float value of another float datatype (xnn_datatype_fp16, as
+  /// upstream writes a float16 program); a constant's bytes are then of
+  /// that datatype. Returns its id.
+  uint32_t addFloatValue(const std::vector<uint64_t> &dims, fb_xnnpack::XNNDatatype dtype,
+                         uint32_t constantIndex = 0);
   /// A quantized value (XNNQuantizedTensorValue); returns its id. Datatypes
   /// as upstream uses them: xnn_datatype_qint8 for per-tensor activations
   /// and weights, xnn_datatype_qcint8 for per-channel weights (channelDim 0

@@ -128,12 +128,24 @@ Result<XnnDelegate *> XnnDelegate::build(XnnpackBackend &backend, rt::BackendIni
       continue;
     ConstantBytes c;
     PTEC_TRY(constantBytes(d->blob_, info.constantIndex, named, &c, why));
-    if (c.size < info.bytes()) {
+    if (c.size < info.storedBytes()) {
       *why = "value " + std::to_string(info.id) + " " + dimsText(info.dims) + " needs " +
-             std::to_string(info.bytes()) + " bytes, its constant has " + std::to_string(c.size);
+             std::to_string(info.storedBytes()) + " bytes, its constant has " +
+             std::to_string(c.size);
       return Error::InvalidArgument;
     }
     d->pointers_[v] = const_cast<uint8_t *>(c.data);
+    if (info.half) {
+      // Computed in float32 (ValueInfo::half): widen once, padded since
+      // XNNPACK may read past it.
+      std::unique_ptr<uint8_t[]> wide(new (std::nothrow)
+                                          uint8_t[info.bytes() + kExtraReadBytes]());
+      if (!wide)
+        return Error::MemoryAllocationFailed;
+      halfToFloat32(c.data, reinterpret_cast<float *>(wide.get()), info.numel);
+      d->pointers_[v] = wide.get();
+      d->ownedConstants_.push_back(std::move(wide));
+    }
   }
 
   // Workspace: the delegate's planned scratch when the program gives enough,
@@ -252,7 +264,7 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     for (uint32_t v : *list) {
       const ValueInfo &info = V[v];
       const bool f32 = info.dtype == fb::XNNDatatype::xnn_datatype_fp32;
-      if ((f32 && !capabilityTakes(cap, info.dtype, info.dims.size())) ||
+      if ((f32 && !capabilityTakes(cap, info.declaredDtype(), info.dims.size())) ||
           info.dims.size() > cap.maxRank)
         return bad(Error::NotSupported, "value " + std::to_string(info.id) + " " +
                                             dimsText(info.dims) + " has a rank this node kind " +

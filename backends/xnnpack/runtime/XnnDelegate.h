@@ -71,7 +71,9 @@ struct Step {
   uint32_t perm[kMaxDims] = {};
   size_t bytes = 0; ///< copy
   size_t channels = 0; ///< fully connected: input channels; softmax, PReLU: last dim
-  std::shared_ptr<const QuantStep> quant; ///< Exec::Quantized only
+  /// Exec::Quantized only; its loop counts follow the call's sizes, so it
+  /// is this step's own (written under the handle's mutex).
+  std::shared_ptr<QuantStep> quant;
 };
 
 class XnnDelegate {
@@ -128,6 +130,13 @@ private:
 
 /// "node 3 (XNNConv2d, debug handle 7)".
 std::string describeNode(const fb_xnnpack::XNode *node, uint32_t index);
+
+/// float16 <-> float32 for values the runtime computes in float32
+/// (ValueInfo::half); narrowing rounds to nearest even. `roundToHalf` keeps
+/// the float32 layout and rounds each element to a float16 value.
+void halfToFloat32(const void *in, float *out, uint64_t n);
+void float32ToHalf(const float *in, void *out, uint64_t n);
+void roundToHalf(float *data, uint64_t n);
 
 /// out[i] = in[perm-ordered index], 4-byte elements, rank <= 6.
 void transposeFloat32(const float *in, float *out, size_t rank, const size_t *inDims,

@@ -15,6 +15,7 @@
 
 #include "backends/xnnpack/runtime/XnnOwnKernels.h"
 #include "backends/xnnpack/runtime/XnnShapes.h"
+#include "runtime/core/Half.h"
 
 #include <algorithm>
 #include <cstring>
@@ -33,7 +34,8 @@ namespace {
 /// 4-d tensor, with the value's rank and no dim above the bound.
 Error callDims(const rt::Tensor &t, const ValueInfo &info, Dims *out, std::string *why) {
   if (!externalDtypeMatches(t.dtype(), info)) {
-    *why = info.quantized ? "is not an int8 tensor" : "is not a float32 tensor";
+    *why = info.quantized ? "is not an int8 tensor"
+                          : info.half ? "is not a float16 tensor" : "is not a float32 tensor";
     return Error::InvalidArgument;
   }
   const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
@@ -72,7 +74,8 @@ uint64_t bytesAt(const ValueInfo &info, const Dims &d) {
 /// otherwise (NCHW sizes for a channels-last 4-d tensor of an NHWC value).
 Error fitOutput(rt::Tensor &t, const ValueInfo &info, const Dims &d, std::string *why) {
   if (!externalDtypeMatches(t.dtype(), info)) {
-    *why = info.quantized ? "is not an int8 tensor" : "is not a float32 tensor";
+    *why = info.quantized ? "is not an int8 tensor"
+                          : info.half ? "is not a float16 tensor" : "is not a float32 tensor";
     return Error::InvalidArgument;
   }
   const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
@@ -103,6 +106,28 @@ Error fitOutput(rt::Tensor &t, const ValueInfo &info, const Dims &d, std::string
 }
 
 } // namespace
+
+void halfToFloat32(const void *in, float *out, uint64_t n) {
+  const auto *h = static_cast<const uint8_t *>(in);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint16_t bits;
+    std::memcpy(&bits, h + 2 * i, 2);
+    out[i] = rt::halfToFloat(bits);
+  }
+}
+
+void float32ToHalf(const float *in, void *out, uint64_t n) {
+  auto *h = static_cast<uint8_t *>(out);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint16_t bits = rt::floatToHalf(in[i]);
+    std::memcpy(h + 2 * i, &bits, 2);
+  }
+}
+
+void roundToHalf(float *data, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i)
+    data[i] = rt::halfToFloat(rt::floatToHalf(data[i]));
+}
 
 void transposeFloat32(const float *in, float *out, size_t rank, const size_t *inDims,
                       const uint32_t *perm) {
@@ -197,9 +222,14 @@ Error XnnDelegate::execute(rt::Span<rt::EValue *> args, std::string *why) {
         return badArg(info, "has no data");
     }
     uint8_t *data = static_cast<uint8_t *>(t->mutableData());
+    if (info.isOutput() && info.half)
+      continue; // computed in its workspace slot, converted below
     if (info.isInput() && plan_.stagingOffset[v] >= 0) {
       uint8_t *staged = workspace_ + plan_.stagingOffset[v];
-      std::memcpy(staged, data, bytesAt(info, dims_[v]));
+      if (info.half)
+        halfToFloat32(data, reinterpret_cast<float *>(staged), numelOf(dims_[v]));
+      else
+        std::memcpy(staged, data, bytesAt(info, dims_[v]));
       data = staged;
     }
     pointers_[v] = data;
@@ -217,6 +247,20 @@ Error XnnDelegate::execute(rt::Span<rt::EValue *> args, std::string *why) {
       *why = describeNode(blob_.graph->xnodes()->Get(s.node), s.node) + " failed to run";
       return e;
     }
+    // Upstream stores a float16 result as float16 before the next node reads
+    // it; rounding here keeps our float32 intermediates on the same values.
+    for (uint32_t v : plan_.operands[s.node].outputs)
+      if (plan_.values[v].half)
+        roundToHalf(reinterpret_cast<float *>(pointers_[v]), numelOf(dims_[v]));
+  }
+  for (size_t v = 0; v < plan_.values.size(); ++v) {
+    const ValueInfo &info = plan_.values[v];
+    if (!info.isOutput() || !info.half)
+      continue;
+    rt::Tensor *t = nullptr;
+    PTEC_TRY(argument(info, &t));
+    float32ToHalf(reinterpret_cast<const float *>(pointers_[v]), t->mutableData(),
+                  numelOf(dims_[v]));
   }
   return Error::Ok;
 }
@@ -301,11 +345,13 @@ Error XnnDelegate::reshapeStep(Step &s, std::string *why) {
     break;
   case Exec::Own:
     break;
-  case Exec::Quantized:
-    // int8 operators are created for the blob's shapes.
-    if (dims_[s.in0] != plan_.values[s.in0].dims || dims_[s.out] != plan_.values[s.out].dims)
-      return bad("int8 nodes run at the blob's shapes only");
+  case Exec::Quantized: {
+    std::string text;
+    if (reshapeQuantizedStep(s, blob_.graph->xnodes()->Get(s.node), plan_, dims_, &text) !=
+        Error::Ok)
+      return bad("for this call's input sizes, " + text);
     break;
+  }
   }
   return Error::Ok;
 }

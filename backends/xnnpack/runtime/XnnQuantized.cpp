@@ -129,7 +129,7 @@ bool touchesQuantized(const GraphPlan &plan, const NodeOperands &ops) {
 
 bool externalDtypeMatches(rt::ScalarType dtype, const ValueInfo &v) {
   if (!v.quantized)
-    return dtype == rt::ScalarType::Float;
+    return dtype == (v.half ? rt::ScalarType::Half : rt::ScalarType::Float);
   if (v.elementSize == 1)
     return dtype == rt::ScalarType::Char || dtype == rt::ScalarType::QInt8;
   return dtype == rt::ScalarType::Int || dtype == rt::ScalarType::QInt32;

@@ -102,12 +102,21 @@ rt::Error createQuantizedStep(const fb_xnnpack::XNode *node, uint32_t index,
                               XnnpackBackend &backend, const void *allocator, Step *s,
                               std::string *why);
 
+/// Recomputes the setup sizes and loop counts of int8 step `s` (of `node`)
+/// for the call's value dims `dims` (XnnShapes.h has checked them against
+/// the node). InvalidArgument when the step cannot take them (why: the
+/// reason, without the node's name). XnnQuantizedShapes.cpp.
+rt::Error reshapeQuantizedStep(Step &s, const fb_xnnpack::XNode *node, const GraphPlan &plan,
+                               const std::vector<std::vector<uint64_t>> &dims,
+                               std::string *why);
+
 /// Sets up and runs a step createQuantizedStep made.
 rt::Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,
                            pthreadpool_t pool);
 
 /// True when a tensor of `dtype` can stand for `v`'s elements: float32 for
-/// float values, int8 (Char or QInt8) for int8 values, int32 for int32.
+/// float values (float16 for a float16 value), int8 (Char or QInt8) for int8
+/// values, int32 for int32.
 bool externalDtypeMatches(rt::ScalarType dtype, const ValueInfo &v);
 
 } // namespace ptec::xnnpack

@@ -23,12 +23,14 @@
 // log, sin, cos and rsqrt as the loops of XnnOwnKernels.h. Which kind runs
 // where is one table, ../format/XnnCapability.h, that the ahead-of-time
 // partitioner asks too; kinds it marks unsupported fail init, naming the
-// node. A 0-d value is computed as [1].
+// node. A 0-d value is computed as [1]. float16 values are computed in
+// float32 and rounded to float16 after each node (ValueInfo::half in
+// ../format/XnnFormat.h); int8 nodes are XnnQuantized.h's steps.
 //
 // Dynamic shapes: upstream writes the upper bound of dynamic dims. A call
 // whose inputs are smaller (same rank, no dim above the bound) carries its
 // sizes through the graph (XnnShapes.h), re-sets every step's setup sizes
-// and resizes the outputs; the workspace, planned at the bound, stays big
+// (int8 steps too: XnnQuantizedShapes.cpp) and resizes the outputs; the workspace, planned at the bound, stays big
 // enough. execute's errors say why through BackendExecuteContext's message.
 //
 // Packed weights are contexts of the cache in runtime/backend/cache: each

@@ -260,3 +260,31 @@ TEST_CASE("xnnpack format: named constants and hashes", "[xnnpack][format]") {
   CHECK(hashBytes(a.data(), a.size()) != hashBytes(b.data(), b.size()));
   CHECK(hashBytes(a.data(), a.size(), 1) != hashBytes(a.data(), a.size(), 2));
 }
+
+TEST_CASE("xnnpack format: float16 values are planned as float32", "[xnnpack][format][fp16]") {
+  // x (fp16 input) -> tanh (an own kernel, which reads no staged copy of a
+  // float32 input) -> y (fp16 output). Both need float32 room in the
+  // workspace: the widened input and the output before it is narrowed.
+  GraphWriter w;
+  const auto f16 = fb::XNNDatatype::xnn_datatype_fp16;
+  const uint32_t x = w.addFloatValue({2, 3}, f16), y = w.addFloatValue({2, 3}, f16);
+  w.setExternal(x, 0, kFlagExternalInput);
+  w.setExternal(y, 1, kFlagExternalOutput);
+  w.addUnary(Kind::XNNTanh, x, y);
+  const std::string blob = w.finish();
+  BlobView view;
+  GraphPlan plan;
+  std::string why;
+  REQUIRE(parseBlob(blob.data(), blob.size(), &view, &why) == Error::Ok);
+  REQUIRE(planGraph(view.graph, &plan, &why) == Error::Ok);
+  for (const ValueInfo &v : plan.values) {
+    CHECK(v.half);
+    CHECK(v.dtype == fb::XNNDatatype::xnn_datatype_fp32);
+    CHECK(v.declaredDtype() == f16);
+    CHECK(v.bytes() == 24);
+    CHECK(v.storedBytes() == 12);
+  }
+  CHECK(plan.stagingOffset[0] >= 0);
+  CHECK(plan.workspaceOffset[1] >= 0);
+  CHECK(plan.workspaceBytes >= 2 * 24);
+}

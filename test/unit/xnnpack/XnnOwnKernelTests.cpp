@@ -608,7 +608,11 @@ TEST_CASE("xnnpack capability table: a row for every node kind of the schema",
     CHECK(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp32, c.maxRank));
     CHECK_FALSE(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp32, size_t(c.maxRank) + 1));
     CHECK(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp32, 0) == c.zeroDim);
-    CHECK_FALSE(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp16, 1));
+    // float16 runs wherever float32 does (computed in float32, rounded per
+    // node); the table lists no integer datatype.
+    CHECK(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp16, c.maxRank));
+    CHECK(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_fp16, 0) == c.zeroDim);
+    CHECK_FALSE(capabilityTakes(c, fb::XNNDatatype::xnn_datatype_qint8, 1));
   }
   CHECK(nodeCapability(static_cast<Kind>(99)).runsOn == RunsOn::Unsupported);
   CHECK(nodeCapability(Kind::XNNScaledDotProductAttention).runsOn == RunsOn::OwnKernel);
