@@ -4,6 +4,9 @@
 
 #include "dialects/exir/IR/ExirDialect.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 
 namespace ptec::aot::xnnpack {
@@ -26,6 +29,58 @@ bool onlyMovesData(Operation *op) {
                p->form == OpPlan::Form::Transpose);
 }
 
+/// `ops` (program order, one block) cut where a member reads, through ops
+/// outside the group, a value computed from an earlier member's result: one
+/// region holding both would have to run before and after those ops. Data
+/// movement (a permute or slice feeding an in-place update that reads the
+/// group) makes such groups.
+llvm::SmallVector<OpGroup> convexCuts(llvm::ArrayRef<Operation *> group) {
+  llvm::SmallVector<OpGroup> cuts;
+  if (group.empty())
+    return cuts;
+  OpGroup ops(group.begin(), group.end());
+  for (Operation *op : ops)
+    if (op->getBlock() != ops.front()->getBlock()) {
+      cuts.push_back(ops); // not one block: left as it is
+      return cuts;
+    }
+  llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  llvm::SmallPtrSet<Operation *, 16> members(ops.begin(), ops.end());
+  llvm::SmallPtrSet<Operation *, 16> current;
+  llvm::DenseSet<Value> tainted; // non-member results that depend on `current`
+  OpGroup cut;
+  auto dependsOnCurrent = [&](Operation *op) {
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (tainted.count(v) || (def && current.count(def)))
+        return true;
+    }
+    return false;
+  };
+  for (Operation *op = ops.front(); op; op = op->getNextNode()) {
+    if (members.count(op)) {
+      bool viaOutside = false;
+      for (Value v : op->getOperands())
+        viaOutside = viaOutside || tainted.count(v);
+      if (viaOutside) {
+        cuts.push_back(std::move(cut));
+        cut = {};
+        current.clear();
+        tainted.clear();
+      }
+      cut.push_back(op);
+      current.insert(op);
+    } else if (dependsOnCurrent(op)) {
+      for (Value r : op->getResults())
+        tainted.insert(r);
+    }
+    if (op == ops.back())
+      break;
+  }
+  cuts.push_back(std::move(cut));
+  return cuts;
+}
+
 class XnnpackAotBackend final : public AotBackend {
 public:
   explicit XnnpackAotBackend(bool scratch) : scratch_(scratch) {}
@@ -35,14 +90,17 @@ public:
 
   std::optional<std::string> refuse(Operation *op) const override { return refuseOp(op); }
 
-  /// Maximal groups, except those that would only reshape or pad, and
-  /// int8 weights kept with their users (keepQuantizedWeights).
+  /// Maximal groups, cut where one would not be convex (convexCuts), except
+  /// those that would only move data, and int8 weights kept with their users
+  /// (keepQuantizedWeights).
   llvm::SmallVector<OpGroup> group(llvm::ArrayRef<Operation *> ops) const override {
     llvm::SmallVector<OpGroup> groups;
-    std::optional<OpGroup> kept = keepQuantizedWeights(ops);
-    if (!kept || kept->empty() || llvm::all_of(*kept, onlyMovesData))
-      return groups;
-    groups.push_back(std::move(*kept));
+    for (const OpGroup &cut : convexCuts(ops)) {
+      std::optional<OpGroup> kept = keepQuantizedWeights(cut);
+      if (!kept || kept->empty() || llvm::all_of(*kept, onlyMovesData))
+        continue;
+      groups.push_back(std::move(*kept));
+    }
     return groups;
   }
 
