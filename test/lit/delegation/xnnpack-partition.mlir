@@ -37,13 +37,14 @@ module {
   }
 
 // PT2E int8: the quantize / dequantize pairs and the per-channel weight
-// dequantize join the convolution's region (XNNPACK runs it in int8); a
-// uint8 quantize stays portable.
+// dequantize (moved next to the convolution it feeds) join the
+// convolution's region (XNNPACK runs it in int8); a uint8 quantize stays
+// portable.
 // CHECK-LABEL: func.func @qconv
 // CHECK: exir.delegate_region "XnnpackBackend"
-// CHECK-NEXT: quantized_decomposed::dequantize_per_channel
 // CHECK-NEXT: quantized_decomposed::quantize_per_tensor
 // CHECK-NEXT: quantized_decomposed::dequantize_per_tensor
+// CHECK-NEXT: quantized_decomposed::dequantize_per_channel
 // CHECK-NEXT: aten::convolution
 // CHECK-NEXT: aten::relu
 // CHECK-NEXT: quantized_decomposed::quantize_per_tensor
@@ -72,17 +73,23 @@ module {
   }
 
 // A portable op between the activations' quantizes splits the int8 chain
-// in two groups: the weight's dequantize and transpose grow into the first
-// one (they read only constants), its addmm into the second. XNNPACK could
-// not pack a weight that comes from another delegate: the second group
-// stays portable, and the first keeps only what it reads itself.
+// in two groups. The weight's dequantize and transpose read only weights
+// (int8 weights are buffers the method never writes) and feed one op, so
+// they join that op's group: the addmm packs its weight in the second
+// region, although torch.export put the weight ops first.
 // CHECK-LABEL: func.func @qsplit
 // CHECK: exir.delegate_region "XnnpackBackend"
 // CHECK-NEXT: quantized_decomposed::quantize_per_tensor
 // CHECK-NEXT: quantized_decomposed::dequantize_per_tensor
 // CHECK-NEXT: exir.yield
-// CHECK-NOT: exir.delegate_region
-// CHECK: return
+// CHECK: aten::cumsum
+// CHECK: exir.delegate_region "XnnpackBackend"
+// CHECK: quantized_decomposed::dequantize_per_channel
+// CHECK-NEXT: aten::permute_copy
+// CHECK-NEXT: aten::addmm
+// CHECK: exir.yield
+// CHECK-NEXT: } :
+// CHECK-NEXT: return
   exir.weight @lw "buffer" = dense<1> : tensor<8x16xi8>
   exir.weight @ls "buffer" = dense<0.01> : tensor<8xf32>
   exir.weight @lz "buffer" = dense<0> : tensor<8xi64>
@@ -93,26 +100,20 @@ module {
                     %z: tensor<8xi64> {exir.input = #exir.input<buffer, "lz">},
                     %b: tensor<8xf32> {exir.input = #exir.input<parameter, "lb">})
       -> tensor<4x8xf32> {
-    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
     %0 = exir.aten "quantized_decomposed::dequantize_per_channel"(%w, %s, %z) {axis = 0 : i64, dtype = i8, operand_segments = array<i32: 1, 1, 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -127 : i64} : (tensor<8x16xi8>, tensor<8xf32>, tensor<8xi64>) -> tensor<8x16xf32>
-    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
     %1 = exir.aten "aten::permute_copy"(%0) {dims = array<i64: 1, 0>, operand_segments = array<i32: 1>} : (tensor<8x16xf32>) -> tensor<16x8xf32>
     %2 = exir.aten "quantized_decomposed::quantize_per_tensor"(%x) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 2.0e-02 : f64, zero_point = 3 : i64} : (tensor<4x16xf32>) -> tensor<4x16xi8>
     %3 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%2) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 2.0e-02 : f64, zero_point = 3 : i64} : (tensor<4x16xi8>) -> tensor<4x16xf32>
     // expected-remark @+1 {{not delegated (xnnpack: not an operator the XNNPACK backend lowers)}}
     %4 = exir.aten "aten::cumsum"(%3) {dim = 1 : i64, dtype = #exir.none, operand_segments = array<i32: 1>} : (tensor<4x16xf32>) -> tensor<4x16xf32>
-    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
     %5 = exir.aten "quantized_decomposed::quantize_per_tensor"(%4) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 5.0e-02 : f64, zero_point = 0 : i64} : (tensor<4x16xf32>) -> tensor<4x16xi8>
-    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
     %6 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%5) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 5.0e-02 : f64, zero_point = 0 : i64} : (tensor<4x16xi8>) -> tensor<4x16xf32>
-    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
     %7 = exir.aten "aten::addmm"(%b, %6, %1) {alpha = 1 : i64, beta = 1 : i64, operand_segments = array<i32: 1, 1, 1>} : (tensor<8xf32>, tensor<4x16xf32>, tensor<16x8xf32>) -> tensor<4x8xf32>
-    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
     %8 = exir.aten "quantized_decomposed::quantize_per_tensor"(%7) {dtype = i8, operand_segments = array<i32: 1>, quant_max = 127 : i64, quant_min = -128 : i64, scale = 4.0e-02 : f64, zero_point = -1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xi8>
-    // expected-remark @+1 {{not delegated (xnnpack: accepted alone, but the backend's grouping left it out of every delegate)}}
     %9 = exir.aten "quantized_decomposed::dequantize_per_tensor"(%8) {dtype = i8, operand_segments = array<i32: 1>, out_dtype = #exir.none, quant_max = 127 : i64, quant_min = -128 : i64, scale = 4.0e-02 : f64, zero_point = -1 : i64} : (tensor<4x8xi8>) -> tensor<4x8xf32>
     return %9 : tensor<4x8xf32>
   }
+
 // Data movement, batched matmul and the transcendental unaries the runtime
 // runs as its own kernels (upstream's XNNPACK has them as operators): one
 // region. A strided slice and a cat with an empty input stay portable.
