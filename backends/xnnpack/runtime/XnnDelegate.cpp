@@ -58,22 +58,6 @@ MinMax minMaxOf(const fb::XNode *n) {
   return m;
 }
 
-/// Output extent of a window op; false when the window does not fit.
-bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint32_t dilation,
-               uint32_t stride, bool same, uint64_t *out) {
-  if (stride == 0 || kernel == 0)
-    return false;
-  if (same) {
-    *out = (in + stride - 1) / stride;
-    return true;
-  }
-  const uint64_t eff = uint64_t(kernel - 1) * (dilation ? dilation : 1) + 1;
-  const uint64_t padded = in + padA + padB;
-  if (padded < eff)
-    return false;
-  *out = (padded - eff) / stride + 1;
-  return true;
-}
 
 void putU64(std::vector<uint64_t> &key, uint64_t v) { key.push_back(v); }
 void putF32(std::vector<uint64_t> &key, float f) {

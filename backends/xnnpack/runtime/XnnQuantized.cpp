@@ -8,6 +8,7 @@
 
 #include "backends/xnnpack/runtime/XnnQuantized.h"
 #include "backends/xnnpack/runtime/XnnQuantizedLoops.h"
+#include "backends/xnnpack/runtime/XnnShapes.h"
 
 #include "backends/xnnpack/format/XnnQuant.h"
 
@@ -33,34 +34,12 @@ constexpr uint32_t kFlagTransposeWeights = XNN_FLAG_TRANSPOSE_WEIGHTS;
 /// pooling keeps its dims anyway.
 constexpr uint32_t kFlagKeepDims = 0x40;
 
-std::string dimsText(const std::vector<uint64_t> &d) {
-  std::string s = "[";
-  for (size_t i = 0; i < d.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(d[i]);
-  return s + "]";
-}
-
 bool isInt8(const ValueInfo &v) { return v.quantized && v.elementSize == 1 && !v.dynamicQuant; }
 bool isFloat(const ValueInfo &v) { return !v.quantized && v.dtype == DT::xnn_datatype_fp32; }
 bool sameQuant(const ValueInfo &a, const ValueInfo &b) {
   return a.scale == b.scale && a.zeroPoint == b.zeroPoint;
 }
 
-bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint32_t dilation,
-               uint32_t stride, bool same, uint64_t *out) {
-  if (stride == 0 || kernel == 0)
-    return false;
-  if (same) {
-    *out = (in + stride - 1) / stride;
-    return true;
-  }
-  const uint64_t eff = uint64_t(kernel - 1) * (dilation ? dilation : 1) + 1;
-  const uint64_t padded = in + padA + padB;
-  if (padded < eff)
-    return false;
-  *out = (padded - eff) / stride + 1;
-  return true;
-}
 
 void putF32(std::vector<uint64_t> &key, float f) {
   uint32_t bits;

@@ -48,22 +48,6 @@ Error fail(std::string *why, std::string text) {
   return Error::InvalidArgument;
 }
 
-/// Output extent of a window; false when the window does not fit.
-bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint32_t dilation,
-               uint32_t stride, bool same, uint64_t *out) {
-  if (stride == 0 || kernel == 0)
-    return false;
-  if (same) {
-    *out = (in + stride - 1) / stride;
-    return true;
-  }
-  const uint64_t eff = uint64_t(kernel - 1) * (dilation ? dilation : 1) + 1;
-  const uint64_t padded = in + padA + padB;
-  if (padded < eff)
-    return false;
-  *out = (padded - eff) / stride + 1;
-  return true;
-}
 
 Error broadcast(const Dims &a0, const Dims &b0, Dims *out, std::string *why) {
   const Dims a = xnnShape(a0), b = xnnShape(b0);
@@ -382,6 +366,22 @@ Error inferOutputDims(const fb::XNode *node, const std::vector<const Dims *> &in
   if (declared.empty() && numelOf(*out) == 1 && out->size() <= 1)
     out->clear();
   return Error::Ok;
+}
+
+bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint32_t dilation,
+               uint32_t stride, bool same, uint64_t *out) {
+  if (stride == 0 || kernel == 0)
+    return false;
+  if (same) {
+    *out = (in + stride - 1) / stride;
+    return true;
+  }
+  const uint64_t eff = uint64_t(kernel - 1) * (dilation ? dilation : 1) + 1;
+  const uint64_t padded = in + padA + padB;
+  if (padded < eff)
+    return false;
+  *out = (padded - eff) / stride + 1;
+  return true;
 }
 
 } // namespace ptec::xnnpack

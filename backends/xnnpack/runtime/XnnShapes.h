@@ -26,6 +26,12 @@ Dims xnnShape(const Dims &d);
 bool sameShape(const Dims &a, const Dims &b);
 uint64_t numelOf(const Dims &d);
 std::string dimsText(const Dims &d);
+/// Output extent of a window op (convolution, pooling) along one dim: the
+/// input extent, both paddings, the kernel, dilation and stride, or the
+/// input rounded up by the stride for same padding. False when the window
+/// does not fit.
+bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint32_t dilation,
+               uint32_t stride, bool same, uint64_t *out);
 
 /// The dims node `node` writes to its first output. `in` holds the dims of
 /// its inputs in NodeOperands order; `declared` is the output's dims in the
