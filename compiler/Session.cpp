@@ -520,12 +520,19 @@ LogicalResult CompileSession::runPhases() {
     auto start = std::chrono::steady_clock::now();
     if (options_.collectReport && phase == Phase::Partition)
       report_.recordOpsBeforePartition(*module_);
-    PassManager pm(&ctx, ModuleOp::getOperationName());
+    auto owned = std::make_unique<PassManager>(&ctx, ModuleOp::getOperationName());
+    PassManager &pm = *owned;
     pm.addInstrumentation(std::make_unique<RecordExirPasses>());
     addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); },
                    *module_);
-    if (timingRoot_)
+    if (timingRoot_) {
       pm.enableTiming(*timingRoot_);
+      // MLIR keys a pass's timer by the pass object's address: a later
+      // phase's pass allocated where a freed one lived would be booked under
+      // the freed one's name. Keeping every timed pass alive until the
+      // report prints keeps the addresses, so each pass gets its own line.
+      timedPassManagers_.push_back(std::move(owned));
+    }
     if (failed(pm.run(*module_))) {
       if (errorCount() == 0) { // a pass that failed without saying why
         internalError_ = true;
@@ -627,6 +634,7 @@ LogicalResult CompileSession::run() {
     timingRoot_ = &*root;
   }
   auto stopTiming = llvm::make_scope_exit([&] {
+    timedPassManagers_.clear();
     timingRoot_ = nullptr;
     root.reset();
   });

@@ -240,6 +240,8 @@ private:
   CompileOptions options_;
   /// With timePasses, the scope of the whole run (steps nest under it).
   mlir::TimingScope *timingRoot_ = nullptr;
+  /// With timePasses, every phase's pass manager until the report prints.
+  std::vector<std::unique_ptr<mlir::PassManager>> timedPassManagers_;
   std::chrono::steady_clock::time_point progressStart_;
   llvm::raw_ostream &errs_;
   llvm::raw_ostream &out_;
