@@ -95,6 +95,9 @@ struct CompileReport {
   uint64_t fileSize = 0, programSize = 0;
   std::vector<Segment> segments;
   std::vector<std::string> warnings;
+  /// Empty when the compile succeeded; else the step it failed in (`read
+  /// model.pt2 (1.2 MiB)`, `import`, a phase name, `emit`/`write`).
+  std::string failedDuring;
 
   /// Finds or adds the method `name`.
   Method &method(const std::string &name);

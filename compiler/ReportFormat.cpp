@@ -151,6 +151,11 @@ std::string CompileReport::toText() const {
   os << "== warnings: " << warnings.size() << "\n";
   for (const std::string &w : warnings)
     os << "  " << w << "\n";
+  if (failedDuring.empty())
+    os << "== result: compiled\n";
+  else
+    os << "== result: failed during '" << failedDuring
+       << "' (the phases listed above completed)\n";
   return os.str();
 }
 
@@ -236,7 +241,8 @@ std::string CompileReport::toJson() const {
               {"output", Object{{"file_bytes", static_cast<int64_t>(fileSize)},
                                 {"program_bytes", static_cast<int64_t>(programSize)},
                                 {"segments", std::move(sg)}}},
-              {"warnings", std::move(wn)}};
+              {"warnings", std::move(wn)},
+              {"result", Object{{"ok", failedDuring.empty()}, {"failed_during", failedDuring}}}};
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";

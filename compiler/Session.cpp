@@ -594,6 +594,7 @@ bool CompileSession::shouldRun(Pass &pass) {
 }
 
 void CompileSession::showProgress(llvm::StringRef step) {
+  lastStep_ = step.str(); // the report's "failed during", with or without a status line
   if (!options_.progress)
     return;
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -623,6 +624,15 @@ TimingScope CompileSession::timeStep(llvm::StringRef name) {
 }
 
 LogicalResult CompileSession::run() {
+  LogicalResult result = runSteps();
+  // A failed compile's report says where it stopped; the phases it lists
+  // are the ones that completed.
+  if (failed(result))
+    report_.failedDuring = lastStep_.empty() ? "start" : lastStep_;
+  return result;
+}
+
+LogicalResult CompileSession::runSteps() {
   progressStart_ = std::chrono::steady_clock::now();
   // --time-passes: the report prints when `timing` goes, after the run.
   DefaultTimingManager timing;

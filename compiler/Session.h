@@ -232,6 +232,10 @@ private:
   mlir::LogicalResult emitBuilder(pte::ProgramBuilder &builder);
   /// The progress line (CompileOptions::progress): `step`, ops, elapsed.
   void showProgress(llvm::StringRef step);
+  /// run() without recording where a failure stopped.
+  mlir::LogicalResult runSteps();
+  /// The step the compile is in (named as on the status line).
+  std::string lastStep_;
   void clearProgress();
 
   /// A step of --time-passes (inert without it).

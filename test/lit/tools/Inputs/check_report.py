@@ -5,7 +5,7 @@ Usage: check_report.py REPORT.json. Prints "report ok" or the first problem."""
 import json
 import sys
 
-INT, NUM, STR = int, (int, float), str
+INT, NUM, STR, BOOL = int, (int, float), str, "bool"
 SCHEMA = {
     "schema": STR, "version": INT,
     "phases": [{"name": STR, "ms": NUM, "aten_ops": INT, "delegate_calls": INT,
@@ -26,6 +26,7 @@ SCHEMA = {
     "output": {"file_bytes": INT, "program_bytes": INT,
                "segments": [{"kind": STR, "bytes": INT}]},
     "warnings": [STR],
+    "result": {"ok": BOOL, "failed_during": STR},
 }
 
 
@@ -57,6 +58,8 @@ def check(value, schema, where):
             if err:
                 return err
         return None
+    if schema == BOOL:
+        return None if isinstance(value, bool) else "%s: expected a bool, got %r" % (where, value)
     if isinstance(value, bool) or not isinstance(value, schema):
         return "%s: expected %s, got %r" % (where, schema, value)
     return None
