@@ -286,4 +286,14 @@ PlanBound planLowerBound(const PteView &view, uint32_t m,
   return b;
 }
 
+const char *kindName(PlannedRange::Kind k) {
+  switch (k) {
+  case PlannedRange::Kind::Input: return "input";
+  case PlannedRange::Kind::Output: return "output";
+  case PlannedRange::Kind::State: return "state";
+  case PlannedRange::Kind::Scratch: return "scratch";
+  default: return "tensor";
+  }
+}
+
 } // namespace ptec::pte

@@ -26,6 +26,10 @@ struct PlannedRange {
   std::string label;               // "%12 float32[4, 16]"
 };
 
+/// "tensor", "input", "output", "state" or "scratch": the listing's column
+/// and the plan picture's CSS class.
+const char *kindName(PlannedRange::Kind k);
+
 /// The planned tensors of method `m` with lifetimes: from the first to the
 /// last instruction that names the value (directly or in a tensor list);
 /// inputs from the start, outputs and mutable state to the end; a value no

@@ -48,16 +48,6 @@ std::vector<uint64_t> ticks(uint64_t max, int want) {
   return out;
 }
 
-const char *kindName(PlannedRange::Kind k) {
-  switch (k) {
-  case PlannedRange::Kind::Input: return "input";
-  case PlannedRange::Kind::Output: return "output";
-  case PlannedRange::Kind::State: return "state";
-  case PlannedRange::Kind::Scratch: return "scratch";
-  default: return "tensor";
-  }
-}
-
 /// Drawn later is drawn on top: plain tensors (and the views that share
 /// their bytes) first, then what a reader looks for.
 int drawOrder(PlannedRange::Kind k) {

@@ -19,16 +19,6 @@ const flatbuffers::Vector<flatbuffers::Offset<fb::Instruction>> *instructionsOf(
   return plan->chains()->Get(0)->instructions();
 }
 
-std::string kindName(PlannedRange::Kind k) {
-  switch (k) {
-  case PlannedRange::Kind::Input: return "input";
-  case PlannedRange::Kind::Output: return "output";
-  case PlannedRange::Kind::State: return "state";
-  case PlannedRange::Kind::Scratch: return "scratch";
-  default: return "tensor";
-  }
-}
-
 std::string methodName(const fb::ExecutionPlan *plan) {
   return plan->name() ? plan->name()->str() : "<unnamed>";
 }
@@ -163,7 +153,7 @@ std::string listPlan(const PteView &view, const std::string &method) {
     for (const PlannedRange &r : ranges) {
       std::string live = "[" + std::to_string(r.first) + ", " + std::to_string(r.last) + "]";
       std::snprintf(line, sizeof line, "  %-8s %5u %10llu %10llu  %-13s ",
-                    kindName(r.kind).c_str(), r.memId, (unsigned long long)r.offset,
+                    kindName(r.kind), r.memId, (unsigned long long)r.offset,
                     (unsigned long long)r.size, live.c_str());
       os << line << r.label << "\n";
     }
