@@ -102,15 +102,18 @@ FailureOr<uint32_t> Lowering::get(Value v, Layout l) {
   if (it->second.id[l] != kNone)
     return it->second.id[l];
   const uint32_t from = it->second.id[l == kNhwc ? kAsIs : kNhwc];
-  const Dims d = shapeOf(v);
   const uint32_t to = define(v, l);
+  addLayoutMove(shapeOf(v), from, to, l);
+  return to;
+}
+
+void Lowering::addLayoutMove(const Dims &d, uint32_t from, uint32_t to, Layout l) {
   // NCHW and NHWC are the same bytes when C == 1 or H*W == 1.
   if (d[1] == 1 || d[2] * d[3] == 1)
     w_.addReshape(from, to);
   else
     w_.addTranspose(from, to, l == kNhwc ? std::vector<uint32_t>{0, 2, 3, 1}
                                           : std::vector<uint32_t>{0, 3, 1, 2});
-  return to;
 }
 
 OutputClamp Lowering::absorbClamp(Value r) {

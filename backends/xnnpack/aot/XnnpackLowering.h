@@ -99,6 +99,9 @@ private:
   uint32_t namedConstant(std::string bytes, const char *prefix = "");
   FailureOr<uint32_t> constantIn(Value v, Layout l, unsigned rank);
   FailureOr<uint32_t> get(Value v, Layout l);
+  /// Node moving 4-d value `from` (shape `d`, NCHW) into `to` in layout `l`:
+  /// a reshape when both layouts are the same bytes, else a transpose.
+  void addLayoutMove(const Dims &d, uint32_t from, uint32_t to, Layout l);
   bool onlyNhwc(Value v) const {
     auto it = values_.find(v);
     return it != values_.end() && it->second.id[kNhwc] != kNone && it->second.id[kAsIs] == kNone;

@@ -367,14 +367,9 @@ FailureOr<uint32_t> Lowering::getQ(Value v, Layout l) {
   const QEntry e = it->second;
   if (e.id[l] != kNone)
     return e.id[l];
-  const Dims d = shapeOf(v);
   const uint32_t from = e.id[l == kNhwc ? kAsIs : kNhwc];
   const uint32_t to = defineQ(v, l, e.scale, e.zeroPoint);
-  if (d[1] == 1 || d[2] * d[3] == 1)
-    w_.addReshape(from, to);
-  else
-    w_.addTranspose(from, to, l == kNhwc ? std::vector<uint32_t>{0, 2, 3, 1}
-                                          : std::vector<uint32_t>{0, 3, 1, 2});
+  addLayoutMove(shapeOf(v), from, to, l);
   return to;
 }
 
