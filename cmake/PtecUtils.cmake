@@ -22,3 +22,34 @@ macro(ptec_optional_subdirs)
     endif()
   endforeach()
 endmacro()
+
+# ptec_add_sanitized_suite(<suite> [LABELS l ...])
+# Registers <suite>_tsan and <suite>_asan: the small project test/sanitize
+# (PTEC_SANITIZED_SUITE=<suite>) built and run under ThreadSanitizer and
+# under AddressSanitizer (+UBSan, LeakSanitizer) by cmake/RunNestedSuite.cmake,
+# the one driver of every sanitized configuration.
+function(ptec_add_sanitized_suite suite)
+  cmake_parse_arguments(ARG "" "" "LABELS" ${ARGN})
+  if(NOT PTEC_SANITIZER_SUITES OR PTEC_SANITIZER)
+    return()
+  endif()
+  foreach(san tsan asan)
+    if(san STREQUAL "tsan")
+      set(kind thread)
+    else()
+      set(kind address)
+    endif()
+    add_test(NAME ${suite}_${san}
+      COMMAND ${CMAKE_COMMAND}
+        -DSTEP=suite -DSUITE=${suite} -DSANITIZER=${kind}
+        -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+        -DBINARY_DIR=${CMAKE_BINARY_DIR}/sanitize-${suite}-${san}
+        -DGENERATOR=${CMAKE_GENERATOR}
+        -DCXX=${CMAKE_CXX_COMPILER}
+        -P ${PROJECT_SOURCE_DIR}/cmake/RunNestedSuite.cmake)
+    set_tests_properties(${suite}_${san} PROPERTIES
+      LABELS "sanitize;${ARG_LABELS}"
+      TIMEOUT 1200
+      RESOURCE_LOCK ptec_sanitize_build)
+  endforeach()
+endfunction()

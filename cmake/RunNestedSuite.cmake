@@ -1,7 +1,10 @@
-# The whole tree (compiler, passes, emitter, tools, runtime) rebuilt under a
-# sanitizer in a nested build directory, and its test suites run there. Two
-# ctests drive it (test/CMakeLists.txt): STEP=build configures and builds
-# (the fixture), STEP=test runs ctest in the nested tree on LABELS.
+# The one driver of every sanitized configuration: ptec rebuilt under a
+# sanitizer in a nested build directory, and its tests run there.
+#
+# STEP=build / STEP=test: the whole tree (compiler, passes, emitter, tools,
+# runtime) under ASan+UBSan+LSan. Two ctests drive it (test/CMakeLists.txt):
+# STEP=build configures and builds (the fixture), STEP=test runs ctest in the
+# nested tree on LABELS.
 #
 #   cmake -DSOURCE_DIR= -DBINARY_DIR= -DSANITIZER=address -DGENERATOR=
 #         -DSTEP=build|test [-DCLANGXX= -DCLANG=] [-DLABELS=<ctest -L regex>]
@@ -12,6 +15,13 @@
 # and -DPTEC_BUILD_FUZZERS=ON, so the same build also yields the libFuzzer
 # targets (asan_fuzz_* tests). Without it, the host compiler builds the tree
 # and the fuzzers are left out (those tests then report SKIPPED).
+#
+# STEP=suite: one small MLIR-free project (test/sanitize, SUITE=context_cache
+# or xnnpack) under SANITIZER=thread or address, configured, built and run in
+# one go (ctests <suite>_tsan / <suite>_asan, ptec_add_sanitized_suite()).
+#
+#   cmake -DSOURCE_DIR=<repo root> -DBINARY_DIR= -DSANITIZER=thread|address
+#         -DGENERATOR= -DSTEP=suite -DSUITE= [-DCXX=] -P RunNestedSuite.cmake
 foreach(v SOURCE_DIR BINARY_DIR SANITIZER GENERATOR STEP)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "RunNestedSuite.cmake: ${v} is not set")
@@ -23,6 +33,40 @@ function(run_step)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "step failed (${rc}): ${ARGN}")
   endif()
+endfunction()
+
+# Builds BINARY_DIR. A failed attempt is retried once, serially, after
+# printing what the failure looked like: a clean clone under load once saw
+# llvm-ar miss an object ninja had not rebuilt, not reproduced since. For each
+# file the failing build said is missing, the log shows whether it exists now
+# and what ninja's log recorded for it, so a recurrence names its cause. A
+# real compile error fails the retry too.
+function(build_with_one_retry)
+  execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${n}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out ECHO_OUTPUT_VARIABLE
+    ECHO_ERROR_VARIABLE)
+  if(rc EQUAL 0)
+    return()
+  endif()
+  message(WARNING "nested build of ${BINARY_DIR} failed (${rc}); retrying once with -j 1")
+  string(REGEX MATCHALL "[^ :'\"\n]+\\.o: No such file or directory" missing "${out}")
+  foreach(m IN LISTS missing)
+    string(REGEX REPLACE ": No such file or directory$" "" obj "${m}")
+    set(state "absent")
+    if(EXISTS ${BINARY_DIR}/${obj})
+      set(state "present now")
+    endif()
+    set(logged "not in .ninja_log")
+    if(EXISTS ${BINARY_DIR}/.ninja_log)
+      file(STRINGS ${BINARY_DIR}/.ninja_log lines REGEX "\t${obj}$")
+      if(lines)
+        set(logged ".ninja_log: ${lines}")
+      endif()
+    endif()
+    message(WARNING "missing object ${obj}: ${state}; ${logged}")
+  endforeach()
+  run_step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j 1)
+  message(WARNING "nested build of ${BINARY_DIR} passed on the retry: the first attempt failed")
 endfunction()
 
 include(ProcessorCount)
@@ -83,16 +127,7 @@ if(STEP STREQUAL "build")
   # it needs the same allow_user_poisoning=0 as the test step (below).
   set(ENV{ASAN_OPTIONS} "detect_leaks=1:abort_on_error=1:halt_on_error=1:allow_user_poisoning=0")
   set(ENV{UBSAN_OPTIONS} "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
-  # One retry, serial: a clean clone under load once saw llvm-ar miss an
-  # object ninja had not rebuilt (not reproduced since; the cause is not
-  # known). A real compile error fails the retry too; a retry that passes
-  # says so loudly in the log.
-  execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY_DIR} -j ${n} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(WARNING "nested sanitized build failed (${rc}); retrying once with -j 1")
-    run_step(${CMAKE_COMMAND} --build ${BINARY_DIR} -j 1)
-    message(WARNING "nested sanitized build passed on the retry: the first attempt failed")
-  endif()
+  build_with_one_retry()
 elseif(STEP STREQUAL "test")
   if(NOT DEFINED LABELS)
     message(FATAL_ERROR "RunNestedSuite.cmake: STEP=test needs LABELS")
@@ -106,6 +141,34 @@ elseif(STEP STREQUAL "test")
   set(ENV{UBSAN_OPTIONS} "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
   run_step(${CMAKE_CTEST_COMMAND} --test-dir ${BINARY_DIR} -L "${LABELS}"
     --output-on-failure -j ${n})
+elseif(STEP STREQUAL "suite")
+  if(NOT DEFINED SUITE)
+    message(FATAL_ERROR "RunNestedSuite.cmake: STEP=suite needs SUITE")
+  endif()
+  # A build folder configured from another source (an older layout) is
+  # started afresh: CMake refuses to reuse it.
+  if(EXISTS ${BINARY_DIR}/CMakeCache.txt)
+    file(STRINGS ${BINARY_DIR}/CMakeCache.txt home REGEX "^CMAKE_HOME_DIRECTORY:")
+    if(NOT home STREQUAL "CMAKE_HOME_DIRECTORY:INTERNAL=${SOURCE_DIR}/test/sanitize")
+      file(REMOVE_RECURSE ${BINARY_DIR})
+    endif()
+  endif()
+  set(configure ${CMAKE_COMMAND} -S ${SOURCE_DIR}/test/sanitize -B ${BINARY_DIR}
+    -G ${GENERATOR} -DPTEC_SANITIZE=${SANITIZER} -DPTEC_SANITIZED_SUITE=${SUITE}
+    -DCMAKE_BUILD_TYPE=)
+  if(CXX)
+    list(APPEND configure -DCMAKE_CXX_COMPILER=${CXX})
+  endif()
+  run_step(${configure})
+  build_with_one_retry()
+  # Any report fails the run: TSan and ASan/UBSan halt with a non-zero exit,
+  # LSan checks for leaks at exit.
+  run_step(${CMAKE_COMMAND} -E env
+    "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1"
+    "ASAN_OPTIONS=detect_leaks=1 halt_on_error=1 strict_init_order=1"
+    "UBSAN_OPTIONS=halt_on_error=1 print_stacktrace=1"
+    "LSAN_OPTIONS=report_objects=1"
+    ${BINARY_DIR}/sanitized_suite)
 else()
-  message(FATAL_ERROR "RunNestedSuite.cmake: STEP must be build or test")
+  message(FATAL_ERROR "RunNestedSuite.cmake: STEP must be build, test or suite")
 endif()
