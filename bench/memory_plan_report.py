@@ -19,7 +19,7 @@ Tables:
   2. --write-back earliest vs end (default planner) for every model whose
      plan carries write-back copies, and for bench/models/*.mlir (saved IR,
      resumed by aot-compile): planned bytes and earliest / end.
-  3. Issue 4's criterion: with the default planner, every method's plan is
+  3. The planner's goal: with the default planner, every method's plan is
      within 1.10x of its lower bound. One PASS/FAIL line per model.
 
 Exit status: 0, unless --strict and a model fails the criterion or a compile
@@ -221,7 +221,7 @@ def main():
     default = plan_table(aot, models)
     print("\n== Write-back placement: --write-back earliest vs end\n")
     wb_failed = write_back_table(aot, models, ir_models)
-    print("\n== Issue 4: plan within %.2fx of the peak-live lower bound "
+    print("\n== Goal: plan within %.2fx of the peak-live lower bound "
           "(default planner, every method)\n" % CRITERION)
     failed = criterion(default)
     if args.strict and (failed or wb_failed):

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scale_bench: a whole aot-compile of weight-heavy synthetic models against
-plain I/O of the same bytes, side by side in one run (issue 15's goals).
+plain I/O of the same bytes, side by side in one run (the goals: compile time
+and peak memory close to reading and writing the same bytes).
 
   scale_bench.py --bin-dir BUILD/bin [--sizes-mib 47,1024] [--nodes 1000,100000]
                  [--repeats R] [--work DIR] [--keep] [--verify]
@@ -16,7 +17,7 @@ the page cache):
 Printed per size: seconds, the ratio to plain I/O (goal: at most 2x), peak RSS,
 and RSS over the largest tensor (goal: the largest tensor + a constant).
 
-Graph series (--nodes 1000,10000,100000; issue 15's graph-side goal): for
+Graph series (--nodes 1000,10000,100000; the goal: near-linear time per node): for
 each N a .pt2 of exactly N nodes in blocks of 16 (a linear layer, view /
 permute / mul / clone / view, a residual add, layer norm, relu, cat + view +
 sum, the update of one mutable buffer per block, each node with a stack trace

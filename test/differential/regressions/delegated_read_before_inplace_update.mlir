@@ -1,4 +1,4 @@
-// Issue 10, wrong result 1: the delegated mm (demo backend) reads the OLD
+// Fixed wrong result (state semantics): the delegated mm (demo backend) reads the OLD
 // cache; the cache update between the mm and its add is made in place by
 // re-inplacing. The update used to look pure, so partitioning sank the mm
 // after it and the mm read the NEW cache (--backend none was right).

@@ -1,4 +1,4 @@
-// Issue 10, wrong result 3: outputs [b <- b + 1, a <- b]. Every state takes
+// Fixed wrong result (state semantics): outputs [b <- b + 1, a <- b]. Every state takes
 // the value computed from the OLD states, so `a` must receive the old `b`
 // (copies used to follow output order and gave `a` the new `b`), plus a swap
 // [p <- q, q <- p] that needs a snapshot.

@@ -1,4 +1,4 @@
-// Issue 10, wrong result 2: in the chain cache -> %1 -> %2, the intermediate
+// Fixed wrong result (state semantics): in the chain cache -> %1 -> %2, the intermediate
 // %1 is a user output and another buffer's new value. Making link 1 in place
 // would let the write-back of %2 overwrite what the caller reads.
 module attributes {exir.phase = "import", exir.version = "1.1"} {

@@ -1,7 +1,7 @@
 // Archives with nodes that are valid by schema but not by their operator's
 // semantics, built with the pt2 test helpers (TestArchives): the compile
 // fails at import with one error that names the node and its source line,
-// and no .pte is written. These are the mutants of issue 12 that crashed the
+// and no .pte is written. These are the mutated archives that once crashed the
 // constant folder, compiled to wrong numbers, or failed only at run time.
 
 #include "compiler/Session.h"

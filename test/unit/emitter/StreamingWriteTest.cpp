@@ -1,4 +1,4 @@
-// The writers' side of streaming weights (issue 15): chunks that lie in a
+// The writers' side of streaming weights (weights never held whole in memory): chunks that lie in a
 // mapped input file are copied file to file, and constants are deduplicated
 // by content without reading large ones whole. Every byte written is checked.
 #include "serde/io/MappedFile.h"
