@@ -8,6 +8,7 @@
 
 #include "backends/AotBackend.h"
 #include "compiler/Session.h"
+#include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
 #include "serde/pte/PteListing.h"
@@ -225,12 +226,8 @@ int main(int argc, char **argv) {
   app.add_flag("--threads", threads,
                "Let MLIR use threads; the output is the same either way");
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    // --help and --version exit 0; everything else is a usage error.
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "aot-compile"); rc >= 0)
+    return rc;
 
   ptec::CompileOptions options;
   for (const std::string &in : inputs)

@@ -12,6 +12,7 @@
 #include "serde/pte/PteInspect.h"
 #include "serde/pte/PteListing.h"
 #include "serde/pte/PteWriter.h"
+#include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
 #include <CLI/CLI.hpp>
@@ -126,12 +127,8 @@ int main(int argc, char **argv) {
   app.add_option("--data", dataPath,
                  "with --check: the .ptd holding the program's external weights; every "
                  "EXTERNAL tensor must be there with at least its bytes");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    // --help and --version exit 0; everything else is a usage error.
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "pte-inspect"); rc >= 0)
+    return rc;
   std::string out, err;
   // --method narrows a listing; with none it would be silently ignored.
   if (!svgMethod.empty() && !instructions && !plan && planSvgPath.empty()) {

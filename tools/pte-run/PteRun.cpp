@@ -6,6 +6,7 @@
 #include "runtime/executor/Module.h"
 #include "runtime/executor/Npy.h"
 #include "tools/pte-run/RunOutput.h"
+#include "tooling/ToolCli.h"
 #include "tools/Version.h"
 #include "serde/pte/program_generated.h"
 
@@ -663,15 +664,7 @@ int main(int argc, char **argv) {
 
 Exit status: 0 ok; 1 outputs differ, or the program or an input file is bad (message on
 stderr); 2 usage error.)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError &e) {
-    std::fprintf(stderr, "pte-run: error: %s\nRun with --help for examples.\n", e.what());
-    return kExitUsage;
-  }
+  if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "pte-run"); rc >= 0)
+    return rc;
   return run(o);
 }

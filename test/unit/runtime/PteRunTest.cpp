@@ -194,6 +194,16 @@ TEST_CASE("pte-run --json and --profile", "[pte-run]") {
   REQUIRE_THAT(out, Contains("[0] aten::add.out"));
 }
 
+TEST_CASE("pte-run usage errors say 'pte-run: error:' and where the help is", "[pte-run]") {
+  std::string out;
+  REQUIRE(runTool("--bogus-flag x.pte", out) == 2);
+  REQUIRE_THAT(out, Contains("pte-run: error: "));
+  REQUIRE_THAT(out, Contains("--bogus-flag"));
+  REQUIRE_THAT(out, Contains("run 'pte-run --help' for usage"));
+  REQUIRE(runTool("", out) == 2);
+  REQUIRE_THAT(out, Contains("pte-run: error: model is required"));
+}
+
 TEST_CASE("pte-run creates --output-dir and --state-dir", "[pte-run]") {
   writeAddProgram("ptr_add.pte");
   writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
