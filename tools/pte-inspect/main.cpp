@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -37,7 +37,8 @@ int inspectPtdFile(const std::string &path, const std::vector<uint8_t> &bytes, b
 int main(int argc, char **argv) {
   CLI::App app{"pte-inspect: verify an ExecuTorch .pte program and show what is "
                "inside (methods, inputs/outputs, operators, delegates and who "
-               "shares them, planned memory, segments, constants)."};
+               "shares them, planned memory, segments, constants); or list a .ptd "
+               "(external weights: header, segments, keys)."};
   app.footer("Examples:\n"
              "  pte-inspect model.pte                  human summary\n"
              "  pte-inspect --json model.pte           full JSON dump (flatc --json style)\n"
@@ -46,6 +47,7 @@ int main(int argc, char **argv) {
              "  pte-inspect --instructions model.pte   every instruction and its arguments\n"
              "  pte-inspect --plan --plan-svg plan.svg model.pte   the memory plan\n"
              "  pte-inspect --plan --method decode model.pte      one method's plan\n"
+             "  pte-inspect model.ptd                  a .ptd's header, segments and keys\n"
              "\n"
              "Exit codes: 0 ok; 1 the file is not a valid .pte (or cannot be\n"
              "read), or --check found errors (warnings alone exit 0); 2 usage error.");
