@@ -290,6 +290,11 @@ std::string describeValue(const fb::ExecutionPlan *plan, int64_t idx) {
     if (t->data_buffer_idx() > 0)
       os << (t->allocation_info() ? " initial data " : " constant ")
          << t->data_buffer_idx();
+    if (auto *x = t->extra_tensor_info();
+        x && x->location() == fb::TensorDataLocation::EXTERNAL)
+      os << " external key '"
+         << (x->fully_qualified_name() ? x->fully_qualified_name()->str() : "")
+         << "'";
     break;
   }
   case fb::KernelTypes::Int:
@@ -356,6 +361,19 @@ std::string summarizePte(const PteView &v, const std::string &fileName) {
     };
     printIO("inputs", plan->inputs());
     printIO("outputs", plan->outputs());
+    // Tensors whose bytes are in a .ptd, by the key the program names.
+    std::vector<uint32_t> external;
+    for (uint32_t i = 0; plan->values() && i < plan->values()->size(); ++i) {
+      auto *t = plan->values()->Get(i)->val_as_Tensor();
+      auto *x = t ? t->extra_tensor_info() : nullptr;
+      if (x && x->location() == fb::TensorDataLocation::EXTERNAL)
+        external.push_back(i);
+    }
+    if (!external.empty()) {
+      os << "  external tensors (" << external.size() << ", data in a .ptd):\n";
+      for (uint32_t i : external)
+        os << "    " << describeValue(plan, i) << "\n";
+    }
 
     std::map<std::string, uint64_t> kinds;
     uint64_t nvalues = plan->values() ? plan->values()->size() : 0;

@@ -7,16 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/AotBackend.h"
-#include "compiler/Session.h"
+#include "compiler/Command.h"
+#include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
-#include "serde/pte/PteListing.h"
-#include "serde/pte/PteWriter.h"
-
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 
 #include <CLI/CLI.hpp>
 
@@ -51,57 +46,6 @@ Examples:
   aot-compile model.pt2 --backend demo:scratch=64 --no-share-delegates -o m.pte
       backend options after ':'; one delegate entry per call site
 )";
-
-/// Why the output name cannot be what was asked for ("" when it is fine):
-/// the file written is decided by the flags, and a name that says
-/// otherwise is a mistake, not a cue (issue 16).
-std::string checkOutputName(const ptec::CompileOptions &o, const std::string &emitFlag) {
-  if (o.outputPath.empty())
-    return "";
-  llvm::StringRef out = o.outputPath;
-  for (const ptec::CompileInput &in : o.inputs)
-    if (llvm::sys::fs::equivalent(in.path, o.outputPath) || in.path == o.outputPath)
-      return "-o " + o.outputPath + " names an input file; it would be overwritten";
-  bool writesPte =
-      o.compileTo == ptec::Phase::Emit && o.emitFormat == ptec::EmitFormat::Pte;
-  llvm::StringRef ext = llvm::sys::path::extension(out);
-  if (!writesPte && ext == ".pte")
-    return "this command writes IR (--compile-to=" +
-           ptec::phaseName(o.compileTo).str() + (emitFlag == "pte" ? "" : ", --emit=" + emitFlag) +
-           "), but -o " + o.outputPath +
-           " names a .pte program; use a .mlir (text) or .mlirbc (bytecode) name";
-  if (writesPte && (ext == ".mlir" || ext == ".mlirbc"))
-    return "this command writes a .pte program, but -o " + o.outputPath +
-           " names IR; use --emit=mlir/mlirbc or --compile-to=<phase> for IR";
-  if (o.emitFormat == ptec::EmitFormat::Mlir && ext == ".mlirbc")
-    return "--emit=mlir writes text IR, but -o " + o.outputPath +
-           " names bytecode; use --emit=mlirbc or a .mlir name";
-  if (o.emitFormat == ptec::EmitFormat::MlirBytecode && ext == ".mlir")
-    return "--emit=mlirbc writes bytecode, but -o " + o.outputPath +
-           " names text IR; use --emit=mlir or a .mlirbc name";
-  return "";
-}
-
-/// Writes `text` to `path` atomically; reports and returns false on error.
-bool writeText(const std::string &path, const std::string &text) {
-  std::string error;
-  if (ptec::pte::writeFileAtomic(path, std::vector<uint8_t>(text.begin(), text.end()), &error))
-    return true;
-  llvm::errs() << "aot-compile: error: cannot write " << path << ": " << error << "\n";
-  return false;
-}
-
-/// FILE.svg next to a DOT file when Graphviz is installed (quietly nothing
-/// otherwise: the DOT file is the output that was asked for).
-void renderDotToSvg(const std::string &dotPath) {
-  llvm::ErrorOr<std::string> dot = llvm::sys::findProgramByName("dot");
-  if (!dot)
-    return;
-  std::string svg = dotPath + ".svg";
-  llvm::StringRef args[] = {*dot, "-Tsvg", dotPath, "-o", svg};
-  if (llvm::sys::ExecuteAndWait(*dot, args) != 0)
-    llvm::errs() << "aot-compile: warning: 'dot' could not render " << dotPath << "\n";
-}
 
 } // namespace
 
@@ -225,12 +169,8 @@ int main(int argc, char **argv) {
   app.add_flag("--threads", threads,
                "Let MLIR use threads; the output is the same either way");
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    // --help and --version exit 0; everything else is a usage error.
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "aot-compile"); rc >= 0)
+    return rc;
 
   ptec::CompileOptions options;
   for (const std::string &in : inputs)
@@ -248,15 +188,9 @@ int main(int argc, char **argv) {
   options.emitStackTraces = stackTraces;
   options.printIrAfterAll = printIr;
   options.printWeights = printWeights;
-  options.collectReport = !reportFormat.empty();
-  options.collectPartitionDot = !partitionDotFile.empty();
-  options.collectDebugMap = !debugMapFile.empty();
-  options.keepPteBytes = !planSvgFile.empty();
   if (externalOpt->count() > 0) {
-    if (externalWeights.empty()) {
-      llvm::StringRef out(options.outputPath);
-      externalWeights = (out.ends_with(".pte") ? out.drop_back(4) : out).str() + ".ptd";
-    }
+    if (externalWeights.empty())
+      externalWeights = ptec::defaultExternalWeightsPath(options.outputPath);
     if (externalWeights == options.outputPath) {
       llvm::errs() << "aot-compile: error: --external-weights names the output .pte\n";
       return 2;
@@ -283,79 +217,11 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  if (std::string why = checkOutputName(options, emit); !why.empty()) {
+  if (std::string why = ptec::checkOutputName(options, emit); !why.empty()) {
     llvm::errs() << "aot-compile: error: " << why << "\n";
     return 2;
   }
-
-  // Every output of the command (the .pte or IR, the .ptd, the report file,
-  // the pictures, the debug map) is staged first and renamed into place
-  // together: a failing one leaves none of them.
-  options.holdOutputs = true;
-  ptec::CompileSession session(std::move(options));
-  bool ok = mlir::succeeded(session.run());
-  std::string report;
-  if (!reportFormat.empty()) {
-    const ptec::CompileReport &r = session.report();
-    report = reportFormat == "json" ? r.toJson() : r.toText();
-  }
-  if (!ok) {
-    // The report also tells what happened when the compile failed: the one
-    // output such a run writes.
-    if (!report.empty()) {
-      if (reportFile.empty())
-        llvm::errs() << report;
-      else
-        writeText(reportFile, report);
-    }
-    return session.hadInternalError() ? 3 : 1;
-  }
-  ptec::pte::OutputFiles &outputs = session.outputs();
-  auto fail = [&](const std::string &what, int rc) {
-    outputs.abandon();
-    llvm::errs() << "aot-compile: error: " << what << "\n";
-    return rc;
-  };
-  auto stage = [&](const std::string &path, const std::string &text) {
-    std::string error;
-    if (outputs.stage(path, text, &error))
-      return true;
-    llvm::errs() << "aot-compile: error: cannot write " << path << ": " << error << "\n";
-    return false;
-  };
-  if (!report.empty()) {
-    if (reportFile.empty())
-      llvm::errs() << report;
-    else if (!stage(reportFile, report))
-      return fail("nothing was written", 1);
-  }
-  if (!partitionDotFile.empty()) {
-    if (session.partitionDot().empty())
-      return fail("--partition-dot: the partition phase did not run", 2);
-    if (!stage(partitionDotFile, session.partitionDot()))
-      return fail("nothing was written", 1);
-  }
-  if (!debugMapFile.empty()) {
-    if (session.debugMap().empty())
-      return fail("--debug-map needs a .pte output", 2);
-    if (!stage(debugMapFile, session.debugMap()))
-      return fail("nothing was written", 1);
-  }
-  if (!planSvgFile.empty()) {
-    std::string svg, err;
-    ptec::pte::PteView view;
-    llvm::ArrayRef<uint8_t> bytes = session.pteBytes();
-    if (bytes.empty())
-      return fail("--plan-svg needs a .pte output", 2);
-    if (!ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err) ||
-        !ptec::pte::planSvg(view, planSvgMethod, &svg, &err))
-      return fail("--plan-svg: " + err, planSvgMethod.empty() ? 1 : 2);
-    if (!stage(planSvgFile, svg))
-      return fail("nothing was written", 1);
-  }
-  if (mlir::failed(session.commitOutputs()))
-    return 1;
-  if (!partitionDotFile.empty())
-    renderDotToSvg(partitionDotFile);
-  return 0;
+  return ptec::runCompileCommand(std::move(options), {reportFormat, reportFile, planSvgFile,
+                                                      planSvgMethod, partitionDotFile,
+                                                      debugMapFile});
 }

@@ -1,88 +1,44 @@
-// pte-inspect: look inside a .pte, or check it against the format rules. A
-// thin main over serde/pte/PteInspect and serde/pte/PteCheck.
-#include "runtime/core/ScalarType.h"
-#include "runtime/executor/FlatTensorData.h"
-#include "serde/pte/program_generated.h"
-
-#include <algorithm>
-#include <climits>
-#include <cstdint>
-
+// pte-inspect: look inside a .pte (or a .ptd), or check it against the
+// format rules. A thin main over serde/pte/PteInspect, serde/pte/PteCheck
+// and tooling/PtdInspect.
 #include "serde/pte/PteCheck.h"
 #include "serde/pte/PteInspect.h"
 #include "serde/pte/PteListing.h"
 #include "serde/pte/PteWriter.h"
+#include "tooling/PtdInspect.h"
+#include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
-/// Why the .ptd's tensor_layout for `key` is not `t`'s ("" when it agrees or
-/// it has none): the comparison the runtime's loader makes.
-static std::string layoutProblem(const ptec::rt::FlatTensorData &ptd, const char *key,
-                                 const executorch_flatbuffer::Tensor &t) {
-  auto stored = ptd.layout(key);
-  if (!stored.ok())
-    return "";
-  return ptec::rt::FlatTensorData::layoutMismatch(key, stored.get(),
-                                                  ptec::rt::FlatTensorData::programLayout(t));
+namespace {
+
+/// pte-inspect FILE.ptd: the summary or JSON, or with --check whether the
+/// runtime's reader takes it.
+int inspectPtdFile(const std::string &path, const std::vector<uint8_t> &bytes, bool json,
+                   bool check) {
+  std::string out, err;
+  if (!ptec::tooling::inspectPtd(bytes, path, json, &out, &err)) {
+    std::fprintf(stderr, "%s\n", err.c_str());
+    return 1;
+  }
+  if (check)
+    out = path + ": ok\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
 }
 
-/// Every EXTERNAL tensor of the program found in the .ptd at `dataPath` with
-/// at least its bytes: one line per one that is not; returns how many, or
-/// SIZE_MAX when the .ptd itself is bad (`problems` says why).
-static size_t checkExternalData(const std::vector<uint8_t> &bytes, const std::string &dataPath,
-                                std::string *problems) {
-  namespace fb = executorch_flatbuffer;
-  auto ptd = ptec::rt::FlatTensorData::load(dataPath.c_str(), problems);
-  if (!ptd.ok())
-    return SIZE_MAX;
-  flatbuffers::Verifier verifier(bytes.data(), bytes.size(), 64, 1u << 30);
-  if (!fb::VerifyProgramBuffer(verifier))
-    return 0; // --check has said why already
-  size_t missing = 0, found = 0;
-  const auto *plans = fb::GetProgram(bytes.data())->execution_plan();
-  for (uint32_t m = 0; plans && m < plans->size(); ++m) {
-    const auto *values = plans->Get(m)->values();
-    for (uint32_t i = 0; values && i < values->size(); ++i) {
-      const fb::Tensor *t = values->Get(i)->val_as_Tensor();
-      const fb::ExtraTensorInfo *x = t ? t->extra_tensor_info() : nullptr;
-      if (!x || x->location() != fb::TensorDataLocation::EXTERNAL || !x->fully_qualified_name())
-        continue;
-      size_t need = ptec::rt::elementSize(static_cast<ptec::rt::ScalarType>(t->scalar_type()));
-      for (uint32_t d = 0; t->sizes() && d < t->sizes()->size(); ++d)
-        need *= static_cast<size_t>(std::max(0, t->sizes()->Get(d)));
-      auto data = ptd.get()->get(x->fully_qualified_name()->c_str());
-      std::string where = "execution_plan[" + std::to_string(m) + "].values[" +
-                          std::to_string(i) + "] '" + x->fully_qualified_name()->str() + "'";
-      if (!data.ok()) {
-        *problems += "error: [external.missing] " + where + ": not in " + dataPath + "\n";
-        ++missing;
-      } else if (data->size() < need) {
-        *problems += "error: [external.size] " + where + ": " + std::to_string(data->size()) +
-                     " bytes in " + dataPath + ", the tensor needs " + std::to_string(need) +
-                     "\n";
-        ++missing;
-      } else if (std::string why = layoutProblem(*ptd.get(), x->fully_qualified_name()->c_str(), *t);
-                 !why.empty()) {
-        *problems += "error: [external.layout] " + where + ": " + why + "\n";
-        ++missing;
-      } else {
-        ++found;
-      }
-    }
-  }
-  *problems += dataPath + ": " + std::to_string(found) + " external tensors found, " +
-               std::to_string(missing) + " missing, short or laid out differently\n";
-  return missing;
-}
+} // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"pte-inspect: verify an ExecuTorch .pte program and show what is "
                "inside (methods, inputs/outputs, operators, delegates and who "
-               "shares them, planned memory, segments, constants)."};
+               "shares them, planned memory, segments, constants); or list a .ptd "
+               "(external weights: header, segments, keys)."};
   app.footer("Examples:\n"
              "  pte-inspect model.pte                  human summary\n"
              "  pte-inspect --json model.pte           full JSON dump (flatc --json style)\n"
@@ -91,6 +47,7 @@ int main(int argc, char **argv) {
              "  pte-inspect --instructions model.pte   every instruction and its arguments\n"
              "  pte-inspect --plan --plan-svg plan.svg model.pte   the memory plan\n"
              "  pte-inspect --plan --method decode model.pte      one method's plan\n"
+             "  pte-inspect model.ptd                  a .ptd's header, segments and keys\n"
              "\n"
              "Exit codes: 0 ok; 1 the file is not a valid .pte (or cannot be\n"
              "read), or --check found errors (warnings alone exit 0); 2 usage error.");
@@ -98,7 +55,10 @@ int main(int argc, char **argv) {
   std::string path;
   bool json = false, check = false;
   ptec::pte::JsonOptions opts;
-  app.add_option("file", path, "the .pte file to inspect")->required();
+  app.add_option("file", path,
+                 "the .pte file to inspect, or a .ptd (external weights): its header, "
+                 "segments and keys")
+      ->required();
   app.add_flag("--json", json,
                "print the whole program as JSON, plus the extended header and "
                "segment table");
@@ -126,13 +86,21 @@ int main(int argc, char **argv) {
   app.add_option("--data", dataPath,
                  "with --check: the .ptd holding the program's external weights; every "
                  "EXTERNAL tensor must be there with at least its bytes");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    // --help and --version exit 0; everything else is a usage error.
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "pte-inspect"); rc >= 0)
+    return rc;
   std::string out, err;
+  std::vector<uint8_t> bytes;
+  if (!ptec::pte::readFileBytes(path, &bytes, &err)) {
+    std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
+    return 1;
+  }
+  if (ptec::tooling::looksLikePtd(bytes)) {
+    if (instructions || plan || !planSvgPath.empty() || !dataPath.empty())
+      return ptec::tooling::usageError(
+          "pte-inspect", path + " is a .ptd (named data): --instructions, --plan, --plan-svg "
+                                "and --data need a .pte");
+    return inspectPtdFile(path, bytes, json, check);
+  }
   // --method narrows a listing; with none it would be silently ignored.
   if (!svgMethod.empty() && !instructions && !plan && planSvgPath.empty()) {
     std::fprintf(stderr, "%s: error: --method selects the method of --instructions, --plan "
@@ -140,16 +108,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (check) {
-    std::vector<uint8_t> bytes;
-    if (!ptec::pte::readFileBytes(path, &bytes, &err)) {
-      std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
-      return 1;
-    }
     size_t errors =
         ptec::pte::formatViolations(path, ptec::pte::checkPte(bytes.data(), bytes.size()), &out);
     if (!dataPath.empty()) {
       std::string problems;
-      size_t missing = checkExternalData(bytes, dataPath, &problems);
+      size_t missing = ptec::tooling::checkExternalData(bytes, dataPath, &problems);
       if (missing == SIZE_MAX) {
         std::fprintf(stderr, "%s: error: %s\n", dataPath.c_str(), problems.c_str());
         return 1;
@@ -161,10 +124,8 @@ int main(int argc, char **argv) {
     return errors > 0 ? 1 : 0;
   }
   if (instructions || plan || !planSvgPath.empty()) {
-    std::vector<uint8_t> bytes;
     ptec::pte::PteView view;
-    if (!ptec::pte::readFileBytes(path, &bytes, &err) ||
-        !ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err)) {
+    if (!ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err)) {
       std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
       return 1;
     }
@@ -198,11 +159,14 @@ int main(int argc, char **argv) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
   }
-  int rc = ptec::pte::inspectPteFile(path, json, opts, &out, &err);
-  if (rc != 0) {
-    std::fprintf(stderr, "%s\n", err.c_str());
-    return 1; // the file is not a valid .pte or cannot be read
+  ptec::pte::PteView view;
+  if (!ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err) ||
+      (json && !ptec::pte::dumpPteJson(view, opts, &out, &err))) {
+    std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
+    return 1; // the file is not a valid .pte
   }
+  if (!json)
+    out = ptec::pte::summarizePte(view, path);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

@@ -16,6 +16,7 @@
 #include "dialects/exir/IR/GuardedParse.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
+#include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -73,12 +74,17 @@ int main(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
+  // cl's own error lines are rewritten in the tools' style (tooling/ToolCli.h).
+  std::string clErrors;
+  llvm::raw_string_ostream clErrorStream(clErrors);
   if (!cl::ParseCommandLineOptions(argc, argv,
                                    "ptec-opt: run ptec (and MLIR) passes on exir IR\n\n"
                                    "  ptec-opt model.mlir --exir-place-write-back -o out.mlir\n"
                                    "  ptec-opt model.mlir --exir-plan-memory=algorithm=first-fit\n",
-                                   &llvm::errs()))
+                                   &clErrorStream)) {
+    llvm::errs() << ptec::tooling::rewriteLlvmUsageErrors("ptec-opt", clErrorStream.str());
     return 2;
+  }
 
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
   // The name says the format, as for aot-compile: .mlirbc is bytecode.

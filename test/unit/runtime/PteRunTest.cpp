@@ -194,6 +194,47 @@ TEST_CASE("pte-run --json and --profile", "[pte-run]") {
   REQUIRE_THAT(out, Contains("[0] aten::add.out"));
 }
 
+/// forward() = (0.1, 1/3, "say \"hi\"\n"): values fixed by the program, no
+/// instructions.
+void writeScalarOutputsProgram(const std::string &path) {
+  fb::ProgramT p;
+  PlanBuilder b(addPlan(p, "forward"));
+  int tenth = b.doubleValue(0.1), third = b.doubleValue(1.0 / 3.0);
+  auto str = std::make_unique<fb::EValueT>();
+  fb::StringT s;
+  s.string_val = "say \"hi\"\n";
+  str->val.Set(std::move(s));
+  b.plan().values.push_back(std::move(str));
+  int text = static_cast<int>(b.plan().values.size()) - 1;
+  b.plan().outputs = {tenth, third, text};
+  emptyConstantSegment(p);
+  writeFile(path, serialize(p, {{}}));
+}
+
+TEST_CASE("pte-run prints doubles that read back and strings as strings", "[pte-run]") {
+  writeScalarOutputsProgram("ptr_scalars.pte");
+  std::string out;
+  REQUIRE(runTool("ptr_scalars.pte", out) == 0);
+  REQUIRE_THAT(out, Contains("output 0: double 0.1\n"));
+  REQUIRE_THAT(out, Contains("output 1: double 0.3333333333333333\n"));
+  REQUIRE_THAT(out, Contains("output 2: string \"say \\\"hi\\\"\\n\"\n"));
+  REQUIRE(out.find("list") == std::string::npos);
+  REQUIRE(runTool("ptr_scalars.pte --json", out) == 0);
+  REQUIRE_THAT(out, Contains("\"value\": \"double 0.3333333333333333\""));
+  REQUIRE_THAT(out, Contains("\"scalar\": 0.3333333333333333"));
+  REQUIRE_THAT(out, Contains("\"string\": \"say \\\"hi\\\"\\n\""));
+}
+
+TEST_CASE("pte-run usage errors say 'pte-run: error:' and where the help is", "[pte-run]") {
+  std::string out;
+  REQUIRE(runTool("--bogus-flag x.pte", out) == 2);
+  REQUIRE_THAT(out, Contains("pte-run: error: "));
+  REQUIRE_THAT(out, Contains("--bogus-flag"));
+  REQUIRE_THAT(out, Contains("run 'pte-run --help' for usage"));
+  REQUIRE(runTool("", out) == 2);
+  REQUIRE_THAT(out, Contains("pte-run: error: model is required"));
+}
+
 TEST_CASE("pte-run creates --output-dir and --state-dir", "[pte-run]") {
   writeAddProgram("ptr_add.pte");
   writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});

@@ -6,22 +6,15 @@
 
 #include "runtime/core/EValue.h"
 #include "runtime/executor/Npy.h"
+#include "tooling/Compare.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
-namespace ptec::pterun {
-
-/// "[2, 3]".
-std::string shapeString(rt::Span<const int64_t> sizes);
-/// "float32 [2, 3]", "int 4", ...
-std::string describeValue(const rt::EValue &v);
-
-struct Tolerance {
-  double rtol, atol;
-};
+namespace ptec::tooling {
 
 /// One profiled instruction (or operator) line.
 struct ProfileRow {
@@ -32,10 +25,12 @@ struct ProfileRow {
 
 class RunOutput {
 public:
-  explicit RunOutput(bool json) : json_(json) {}
+  /// Text lines go to `text` as they come (stdout by default).
+  explicit RunOutput(bool json, std::FILE *text = stdout) : json_(json), text_(text) {}
 
   void delegates(size_t entries, const std::vector<std::pair<std::string, size_t>> &inits);
-  /// An output or state value: dtype, shape, min/max/mean, first elements.
+  /// An output or state value: dtype, shape, min/max/mean, first elements;
+  /// a scalar, string or list with its value.
   void value(const std::string &label, const rt::EValue &v);
   /// Compares `v` with `want`; one line (or JSON entry). True when close;
   /// false with `problem` set when they cannot be compared at all.
@@ -48,9 +43,18 @@ public:
   /// The JSON document (with `ok`), or "" in text mode (already printed).
   std::string finish(bool ok);
 
+  /// The JSON entry value() adds for `v` (label, value text, and the
+  /// value itself or a tensor's summary).
+  static nlohmann::ordered_json valueJson(const std::string &label, const rt::EValue &v);
+  /// The text line value() prints for `v`, without the newline.
+  static std::string valueText(const std::string &label, const rt::EValue &v);
+
 private:
+  void line(const std::string &text);
+
   bool json_;
+  std::FILE *text_;
   nlohmann::ordered_json doc_ = nlohmann::ordered_json::object();
 };
 
-} // namespace ptec::pterun
+} // namespace ptec::tooling

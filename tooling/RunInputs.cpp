@@ -1,0 +1,145 @@
+// pte-run's input files, random inputs and written .npy files (see
+// RunInputs.h).
+#include "tooling/RunInputs.h"
+
+#include "runtime/executor/Npy.h"
+#include "tooling/CallSequence.h"
+#include "tooling/ExitCodes.h"
+#include "tooling/ValueFormat.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace ptec::tooling {
+using namespace ptec::rt;
+
+void fillRandom(ScalarType dtype, size_t numel, std::vector<uint8_t> &bytes, std::mt19937 &rng) {
+  bytes.assign(numel * elementSize(dtype), 0);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 9);
+  for (size_t i = 0; i < numel; ++i) {
+    switch (dtype) {
+    case ScalarType::Float: reinterpret_cast<float *>(bytes.data())[i] = float(real(rng)); break;
+    case ScalarType::Double: reinterpret_cast<double *>(bytes.data())[i] = real(rng); break;
+    case ScalarType::Long: reinterpret_cast<int64_t *>(bytes.data())[i] = small(rng); break;
+    case ScalarType::Int: reinterpret_cast<int32_t *>(bytes.data())[i] = small(rng); break;
+    case ScalarType::Bool: bytes[i] = uint8_t(small(rng) & 1); break;
+    default: bytes[i * elementSize(dtype)] = uint8_t(small(rng)); break;
+    }
+  }
+}
+
+namespace {
+
+bool readRaw(const std::string &src, const Tensor &t, InputData &d, std::string &problem) {
+  std::ifstream f(src, std::ios::binary);
+  if (!f) {
+    problem = ": cannot open '" + src + "'";
+    return false;
+  }
+  d.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  if (d.bytes.size() != t.nbytes()) {
+    problem = ": raw file '" + src + "' has " + std::to_string(d.bytes.size()) + " bytes, " +
+              toString(t.dtype()) + " " + shapeString(t.sizes()) + " needs " +
+              std::to_string(t.nbytes());
+    return false;
+  }
+  d.sizes.assign(t.sizes().begin(), t.sizes().end());
+  return true;
+}
+
+bool readNpyInput(const std::string &src, const Tensor &t, InputData &d, std::string &problem) {
+  std::string why;
+  auto arr = readNpy(src.c_str(), &why);
+  if (!arr.ok()) {
+    problem = ": " + why;
+    return false;
+  }
+  if (arr->dtype != t.dtype()) {
+    problem = ": " + src + " holds " + toString(arr->dtype) + ", the method expects " +
+              toString(t.dtype());
+    return false;
+  }
+  d.sizes = arr->shape;
+  d.bytes = std::move(arr->data);
+  return true;
+}
+
+bool endsWith(const std::string &s, const std::string &tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+} // namespace
+
+bool readInputs(const std::vector<std::string> &sources, const Method &method, int call,
+                std::mt19937 &rng, std::vector<InputData> &data, std::string &problem,
+                int &code) {
+  code = kExitFailed;
+  for (size_t i = 0; i < data.size(); ++i) {
+    const EValue &decl = *method.input(i);
+    std::string src = sources.empty() ? "random" : forCall(sources[i], call);
+    std::string what = "input " + std::to_string(i);
+    if (!decl.isTensor()) {
+      if (src != "random") {
+        problem = what + " is a " + describeValue(decl) +
+                  ", fixed by the program; pass 'random' for it";
+        code = kExitUsage;
+        return false;
+      }
+      continue;
+    }
+    const Tensor &t = decl.toTensor();
+    InputData &d = data[i];
+    std::string why;
+    if (src == "random") {
+      if (call > 0 && !d.bytes.empty())
+        continue; // random inputs are drawn once and reused by every call
+      d.sizes.assign(t.sizes().begin(), t.sizes().end());
+      fillRandom(t.dtype(), static_cast<size_t>(t.numel()), d.bytes, rng);
+    } else if (!(endsWith(src, ".npy") ? readNpyInput(src, t, d, why) : readRaw(src, t, d, why))) {
+      problem = what + why;
+      return false;
+    }
+    Span<const int64_t> sizes(d.sizes.data(), d.sizes.size());
+    if (d.tensor.init(t.dtype(), sizes) != Error::Ok) {
+      // Never bind a half-initialised tensor: it would run with another shape.
+      problem = what + ": " + src + ": shape " + shapeString(sizes) + " (rank " +
+                std::to_string(d.sizes.size()) + ") cannot be a tensor of this runtime (at most " +
+                std::to_string(kTensorMaxRank) + " dimensions, no negative size)";
+      return false;
+    }
+    d.tensor.setData(d.bytes.data(), d.bytes.size());
+  }
+  return true;
+}
+
+bool makeDirs(const std::string &dir, std::string &why) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    why = "cannot create directory '" + dir + "': " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+bool writeTensor(const std::string &path, const EValue &v, std::string &why) {
+  if (!v.isTensor())
+    return true;
+  const Tensor &t = v.toTensor();
+  if (t.isContiguous())
+    return writeNpy(path.c_str(), t.dtype(), t.sizes(), t.data(), t.nbytes(), &why) == Error::Ok;
+  // .npy is row-major: convert a channels-last (or other) output first.
+  std::vector<uint8_t> bytes(t.nbytes());
+  Tensor c;
+  if (c.init(t.dtype(), t.sizes()) != Error::Ok) {
+    why = "shape " + shapeString(t.sizes()) + " cannot be converted";
+    return false;
+  }
+  c.setData(bytes.data(), bytes.size());
+  c.copyElementsFrom(t);
+  return writeNpy(path.c_str(), c.dtype(), c.sizes(), c.data(), c.nbytes(), &why) == Error::Ok;
+}
+
+} // namespace ptec::tooling

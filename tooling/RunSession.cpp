@@ -1,0 +1,296 @@
+// pte-run's run: load, set up, call, print, compare (see RunSession.h).
+#include "tooling/RunSession.h"
+
+#include "runtime/backend/BackendInterface.h"
+#include "runtime/executor/FlatTensorData.h"
+#include "runtime/executor/MethodState.h"
+#include "runtime/executor/Npy.h"
+#include "serde/pte/program_generated.h"
+#include "tooling/CallSequence.h"
+#include "tooling/ExitCodes.h"
+#include "tooling/Profile.h"
+#include "tooling/RunInputs.h"
+#include "tooling/RunOutput.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace ptec::tooling {
+using namespace ptec::rt;
+namespace fb = executorch_flatbuffer;
+
+void listMethods(const Program &program) {
+  auto valueText = [](const fb::ExecutionPlan *plan, int32_t idx) -> std::string {
+    if (!plan->values() || idx < 0 || static_cast<uint32_t>(idx) >= plan->values()->size())
+      return "<bad index>";
+    const fb::EValue *v = plan->values()->Get(idx);
+    if (v == nullptr)
+      return "<null>";
+    if (const fb::Tensor *t = v->val_as_Tensor()) {
+      std::string s = toString(static_cast<ScalarType>(t->scalar_type()));
+      s += " [";
+      if (t->sizes())
+        for (uint32_t i = 0; i < t->sizes()->size(); ++i)
+          s += (i ? ", " : "") + std::to_string(t->sizes()->Get(i));
+      return s + "]";
+    }
+    return fb::EnumNameKernelTypes(v->val_type());
+  };
+  for (const std::string &name : program.methodNames()) {
+    auto plan = program.plan(name.c_str());
+    if (!plan.ok())
+      continue;
+    const fb::ExecutionPlan *p = plan.get();
+    std::printf("%s\n", name.c_str());
+    if (p->inputs())
+      for (uint32_t i = 0; i < p->inputs()->size(); ++i)
+        std::printf("  input %u: %s\n", i, valueText(p, p->inputs()->Get(i)).c_str());
+    if (p->outputs())
+      for (uint32_t i = 0; i < p->outputs()->size(); ++i)
+        std::printf("  output %u: %s\n", i, valueText(p, p->outputs()->Get(i)).c_str());
+    size_t instrs = 0;
+    if (p->chains() && p->chains()->size() > 0 && p->chains()->Get(0)->instructions())
+      instrs = p->chains()->Get(0)->instructions()->size();
+    std::printf("  %zu instructions, %u delegates\n", instrs,
+                p->delegates() ? p->delegates()->size() : 0u);
+  }
+}
+
+namespace {
+
+/// One error line, "pte-run: model.pte: error: ...", and the exit code.
+int error(const RunOptions &o, const std::string &msg, int code = kExitFailed) {
+  std::fprintf(stderr, "pte-run: %s: error: %s\n", o.model.c_str(), msg.c_str());
+  return code;
+}
+
+/// A loaded method of the run, with its inputs and the state it checks.
+struct MethodRun {
+  Method *method = nullptr;
+  std::vector<NamedState> states;
+  std::vector<std::pair<NamedState, std::string>> stateChecks; // state, file pattern
+  std::vector<InputData> data;
+};
+
+/// Loads method `name` and checks the command line against it (inputs,
+/// expected outputs, --expected-state names). False with `problem` set.
+bool setUpMethod(const RunOptions &o, Module &m, const std::string &name, MethodRun &r,
+                 double &initMs, std::string &problem, int &code) {
+  code = kExitFailed;
+  if (!m.program().plan(name.c_str()).ok()) {
+    std::string names;
+    for (const std::string &n : m.methodNames())
+      names += (names.empty() ? "" : ", ") + n;
+    problem = "no method named '" + name + "' (methods: " + names + ")";
+    code = kExitUsage;
+    return false;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  Error e = m.loadMethod(name.c_str());
+  initMs += msSince(t0);
+  if (e != Error::Ok) {
+    problem = m.errorDetail() + " (" + toString(e) + ")";
+    return false;
+  }
+  r.method = m.method(name.c_str());
+  // Inputs: one --input per method input ("random" generates), or none at all.
+  const size_t nIn = r.method->inputsSize();
+  code = kExitUsage;
+  if (!o.inputs.empty() && o.inputs.size() != nIn) {
+    problem = "method '" + name + "' has " + std::to_string(nIn) + " inputs, " +
+              std::to_string(o.inputs.size()) +
+              " --input given (use 'random' for generated ones)";
+    return false;
+  }
+  if (!o.expected.empty() && o.expected.size() != r.method->outputsSize()) {
+    problem = "method '" + name + "' has " + std::to_string(r.method->outputsSize()) +
+              " outputs, " + std::to_string(o.expected.size()) + " --expected given";
+    return false;
+  }
+  r.data.resize(nIn);
+  r.states = listNamedState(m.program(), name.c_str());
+  for (const std::string &spec : o.expectedState) {
+    std::string state, file;
+    if (!parseStateSpec(spec, state, file, problem))
+      return false;
+    auto it = std::find_if(r.states.begin(), r.states.end(),
+                           [&](const NamedState &st) { return st.name == state; });
+    if (it == r.states.end()) {
+      std::string known;
+      for (const NamedState &st : r.states)
+        known += (known.empty() ? "" : ", ") + st.name;
+      problem = "method '" + name + "' has no mutable buffer named '" + state + "' (" +
+                (known.empty() ? "it names none; compile with aot-compile --emit-state-names"
+                               : "named: " + known) +
+                ")";
+      return false;
+    }
+    r.stateChecks.push_back({*it, file});
+  }
+  return true;
+}
+
+/// The delegate entries of `method` and the init() calls the runtime made
+/// (shared handles: one init per entry, not per call).
+void reportDelegates(const Module &m, const std::string &name, const Method &method,
+                     RunOutput &out) {
+  auto plan = m.program().plan(name.c_str());
+  if (!plan.ok() || !plan.get()->delegates() || plan.get()->delegates()->size() == 0)
+    return;
+  std::set<std::string> ids;
+  for (const auto *d : *plan.get()->delegates())
+    if (d->id())
+      ids.insert(d->id()->str());
+  std::vector<std::pair<std::string, size_t>> inits;
+  for (const std::string &id : ids)
+    inits.push_back({id, backendInitCount(id.c_str())});
+  out.delegates(method.delegatesSize(), inits);
+}
+
+/// Compares `v` with the .npy `file`. "" when it could be compared (then
+/// `allClose` is cleared if it differs), else the error to report.
+std::string checkAgainst(RunOutput &out, const std::string &label, const std::string &what,
+                         const EValue &v, const std::string &file, Tolerance tol,
+                         bool &allClose) {
+  std::string why;
+  auto want = readNpy(file.c_str(), &why);
+  if (!want.ok())
+    return what + ": " + why;
+  if (!out.compare(label, v, want.get(), tol, why)) {
+    if (!why.empty())
+      out.mismatch(label, why);
+    allClose = false;
+  }
+  return "";
+}
+
+} // namespace
+
+int runPte(const RunOptions &o, ModuleOptions mo) {
+  mo.shareMutableArena = !o.noSharedState;
+  mo.timeLimitSeconds = o.timeLimit;
+  RunOutput out(o.json);
+  std::string detail;
+  auto t0 = std::chrono::steady_clock::now();
+  std::unique_ptr<FlatTensorData> external;
+  if (!o.data.empty()) {
+    auto ptd = FlatTensorData::load(o.data.c_str(), &detail);
+    if (!ptd.ok()) {
+      std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), detail.c_str());
+      return kExitFailed;
+    }
+    external = std::move(ptd.get());
+    mo.externalData = external.get();
+  }
+  auto loaded = Module::load(o.model.c_str(), mo, &detail);
+  double loadMs = msSince(t0);
+  if (!loaded.ok())
+    return error(o, detail + " (" + toString(loaded.error()) + ")");
+  Module &m = *loaded.get();
+  if (o.list) {
+    listMethods(m.program());
+    return kExitOk;
+  }
+
+  // All the methods called are loaded before the first call, into one
+  // program (they share its memory_id 2 arena: state carries over).
+  const std::vector<std::string> steps = callSteps(o.sequence, o.method, o.calls);
+  const std::string &primary = steps.front(); // delegates report and --profile
+  std::map<std::string, MethodRun> runs;
+  double initMs = 0;
+  for (const std::string &name : steps) {
+    if (runs.count(name))
+      continue;
+    MethodRun r;
+    int code = kExitFailed;
+    std::string problem;
+    if (!setUpMethod(o, m, name, r, initMs, problem, code))
+      return error(o, problem, code);
+    runs.emplace(name, std::move(r));
+  }
+  Method &method = *runs.at(primary).method;
+  reportDelegates(m, primary, method, out);
+  InstructionProfile profile(instructionNames(m.program(), primary));
+  if (o.profile)
+    method.setProfiler(&profile);
+
+  std::mt19937 rng(o.seed);
+  std::vector<double> runMs;
+  bool allClose = true;
+  const Tolerance tol{o.rtol, o.atol};
+  Error e = Error::Ok;
+  for (size_t step = 0; step < steps.size(); ++step) {
+    const int call = static_cast<int>(step);
+    const std::string &name = steps[step];
+    MethodRun &r = runs.at(name);
+    Method &mt = *r.method;
+    std::vector<std::string> inputs = o.inputs, expected = o.expected;
+    for (auto *list : {&inputs, &expected})
+      for (std::string &s : *list)
+        s = forMethod(s, name);
+    std::string problem, why;
+    int code;
+    if (!readInputs(inputs, mt, call, rng, r.data, problem, code))
+      return error(o, problem, code);
+    // Warm-up calls run first, untimed and unprofiled: the first calls pay
+    // for page faults, cold caches and worker threads that start on demand.
+    const int timed = std::max(1, o.repeat);
+    for (int rep = -o.warmup; rep < timed; ++rep) {
+      if (o.profile && &mt == &method)
+        mt.setProfiler(rep < 0 ? nullptr : &profile);
+      for (size_t i = 0; i < r.data.size() && e == Error::Ok; ++i)
+        e = mt.input(i)->isTensor() ? mt.setInput(i, r.data[i].tensor)
+                                    : mt.setInput(i, *mt.input(i));
+      if (e != Error::Ok)
+        return error(o, std::string(mt.errorDetail()) + " (" + toString(e) + ")");
+      auto start = std::chrono::steady_clock::now();
+      e = mt.execute();
+      if (rep >= 0)
+        runMs.push_back(msSince(start));
+      if (e != Error::Ok)
+        return error(o, name + ": " + mt.errorDetail());
+    }
+    const std::string label = callLabel(steps.size(), !o.sequence.empty(), call, name);
+    for (size_t i = 0; i < mt.outputsSize(); ++i)
+      out.value(label + "output " + std::to_string(i), *mt.output(i));
+
+    for (const std::string &dir : {o.outputDir, o.stateDir})
+      if (!dir.empty() && !makeDirs(dir, why))
+        return error(o, why);
+    const std::string filePrefix = callFilePrefix(steps.size(), call);
+    for (size_t i = 0; i < mt.outputsSize() && !o.outputDir.empty(); ++i)
+      if (!writeTensor(o.outputDir + "/" + filePrefix + "output_" + std::to_string(i) + ".npy",
+                       *mt.output(i), why))
+        return error(o, why);
+    for (const NamedState &st : r.states)
+      if (!o.stateDir.empty() &&
+          !writeTensor(o.stateDir + "/" + filePrefix + "state_" + st.name + ".npy",
+                       *mt.value(st.valueIndex), why))
+        return error(o, why);
+
+    for (size_t i = 0; i < expected.size(); ++i)
+      if (std::string bad = checkAgainst(out, label + "output " + std::to_string(i),
+                                         "expected " + std::to_string(i), *mt.output(i),
+                                         forCall(expected[i], call), tol, allClose);
+          !bad.empty())
+        return error(o, bad);
+    for (const auto &[st, pattern] : r.stateChecks)
+      if (std::string bad = checkAgainst(out, label + "state " + st.name,
+                                         "expected state '" + st.name + "'",
+                                         *mt.value(st.valueIndex),
+                                         forCall(forMethod(pattern, name), call), tol, allClose);
+          !bad.empty())
+        return error(o, bad);
+  }
+  out.timings(loadMs, initMs, runMs, peakRssKiB() / 1024.0);
+  if (o.profile)
+    profile.report(out);
+  std::string doc = out.finish(allClose);
+  std::fwrite(doc.data(), 1, doc.size(), stdout);
+  return allClose ? kExitOk : kExitFailed;
+}
+
+} // namespace ptec::tooling
