@@ -1,7 +1,8 @@
 //===- MethodEmitter.h - one method of the program (emitter internal) -----===//
 //
 // The state of emitting one method: its values, its chain, the operators it
-// uses. Emitter.cpp holds the straight-line ops, EmitControlFlow.cpp
+// uses. Emitter.cpp walks the method, EmitValues.cpp makes values,
+// EmitOps.cpp the straight-line ops' instructions, EmitControlFlow.cpp
 // exir.cond and exir.while.
 //
 //===----------------------------------------------------------------------===//

@@ -48,21 +48,21 @@
 // (a documented exception of ATen's annotations): they are treated as
 // writing them.
 //
+// This file holds the walk, the rewrite of each write and the mutation
+// outputs; views (replay and write-back) are in FunctionalizeViews.cpp, on
+// the BlockFunctionalizer of Functionalizer.h.
+//
 //===----------------------------------------------------------------------===//
 
-#include "passes/AtenBuilder.h"
+#include "passes/Functionalizer.h"
 #include "passes/Passes.h"
 
 #include "dialects/exir/IR/Dynamism.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/StringSwitch.h"
-
-#include <numeric>
 
 namespace ptec {
 #define GEN_PASS_DEF_FUNCTIONALIZE
@@ -70,371 +70,8 @@ namespace ptec {
 
 using namespace mlir;
 
+namespace functionalize {
 namespace {
-
-const schema::OperatorRegistry &registry() {
-  return schema::OperatorRegistry::builtin();
-}
-
-RankedTensorType rankedType(Value v) {
-  return llvm::dyn_cast<RankedTensorType>(v.getType());
-}
-
-/// How a view's result relates to its source, for replay and write-back.
-enum class ViewKind {
-  Slice, Select, Narrow, Diagonal, AsStrided, Reshape, Permute, Transpose, T,
-  Identity, Overlapping, Other
-};
-
-ViewKind viewKind(StringRef name) {
-  return llvm::StringSwitch<ViewKind>(name)
-      .Case("aten::slice.Tensor", ViewKind::Slice)
-      .Case("aten::select.int", ViewKind::Select)
-      .Case("aten::narrow", ViewKind::Narrow)
-      .Case("aten::diagonal", ViewKind::Diagonal)
-      .Case("aten::as_strided", ViewKind::AsStrided)
-      .Cases("aten::view", "aten::_unsafe_view", "aten::reshape", "aten::view_as",
-             "aten::reshape_as", ViewKind::Reshape)
-      .Cases("aten::squeeze", "aten::squeeze.dim", "aten::squeeze.dims",
-             "aten::unsqueeze", "aten::flatten.using_ints", "aten::unflatten.int",
-             ViewKind::Reshape)
-      .Case("aten::permute", ViewKind::Permute)
-      .Case("aten::transpose.int", ViewKind::Transpose)
-      .Case("aten::t", ViewKind::T)
-      .Cases("aten::alias", "aten::detach", "aten::contiguous", "aten::lift_fresh",
-             ViewKind::Identity)
-      .Cases("aten::expand", "aten::expand_as", "aten::unfold", ViewKind::Overlapping)
-      .Default(ViewKind::Other);
-}
-
-/// Reshape-like ops whose result is a view only when their source is
-/// contiguous (PyTorch copies otherwise).
-bool viewOnlyIfContiguous(StringRef name) {
-  return llvm::is_contained({"aten::reshape", "aten::reshape_as", "aten::contiguous",
-                             "aten::flatten.using_ints"},
-                            name);
-}
-
-/// The tensor operand a result aliases per the schema (`-> Tensor(a)` for an
-/// argument `Tensor(a)` that is not written), or null. `wildcard` is set when
-/// the op's aliasing is untracked (`(a -> *)` or a list of views).
-Value viewSource(exir::AtenOp op, bool &wildcard) {
-  wildcard = false;
-  const schema::FunctionSchema *s = op.getSchema();
-  if (!s || s->isMutable() || op->getNumResults() == 0)
-    return {};
-  for (const schema::Argument &a : s->arguments)
-    if (const schema::AliasInfo *ai = a.alias(); ai && a.type.isTensorLike() &&
-                                                 ai->isWildcardAfter())
-      wildcard = true;
-  if (wildcard)
-    return {};
-  if (s->returns.size() != 1 || op->getNumResults() != 1)
-    return {};
-  const schema::Argument &ret = s->returns.front();
-  if (ret.type.kind != schema::TypeKind::Tensor || !ret.alias())
-    return {};
-  Value src = op.getAliasedOperand(0);
-  // `to`, `type_as` and friends alias only when they convert nothing.
-  if (src && src.getType() != op->getResult(0).getType() &&
-      viewKind(op.getOpName()) == ViewKind::Other)
-    return {};
-  return src;
-}
-
-struct ViewInfo {
-  Value root;          // the storage this view shows part of
-  Value parent;        // the value it was made from (root or view)
-  exir::AtenOp op;     // the view op (template for replays)
-  bool contiguous;     // the view covers a contiguous run of root elements
-  bool untracked;      // an alias the schema does not say how to invert
-};
-
-struct Counters {
-  int64_t writes = 0, viewWrites = 0, replays = 0, state = 0;
-};
-
-class BlockFunctionalizer {
-public:
-  BlockFunctionalizer(Block &block, const DenseSet<Value> &dynamic, Counters &n)
-      : block(block), dynamic(dynamic), n(n) {}
-
-  LogicalResult run();
-  /// Roots written in this block that were defined before the walk started
-  /// (function arguments), with their final values.
-  llvm::MapVector<Value, Value> writtenRoots;
-
-private:
-  Value rootOf(Value v) const {
-    auto it = views.find(v);
-    return it == views.end() ? v : it->second.root;
-  }
-  unsigned versionOf(Value root) const { return version.lookup(root); }
-
-  FailureOr<Value> resolve(Value v, Operation *user);
-  LogicalResult resolveOperands(Operation *op);
-  void recordView(exir::AtenOp op, Value src, bool untracked);
-  LogicalResult writeBack(Value target, Value newValue, Operation *at);
-  FailureOr<Value> invertView(ViewInfo info, Value parentNow, Value newValue,
-                              Operation *at);
-  LogicalResult functionalize(exir::AtenOp op);
-  LogicalResult nested(Operation *op);
-
-  Block &block;
-  const DenseSet<Value> &dynamic;
-  Counters &n;
-  DenseMap<Value, ViewInfo> views;
-  DenseMap<Value, Value> current;  // root -> its contents now
-  DenseMap<Value, unsigned> version; // root -> writes so far
-  DenseMap<Value, std::pair<unsigned, Value>> materialized; // view -> (version, value)
-};
-
-FailureOr<Value> BlockFunctionalizer::resolve(Value v, Operation *user) {
-  auto it = views.find(v);
-  if (it == views.end())
-    return current.lookup(v) ? current.lookup(v) : v;
-  ViewInfo info = it->second;
-  unsigned ver = versionOf(info.root);
-  auto m = materialized.find(v);
-  if (m != materialized.end() && m->second.first == ver)
-    return m->second.second;
-  if (info.untracked)
-    return user->emitError("cannot functionalize: this reads a value made by '")
-           << info.op.getOpName()
-           << "' after its base was written in place; the schema marks that alias as "
-              "untracked ((a -> *)), so its new contents cannot be derived";
-  if (!info.contiguous && viewOnlyIfContiguous(info.op.getOpName()))
-    return user->emitError("cannot functionalize: this reads the result of '")
-           << info.op.getOpName()
-           << "' of a non-contiguous view after its base was written; PyTorch "
-              "aliases or copies there depending on strides";
-  FailureOr<Value> parent = resolve(info.parent, user);
-  if (failed(parent))
-    return failure();
-  OpBuilder b(user);
-  IRMapping map;
-  map.map(info.op.getOperand(0), *parent);
-  Operation *replay = b.clone(*info.op, map);
-  ++n.replays;
-  materialized[v] = {ver, replay->getResult(0)};
-  return replay->getResult(0);
-}
-
-LogicalResult BlockFunctionalizer::resolveOperands(Operation *op) {
-  for (OpOperand &o : op->getOpOperands()) {
-    FailureOr<Value> now = resolve(o.get(), op);
-    if (failed(now))
-      return failure();
-    if (*now != o.get())
-      o.set(*now);
-  }
-  return success();
-}
-
-/// Does this view keep a contiguous parent contiguous? Conservative: only
-/// reshapes, identities and leading-dimension slices / selects do.
-bool keepsContiguity(exir::AtenOp op) {
-  switch (viewKind(op.getOpName())) {
-  case ViewKind::Reshape:
-  case ViewKind::Identity:
-    return true;
-  case ViewKind::Slice: {
-    auto dim = op->getAttrOfType<IntegerAttr>("dim");
-    auto step = op->getAttrOfType<IntegerAttr>("step");
-    return (!dim || dim.getInt() == 0) && (!step || step.getInt() == 1);
-  }
-  case ViewKind::Select: {
-    auto dim = op->getAttrOfType<IntegerAttr>("dim");
-    return dim && dim.getInt() == 0;
-  }
-  default:
-    return false;
-  }
-}
-
-void BlockFunctionalizer::recordView(exir::AtenOp op, Value src, bool untracked) {
-  Value root = rootOf(src);
-  bool parentContiguous = true;
-  if (auto it = views.find(src); it != views.end())
-    parentContiguous = it->second.contiguous;
-  for (Value r : op->getResults()) {
-    if (!llvm::isa<TensorType>(r.getType()))
-      continue;
-    views[r] = ViewInfo{root, src, op, parentContiguous && keepsContiguity(op), untracked};
-    materialized[r] = {versionOf(root), r};
-  }
-}
-
-/// Copies `from`'s annotations (discardable attributes that are not schema
-/// arguments, e.g. `exir.scope`) onto `to`.
-void copyAnnotations(exir::AtenOp from, Operation *to) {
-  const schema::FunctionSchema *s = from.getSchema();
-  for (NamedAttribute a : from->getDiscardableAttrs()) {
-    if (a.getName() == exir::kSymArgsAttrName || (s && s->findArgument(a.getName().getValue()) >= 0))
-      continue;
-    to->setAttr(a.getName(), a.getValue());
-  }
-}
-
-/// Builds `name` from `like`'s non-tensor arguments (by schema name, symbolic
-/// operands included) with `tensors` as the tensor operands.
-FailureOr<Value> buildFrom(OpBuilder &b, exir::AtenOp like, StringRef name, Type type,
-                           ArrayRef<SmallVector<Value, 1>> tensors,
-                           ArrayRef<NamedAttribute> overrides = {}) {
-  const schema::FunctionSchema *s = registry().lookup(name.str());
-  if (!s)
-    return like.emitError("internal: no schema for '") << name << "'";
-  SmallVector<NamedAttribute> attrs(overrides.begin(), overrides.end());
-  // Only the overrides replace `like`'s arguments (and their symbolic
-  // operands); the copied ones keep their run-time values below.
-  auto given = [&](StringRef n) {
-    return llvm::any_of(overrides, [&](NamedAttribute a) { return a.getName() == n; });
-  };
-  for (const schema::Argument &a : s->arguments)
-    if (!a.type.isTensorLike() && !given(a.name))
-      if (Attribute v = like->getAttr(a.name))
-        attrs.push_back(b.getNamedAttr(a.name, v));
-  FailureOr<exir::AtenOp> op = buildAten(b, like.getLoc(), name, TypeRange(type), tensors, attrs);
-  if (failed(op))
-    return failure();
-  // Symbolic operands bound to arguments the new op has.
-  if (ArrayAttr syms = like.getSymArgs()) {
-    SmallVector<Attribute> keep;
-    SmallVector<Value> operands((*op)->getOperands());
-    for (auto [attr, v] : llvm::zip(syms, like.getSymOperands())) {
-      StringRef bound = llvm::cast<StringAttr>(attr).getValue();
-      if (s->findArgument(bound.split('[').first) < 0 || given(bound.split('[').first))
-        continue;
-      keep.push_back(attr);
-      operands.push_back(v);
-    }
-    if (!keep.empty()) {
-      (*op)->setOperands(operands);
-      (*op)->setAttr(exir::kSymArgsAttrName, b.getArrayAttr(keep));
-    }
-  }
-  copyAnnotations(like, *op);
-  return (*op)->getResult(0);
-}
-
-FailureOr<Value> BlockFunctionalizer::invertView(ViewInfo info, Value parentNow,
-                                                 Value newValue, Operation *at) {
-  exir::AtenOp view = info.op;
-  StringRef name = view.getOpName();
-  OpBuilder b(at);
-  Type parentType = parentNow.getType();
-  auto refuse = [&](StringRef why) -> LogicalResult {
-    InFlightDiagnostic d = at->emitError("cannot functionalize a write through '")
-                           << name << "': " << why;
-    d.attachNote(view.getLoc()) << "the view written through is made here";
-    return d;
-  };
-  if (info.untracked)
-    return refuse("the schema marks that alias as untracked ((a -> *)), so which "
-                  "elements of the base it writes is unknown");
-  switch (viewKind(name)) {
-  case ViewKind::Slice:
-    return buildFrom(b, view, "aten::slice_scatter", parentType, {{parentNow}, {newValue}});
-  case ViewKind::Select:
-    return buildFrom(b, view, "aten::select_scatter", parentType, {{parentNow}, {newValue}});
-  case ViewKind::Diagonal:
-    return buildFrom(b, view, "aten::diagonal_scatter", parentType, {{parentNow}, {newValue}});
-  case ViewKind::Narrow: {
-    auto start = view->getAttrOfType<IntegerAttr>("start");
-    auto length = view->getAttrOfType<IntegerAttr>("length");
-    if (!start || !length || view.getSymArgs())
-      return refuse("a narrow with a run-time start or length");
-    return buildFrom(b, view, "aten::slice_scatter", parentType, {{parentNow}, {newValue}},
-                     {b.getNamedAttr("start", start),
-                      b.getNamedAttr("end", b.getI64IntegerAttr(start.getInt() +
-                                                                length.getInt()))});
-  }
-  case ViewKind::AsStrided: {
-    auto size = view->getAttrOfType<DenseI64ArrayAttr>("size");
-    auto stride = view->getAttrOfType<DenseI64ArrayAttr>("stride");
-    if (!size || !stride || view.getSymArgs())
-      return refuse("an as_strided with run-time sizes");
-    // Non-overlapping iff, sorted by stride, each stride is at least the
-    // extent of the dimensions below it.
-    SmallVector<std::pair<int64_t, int64_t>> dims;
-    for (auto [sz, st] : llvm::zip(size.asArrayRef(), stride.asArrayRef()))
-      if (sz > 1)
-        dims.push_back({st, sz});
-    llvm::sort(dims);
-    int64_t extent = 1;
-    for (auto [st, sz] : dims) {
-      if (st < extent)
-        return refuse("the as_strided view has overlapping elements, so one element "
-                      "would be written several times");
-      extent = st * sz;
-    }
-    return buildFrom(b, view, "aten::as_strided_scatter", parentType,
-                     {{parentNow}, {newValue}});
-  }
-  case ViewKind::Reshape: {
-    if (viewOnlyIfContiguous(name) && !info.contiguous)
-      return refuse("its source is not contiguous, where PyTorch may copy instead "
-                    "of aliasing");
-    auto pt = llvm::dyn_cast<RankedTensorType>(parentType);
-    if (!pt || !pt.hasStaticShape() || exir::usesDynamicValue(view, dynamic) ||
-        dynamic.contains(info.parent))
-      return refuse("the shape is only known at run time");
-    if (newValue.getType() == parentType)
-      return newValue;
-    return buildAtenValue(b, view.getLoc(), "aten::view", parentType, {{newValue}},
-                          {b.getNamedAttr("size", b.getDenseI64ArrayAttr(pt.getShape()))});
-  }
-  case ViewKind::Permute: {
-    auto dims = view->getAttrOfType<DenseI64ArrayAttr>("dims");
-    auto pt = llvm::dyn_cast<RankedTensorType>(parentType);
-    if (!dims || !pt)
-      return refuse("the permutation is not known");
-    int64_t rank = pt.getRank();
-    SmallVector<int64_t> inverse(rank, 0);
-    for (auto [i, d] : llvm::enumerate(dims.asArrayRef()))
-      inverse[((d % rank) + rank) % rank] = static_cast<int64_t>(i);
-    return buildAtenValue(b, view.getLoc(), "aten::permute", parentType, {{newValue}},
-                          {b.getNamedAttr("dims", b.getDenseI64ArrayAttr(inverse))});
-  }
-  case ViewKind::Transpose:
-  case ViewKind::T:
-    return buildFrom(b, view, name, parentType, {{newValue}});
-  case ViewKind::Identity:
-    return newValue;
-  case ViewKind::Overlapping:
-    return refuse("that view repeats elements of its base, so one element would be "
-                  "written several times");
-  case ViewKind::Other:
-    break;
-  }
-  return refuse("no inverse (scatter) is known for this view kind");
-}
-
-LogicalResult BlockFunctionalizer::writeBack(Value target, Value newValue, Operation *at) {
-  ++n.writes;
-  auto it = views.find(target);
-  if (it == views.end()) {
-    if (target.getParentBlock() != &block)
-      return at->emitError("cannot functionalize: this writes in place a value defined "
-                           "outside its cond/while body; write the state outside the "
-                           "control flow or return the new value");
-    current[target] = newValue;
-    ++version[target];
-    if (llvm::isa<BlockArgument>(target))
-      writtenRoots[target] = newValue;
-    return success();
-  }
-  ++n.viewWrites;
-  ViewInfo info = it->second;
-  FailureOr<Value> parentNow = resolve(info.parent, at);
-  if (failed(parentNow))
-    return failure();
-  FailureOr<Value> parentNew = invertView(info, *parentNow, newValue, at);
-  if (failed(parentNew) || failed(writeBack(info.parent, *parentNew, at)))
-    return failure();
-  materialized[target] = {versionOf(info.root), newValue};
-  return success();
-}
 
 /// Written schema arguments of `op` (single tensors), with `training`-mode
 /// batch norm's running statistics added (ATen's schemas omit their `!`).
@@ -453,6 +90,8 @@ SmallVector<unsigned> writtenArgs(exir::AtenOp op, const schema::FunctionSchema 
   }
   return out;
 }
+
+} // namespace
 
 LogicalResult BlockFunctionalizer::functionalize(exir::AtenOp op) {
   const schema::FunctionSchema *s = op.getSchema();
@@ -670,6 +309,11 @@ LogicalResult BlockFunctionalizer::run() {
   }
   return success();
 }
+
+} // namespace functionalize
+
+namespace {
+using namespace functionalize;
 
 /// Gives `func` its mutation outputs for the written arguments (argument
 /// order, before the existing outputs) and makes written weights mutable

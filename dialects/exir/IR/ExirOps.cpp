@@ -1,7 +1,14 @@
 //===- ExirOps.cpp - exir operation verifiers and helpers -----------------===//
+//
+// The ops' own checks and accessors, with exir.aten's schema half
+// (AtenOp::verifySchema). Dependencies point one way: the shape rules
+// (ShapeRules*.cpp) read ops through these accessors, so nothing here calls
+// the shape rules. AtenOp::verify, which runs both, is in AtenOpVerify.cpp,
+// above the two.
+//
+//===----------------------------------------------------------------------===//
 
 #include "dialects/exir/IR/ExirDialect.h"
-#include "dialects/exir/IR/ShapeRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -204,18 +211,6 @@ static bool attrMatchesType(Attribute attr, const schema::SchemaType &t) {
   default:
     return true; // Generators, custom classes: not constrained here.
   }
-}
-
-LogicalResult AtenOp::verify() {
-  if (failed(verifySchema()))
-    return failure();
-  // Shape rules cost more than the schema checks; they run here only when
-  // asked for (debug builds, tests, --exir-verify-each). The importer runs
-  // them on every op either way.
-  auto *dialect = static_cast<ExirDialect *>((*this)->getDialect());
-  if (dialect && dialect->semanticChecksEnabled())
-    return verifySemantics(*this);
-  return success();
 }
 
 bool ptec::exir::parseSymArg(StringRef entry, StringRef &name, int64_t &index) {

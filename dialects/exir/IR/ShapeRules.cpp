@@ -27,6 +27,7 @@ const RuleTable &ruleTable() {
     addElementwiseRules(t);
     addReductionRules(t);
     addViewRules(t);
+    addSplitJoinRules(t);
     addIndexingRules(t);
     addNNRules(t);
     addNormRules(t);

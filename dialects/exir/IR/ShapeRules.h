@@ -6,9 +6,9 @@
 // permutations that are permutations, element counts that agree, shapes
 // that broadcast, and above all that the declared result types are the ones
 // the operator produces for these operands. One implementation, used by the
-// importer on every node and by the dialect verifier when semantic checks
-// are on (ExirDialect::setSemanticChecks). docs/shape-rules.md lists the
-// rule of every operator.
+// importer on every node and by the dialect verifier (AtenOpVerify.cpp)
+// when semantic checks are on (ExirDialect::setSemanticChecks).
+// docs/shape-rules.md lists the rule of every operator.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

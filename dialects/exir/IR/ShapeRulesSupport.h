@@ -224,6 +224,7 @@ using RuleTable = llvm::StringMap<RuleFn>;
 void addElementwiseRules(RuleTable &t);
 void addReductionRules(RuleTable &t);
 void addViewRules(RuleTable &t);
+void addSplitJoinRules(RuleTable &t);
 void addIndexingRules(RuleTable &t);
 void addNNRules(RuleTable &t);
 void addNormRules(RuleTable &t);
@@ -236,6 +237,10 @@ LogicalResult sliceRule(RuleContext &c);
 LogicalResult selectRule(RuleContext &c);
 LogicalResult diagonalRule(RuleContext &c);
 LogicalResult asStridedRule(RuleContext &c);
+/// The length of x[start:end:step] over a dim of `size` (Python's clamping),
+/// which tensor_split shares with slice (ShapeRulesView.cpp).
+int64_t sliceLength(int64_t size, std::optional<int64_t> start,
+                    std::optional<int64_t> end, int64_t step);
 
 /// Adds `fn` under every name in `names` ("aten::" is implied when a name
 /// has no namespace).

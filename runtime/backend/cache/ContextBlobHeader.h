@@ -1,5 +1,5 @@
 // The signature header a backend writes ahead of time at the start of a blob
-// whose runtime context is cached (see docs/backend-guide.md):
+// whose runtime context is cached (see docs/backend-context-cache.md):
 //
 //   offset  size  field
 //        0     4  magic "PTCX"

@@ -14,7 +14,7 @@
 //           wins; a losing caller gets the winner and destroys its candidate;
 //   release: drops a reference; at zero the entry leaves the table first and
 //           the context's destructor runs afterwards, outside the lock.
-// See docs/backend-guide.md.
+// See docs/backend-context-cache.md.
 #pragma once
 
 #include "runtime/core/Error.h"
