@@ -6,6 +6,7 @@
 #include "backends/xnnpack/format/XnnCapability.h"
 #include "backends/xnnpack/format/XnnGraphWriter.h"
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
+#include "test/unit/xnnpack/XnnBackendHarness.h"
 
 #include <catch2/catch.hpp>
 
@@ -60,40 +61,8 @@ struct Buf {
   rt::EValue ev;
 };
 
-struct Harness {
-  Harness() { REQUIRE(backend.setThreads(1) == Error::Ok); }
-  ~Harness() {
-    for (void *h : handles)
-      backend.destroy(h);
-  }
-  void *init(const std::string &blob, Error want = Error::Ok) {
-    rt::BackendInitContext ctx;
-    ctx.runtimeAllocator = &allocator;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    rt::Result<void *> h = backend.init(ctx, rt::ProcessedBlob{blob.data(), blob.size()}, {});
-    INFO(message);
-    REQUIRE(h.error() == want);
-    if (!h.ok())
-      return nullptr;
-    handles.push_back(h.get());
-    return h.get();
-  }
-  Error run(void *h, std::vector<Buf *> args) {
-    std::vector<rt::EValue *> ev;
-    for (Buf *b : args)
-      ev.push_back(&b->ev);
-    rt::BackendExecuteContext ctx;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    return backend.execute(ctx, h, rt::Span<rt::EValue *>(ev.data(), ev.size()));
-  }
-  XnnpackBackend backend;
-  rt::MemoryAllocator allocator;
-  std::vector<void *> handles;
-  char message[512] = {};
+struct Harness : test::BackendHarness<Buf> {
+  Harness() : BackendHarness(1) {}
 };
 
 void requireClose(const std::vector<float> &got, const std::vector<float> &want,

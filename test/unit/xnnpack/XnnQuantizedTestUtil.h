@@ -8,6 +8,7 @@
 #include "backends/xnnpack/format/XnnGraphWriter.h"
 #include "backends/xnnpack/format/XnnQuant.h"
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
+#include "test/unit/xnnpack/XnnBackendHarness.h"
 
 #include <catch2/catch.hpp>
 
@@ -86,38 +87,7 @@ struct Buf {
   rt::EValue ev;
 };
 
-struct Harness {
-  Harness() { REQUIRE(backend.setThreads(2) == Error::Ok); }
-  ~Harness() {
-    for (void *h : handles)
-      backend.destroy(h);
-  }
-  void *init(const std::string &blob, Error want = Error::Ok) {
-    rt::BackendInitContext ctx;
-    ctx.runtimeAllocator = &allocator;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    rt::Result<void *> h = backend.init(ctx, rt::ProcessedBlob{blob.data(), blob.size()}, {});
-    INFO(message);
-    REQUIRE(h.error() == want);
-    if (!h.ok())
-      return nullptr;
-    handles.push_back(h.get());
-    return h.get();
-  }
-  Error run(void *h, std::vector<Buf *> args) {
-    std::vector<rt::EValue *> ev;
-    for (Buf *b : args)
-      ev.push_back(&b->ev);
-    rt::BackendExecuteContext ctx;
-    return backend.execute(ctx, h, rt::Span<rt::EValue *>(ev.data(), ev.size()));
-  }
-  XnnpackBackend backend;
-  rt::MemoryAllocator allocator;
-  std::vector<void *> handles;
-  char message[512] = {};
-};
+using Harness = BackendHarness<Buf>;
 
 /// Requantizes an int32 accumulator with one float multiplier, as XNNPACK's
 /// fp32 requantization does.

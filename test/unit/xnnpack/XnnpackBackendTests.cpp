@@ -6,6 +6,7 @@
 // AddressSanitizer/LeakSanitizer by xnnpack_asan).
 #include "backends/xnnpack/format/XnnGraphWriter.h"
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
+#include "test/unit/xnnpack/XnnBackendHarness.h"
 
 #include <catch2/catch.hpp>
 
@@ -53,47 +54,7 @@ struct Buf {
   rt::EValue ev;
 };
 
-struct Harness {
-  explicit Harness(size_t threads = 2) { REQUIRE(backend.setThreads(threads) == Error::Ok); }
-  ~Harness() {
-    for (void *h : handles)
-      backend.destroy(h);
-  }
-  void *init(const std::string &blob, rt::MemoryAllocator *alloc = nullptr,
-             rt::Span<uint8_t> scratch = {}, Error want = Error::Ok,
-             const rt::NamedDataMap *named = nullptr) {
-    rt::BackendInitContext ctx;
-    ctx.runtimeAllocator = alloc ? alloc : &allocator;
-    ctx.scratch = scratch;
-    ctx.namedData = named;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    rt::Result<void *> h = backend.init(ctx, rt::ProcessedBlob{blob.data(), blob.size()}, {});
-    INFO(message);
-    REQUIRE(h.error() == want);
-    if (!h.ok())
-      return nullptr;
-    handles.push_back(h.get());
-    return h.get();
-  }
-  Error run(void *h, std::vector<Buf *> args) {
-    std::vector<rt::EValue *> ev;
-    for (Buf *b : args)
-      ev.push_back(&b->ev);
-    rt::BackendExecuteContext ctx;
-    return backend.execute(ctx, h, rt::Span<rt::EValue *>(ev.data(), ev.size()));
-  }
-  void release(void *h) {
-    backend.destroy(h);
-    handles.erase(std::find(handles.begin(), handles.end(), h));
-  }
-
-  XnnpackBackend backend;
-  rt::MemoryAllocator allocator;
-  std::vector<void *> handles;
-  char message[512] = {};
-};
+using Harness = test::BackendHarness<Buf>;
 
 void requireClose(const std::vector<float> &got, const std::vector<float> &want,
                   double tol = 1e-4) {
