@@ -138,8 +138,40 @@ void halfToFloat32(const void *in, float *out, uint64_t n);
 void float32ToHalf(const float *in, void *out, uint64_t n);
 void roundToHalf(float *data, uint64_t n);
 
-/// out[i] = in[perm-ordered index], 4-byte elements, rank <= 6.
-void transposeFloat32(const float *in, float *out, size_t rank, const size_t *inDims,
-                      const uint32_t *perm);
+/// out = in with dims permuted (output dim k is input dim perm[k]), for the
+/// float32 and the int8 transpose steps; rank <= kMaxDims.
+template <typename T>
+void transposeElements(const T *in, T *out, size_t rank, const size_t *inDims,
+                       const uint32_t *perm) {
+  // Walk the output in order; `stride[k]` is how far the input moves when
+  // output index k grows by one.
+  size_t inStride[kMaxDims], stride[kMaxDims], dims[kMaxDims], idx[kMaxDims] = {};
+  size_t total = 1;
+  for (size_t k = rank; k-- > 0;) {
+    inStride[k] = total;
+    total *= inDims[k];
+  }
+  for (size_t k = 0; k < rank; ++k) {
+    dims[k] = inDims[perm[k]];
+    stride[k] = inStride[perm[k]];
+  }
+  if (total == 0)
+    return;
+  const size_t last = rank - 1, n = dims[last], step = stride[last];
+  size_t base = 0;
+  for (size_t o = 0; o < total; o += n) {
+    const T *src = in + base;
+    for (size_t j = 0; j < n; ++j)
+      out[o + j] = src[j * step];
+    // Advance the outer indices (odometer over dims[0..last)).
+    for (size_t k = last; k-- > 0;) {
+      base += stride[k];
+      if (++idx[k] < dims[k])
+        break;
+      base -= stride[k] * dims[k];
+      idx[k] = 0;
+    }
+  }
+}
 
 } // namespace ptec::xnnpack

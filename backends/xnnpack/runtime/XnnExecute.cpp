@@ -129,39 +129,6 @@ void roundToHalf(float *data, uint64_t n) {
     data[i] = rt::halfToFloat(rt::floatToHalf(data[i]));
 }
 
-void transposeFloat32(const float *in, float *out, size_t rank, const size_t *inDims,
-                      const uint32_t *perm) {
-  // Walk the output in order; `stride[k]` is how far the input moves when
-  // output index k grows by one.
-  size_t inStride[kMaxDims], stride[kMaxDims], dims[kMaxDims], idx[kMaxDims] = {};
-  size_t total = 1;
-  for (size_t k = rank; k-- > 0;) {
-    inStride[k] = total;
-    total *= inDims[k];
-  }
-  for (size_t k = 0; k < rank; ++k) {
-    dims[k] = inDims[perm[k]];
-    stride[k] = inStride[perm[k]];
-  }
-  if (total == 0)
-    return;
-  const size_t last = rank - 1, n = dims[last], step = stride[last];
-  size_t base = 0;
-  for (size_t o = 0; o < total; o += n) {
-    const float *src = in + base;
-    for (size_t j = 0; j < n; ++j)
-      out[o + j] = src[j * step];
-    // Advance the outer indices (odometer over dims[0..last)).
-    for (size_t k = last; k-- > 0;) {
-      base += stride[k];
-      if (++idx[k] < dims[k])
-        break;
-      base -= stride[k] * dims[k];
-      idx[k] = 0;
-    }
-  }
-}
-
 Error XnnDelegate::execute(rt::Span<rt::EValue *> args, std::string *why) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto argument = [&](const ValueInfo &info, rt::Tensor **t) {
@@ -459,7 +426,7 @@ Error XnnDelegate::runStep(const Step &s) {
                                               static_cast<float *>(y), pool);
     break;
   case Exec::Transpose:
-    transposeFloat32(static_cast<const float *>(a), static_cast<float *>(y), s.rank0, s.shape0,
+    transposeElements(static_cast<const float *>(a), static_cast<float *>(y), s.rank0, s.shape0,
                      s.perm);
     return Error::Ok;
   case Exec::Copy:

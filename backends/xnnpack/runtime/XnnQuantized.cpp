@@ -707,7 +707,7 @@ Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,
     avgPool(q, s, x8, y8);
     return Error::Ok;
   case Op::Transpose:
-    transposeBytes(x8, y8, s.rank0, s.shape0, s.perm);
+    transposeElements(x8, y8, s.rank0, s.shape0, s.perm);
     if (q.requantize)
       requantizeInPlace(q, y8, y8, q.numel);
     return Error::Ok;
