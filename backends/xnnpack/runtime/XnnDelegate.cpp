@@ -222,6 +222,43 @@ Error XnnDelegate::createSteps(rt::BackendInitContext &ctx, std::string *why) {
   return Error::Ok;
 }
 
+const char *setPadDims(const fb::XNNStaticConstantPad *p, const std::vector<uint64_t> &in, Step &s,
+                       std::vector<uint64_t> *out) {
+  const size_t rank = in.size();
+  if (!p->pre_paddings() || !p->post_paddings() || p->pre_paddings()->size() != rank ||
+      p->post_paddings()->size() != rank || rank == 0)
+    return "needs one pre and post padding per input dim";
+  out->assign(rank, 0);
+  s.rank0 = rank;
+  for (size_t k = 0; k < rank; ++k) {
+    s.shape0[k] = in[k];
+    s.pre[k] = p->pre_paddings()->Get(uint32_t(k));
+    s.post[k] = p->post_paddings()->Get(uint32_t(k));
+    (*out)[k] = in[k] + s.pre[k] + s.post[k];
+  }
+  return nullptr;
+}
+
+const char *setTransposeDims(const fb::XNNStaticTranspose *t, const std::vector<uint64_t> &in,
+                             Step &s, std::vector<uint64_t> *out) {
+  const size_t rank = in.size();
+  if (!t->perm() || t->perm()->size() != rank || rank == 0)
+    return "perm must list one entry per input dim";
+  std::vector<bool> seen(rank, false);
+  out->assign(rank, 0);
+  s.rank0 = rank;
+  for (size_t k = 0; k < rank; ++k) {
+    const uint32_t p = t->perm()->Get(uint32_t(k));
+    if (p >= rank || seen[p])
+      return "perm is not a permutation";
+    seen[p] = true;
+    s.perm[k] = p;
+    s.shape0[k] = in[k];
+    (*out)[k] = in[p];
+  }
+  return nullptr;
+}
+
 Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::string *why) {
   const fb::XNode *node = blob_.graph->xnodes()->Get(index);
   const NodeOperands &ops = plan_.operands[index];
@@ -597,17 +634,9 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const auto *p = static_cast<const fb::XNNStaticConstantPad *>(node->xnode_union());
     const ValueInfo &in = V[s.in0];
     const size_t rank = in.dims.size();
-    if (!p->pre_paddings() || !p->post_paddings() || p->pre_paddings()->size() != rank ||
-        p->post_paddings()->size() != rank || rank == 0)
-      return bad(Error::InvalidArgument, "needs one pre and post padding per input dim");
-    std::vector<uint64_t> outDims(rank);
-    s.rank0 = rank;
-    for (size_t k = 0; k < rank; ++k) {
-      s.shape0[k] = in.dims[k];
-      s.pre[k] = p->pre_paddings()->Get(uint32_t(k));
-      s.post[k] = p->post_paddings()->Get(uint32_t(k));
-      outDims[k] = in.dims[k] + s.pre[k] + s.post[k];
-    }
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setPadDims(p, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     PTEC_TRY(outIs(outDims));
     s.exec = Exec::Pad;
     const float value = p->padding_value();
@@ -638,23 +667,13 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   case Kind::XNNStaticTranspose: {
     const auto *t = static_cast<const fb::XNNStaticTranspose *>(node->xnode_union());
     const ValueInfo &in = V[s.in0];
-    const size_t rank = in.dims.size();
-    if (!t->perm() || t->perm()->size() != rank || t->num_dims() != rank || rank == 0)
+    if (t->num_dims() != in.dims.size())
       return bad(Error::InvalidArgument, "perm must list one entry per input dim");
-    std::vector<bool> seen(rank, false);
-    std::vector<uint64_t> outDims(rank);
-    for (size_t k = 0; k < rank; ++k) {
-      const uint32_t p = t->perm()->Get(uint32_t(k));
-      if (p >= rank || seen[p])
-        return bad(Error::InvalidArgument, "perm is not a permutation");
-      seen[p] = true;
-      s.perm[k] = p;
-      s.shape0[k] = in.dims[k];
-      outDims[k] = in.dims[p];
-    }
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setTransposeDims(t, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     PTEC_TRY(outIs(outDims));
     s.exec = Exec::Transpose;
-    s.rank0 = rank;
     break;
   }
   case Kind::XNNConcatenate2: case Kind::XNNConcatenate3: case Kind::XNNConcatenate4:

@@ -128,6 +128,15 @@ private:
   std::mutex mutex_;
 };
 
+/// The pad and transpose steps, float32 or int8: s.rank0 and s.shape0 from
+/// input dims `in`, then s.pre and s.post (pad) or s.perm (transpose) from
+/// the node; `out` gets the dims the step writes. Returns what is wrong with
+/// the node's fields for `in`, or nullptr.
+const char *setPadDims(const fb_xnnpack::XNNStaticConstantPad *p, const std::vector<uint64_t> &in,
+                       Step &s, std::vector<uint64_t> *out);
+const char *setTransposeDims(const fb_xnnpack::XNNStaticTranspose *t,
+                             const std::vector<uint64_t> &in, Step &s, std::vector<uint64_t> *out);
+
 /// "node 3 (XNNConv2d, debug handle 7)".
 std::string describeNode(const fb_xnnpack::XNode *node, uint32_t index);
 

@@ -532,20 +532,11 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
   case Kind::XNNStaticConstantPad: {
     const auto *p = static_cast<const fb::XNNStaticConstantPad *>(node->xnode_union());
     PTEC_TRY(needInt8({s.in0, s.out}));
-    const size_t rank = in.dims.size();
-    if (!p->pre_paddings() || !p->post_paddings() || p->pre_paddings()->size() != rank ||
-        p->post_paddings()->size() != rank || rank == 0)
-      return bad(Error::InvalidArgument, "needs one pre and post padding per input dim");
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setPadDims(p, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     if (q->requantize)
       return bad(Error::NotSupported, "pads between differently quantized values");
-    std::vector<uint64_t> outDims(rank);
-    s.rank0 = rank;
-    for (size_t k = 0; k < rank; ++k) {
-      s.shape0[k] = in.dims[k];
-      s.pre[k] = p->pre_paddings()->Get(uint32_t(k));
-      s.post[k] = p->post_paddings()->Get(uint32_t(k));
-      outDims[k] = in.dims[k] + s.pre[k] + s.post[k];
-    }
     PTEC_TRY(outIs(outDims));
     q->op = Op::Pad;
     const int8_t fill = quantizeS8(p->padding_value(), res.scale, res.zeroPoint);
@@ -561,22 +552,10 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
   case Kind::XNNStaticTranspose: {
     const auto *t = static_cast<const fb::XNNStaticTranspose *>(node->xnode_union());
     PTEC_TRY(needInt8({s.in0, s.out}));
-    const size_t rank = in.dims.size();
-    if (!t->perm() || t->perm()->size() != rank || rank == 0)
-      return bad(Error::InvalidArgument, "perm must list one entry per input dim");
-    std::vector<bool> seen(rank, false);
-    std::vector<uint64_t> outDims(rank);
-    for (size_t k = 0; k < rank; ++k) {
-      const uint32_t pk = t->perm()->Get(uint32_t(k));
-      if (pk >= rank || seen[pk])
-        return bad(Error::InvalidArgument, "perm is not a permutation");
-      seen[pk] = true;
-      s.perm[k] = pk;
-      s.shape0[k] = in.dims[k];
-      outDims[k] = in.dims[pk];
-    }
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setTransposeDims(t, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     PTEC_TRY(outIs(outDims));
-    s.rank0 = rank;
     q->op = Op::Transpose;
     q->numel = in.numel;
     break;
