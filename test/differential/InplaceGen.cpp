@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "test/differential/AliasEval.h"
+#include "test/differential/GenModule.h"
 #include "test/differential/GenRandom.h"
 #include "test/differential/ProgramGen.h"
 
@@ -824,27 +825,10 @@ private:
     if (results.empty())
       results.push_back(all.back());
 
-    std::string text = "module attributes {exir.phase = \"import\", exir.version = \"1.1\"} {\n";
-    for (const std::string &w : weights_)
-      text += "  " + w + "\n";
-    text += "  func.func @forward(";
-    for (size_t i = 0; i < args_.size(); ++i)
-      text += (i ? ", " : "") + args_[i];
-    text += ") -> (";
-    for (size_t i = 0; i < results.size(); ++i)
-      text += (i ? ", " : "") + values_[results[i]].type() +
-              " {exir.output = #exir.output<user_output>}";
-    text += ") {\n";
-    for (const std::string &line : body_)
-      text += line + "\n";
-    text += "    return ";
-    std::string types;
-    for (size_t i = 0; i < results.size(); ++i) {
-      text += (i ? ", %" : "%") + values_[results[i]].name;
-      types += (i ? ", " : "") + values_[results[i]].type();
-    }
-    text += " : " + types + "\n  }\n}\n";
-    return text;
+    std::vector<GenOutput> outputs;
+    for (size_t v : results)
+      outputs.push_back({values_[v].name, values_[v].type(), "#exir.output<user_output>"});
+    return forwardModule("1.1", weights_, args_, body_, outputs);
   }
 
   std::vector<Val> values_;
