@@ -209,14 +209,28 @@ inline std::string convBlob(const ConvCase &c) {
   return g.finish();
 }
 
-inline int runConv(const ConvCase &c, unsigned seed) {
-  Harness hs;
-  void *h = hs.init(convBlob(c));
-  const std::vector<int8_t> xs = int8s(c.n * c.h * c.w * c.cin, seed);
+/// Runs handle `h` (a convolution blob of `c`) on NHWC input `xs`; the
+/// largest step between its output and convRef's.
+inline int convStepDiff(Harness &hs, void *h, const ConvCase &c, const std::vector<int8_t> &xs) {
   Buf x = Buf::i8({int64_t(c.n), int64_t(c.h), int64_t(c.w), int64_t(c.cin)}, xs);
   Buf y = Buf::i8({int64_t(c.n), int64_t(c.oh()), int64_t(c.ow()), int64_t(c.cout)});
   REQUIRE(hs.run(h, {&x, &y}) == Error::Ok);
   return maxStepDiff(y.ints(), convRef(c, xs));
+}
+
+inline int runConv(const ConvCase &c, unsigned seed) {
+  Harness hs;
+  void *h = hs.init(convBlob(c));
+  return convStepDiff(hs, h, c, int8s(c.n * c.h * c.w * c.cin, seed));
+}
+
+/// A fully connected node of 5 rows, 12 in and 7 out, as the 1x1
+/// convolution convRef computes.
+inline ConvCase fullyConnectedCase(bool perChannel, unsigned seed) {
+  ConvCase c;
+  c.h = 1, c.w = 5, c.cin = 12, c.cout = 7, c.k = 1, c.pad = 0, c.perChannel = perChannel;
+  fillCase(c, seed);
+  return c;
 }
 
 } // namespace ptec::xnnpack::test

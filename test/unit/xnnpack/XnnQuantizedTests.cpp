@@ -102,10 +102,7 @@ TEST_CASE("int8 packed weights are shared through the cache", "[xnnpack][int8]")
     CHECK(hs.backend.stats().cacheHits.load() == (cache ? 1u : 0u));
     CHECK(hs.backend.stats().packedLive.load() == (cache ? 1u : 0u));
     for (void *h : {h1, h2}) {
-      Buf x = Buf::i8({int64_t(c.n), int64_t(c.h), int64_t(c.w), int64_t(c.cin)}, xs);
-      Buf y = Buf::i8({int64_t(c.n), int64_t(c.oh()), int64_t(c.ow()), int64_t(c.cout)});
-      REQUIRE(hs.run(h, {&x, &y}) == Error::Ok);
-      CHECK(maxStepDiff(y.ints(), convRef(c, xs)) <= 1);
+      CHECK(convStepDiff(hs, h, c, xs) <= 1);
     }
   }
 }
@@ -113,9 +110,7 @@ TEST_CASE("int8 packed weights are shared through the cache", "[xnnpack][int8]")
 TEST_CASE("int8 fully connected, per-tensor and per-channel weights", "[xnnpack][int8]") {
   // A fully connected node is a 1x1 convolution over [1, 1, M, K].
   for (bool perChannel : {false, true}) {
-    ConvCase c;
-    c.h = 1, c.w = 5, c.cin = 12, c.cout = 7, c.k = 1, c.pad = 0, c.perChannel = perChannel;
-    fillCase(c, perChannel ? 21 : 22);
+    ConvCase c = fullyConnectedCase(perChannel, perChannel ? 21 : 22);
     GraphWriter g;
     const uint32_t x = g.addQuantizedValue({5, 12}, kQ8, c.in.scale, c.in.zp);
     const uint32_t y = g.addQuantizedValue({5, 7}, kQ8, c.out.scale, c.out.zp);
