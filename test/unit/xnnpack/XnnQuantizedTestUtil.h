@@ -8,7 +8,7 @@
 #include "backends/xnnpack/format/XnnGraphWriter.h"
 #include "backends/xnnpack/format/XnnQuant.h"
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
-#include "test/unit/xnnpack/XnnBackendHarness.h"
+#include "test/unit/xnnpack/XnnRuntimeTestUtil.h"
 
 #include <catch2/catch.hpp>
 
