@@ -452,7 +452,6 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const uint32_t allowed = deconv ? 0u : kFlagSamePadding;
     if ((c->flags() & ~allowed) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(c->flags()) + " are not supported");
-    const bool same = (c->flags() & kFlagSamePadding) != 0;
     const uint64_t groups = c->groups(), gic = c->group_input_channels(),
                    goc = c->group_output_channels();
     if (groups == 0 || gic == 0 || goc == 0 || (depthwise && goc % gic != 0))
@@ -488,10 +487,7 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
         return bad(Error::InvalidArgument, "the kernel and padding do not fit the input");
       oh = fullH - c->padding_top() - c->padding_bottom();
       ow = fullW - c->padding_left() - c->padding_right();
-    } else if (!windowOut(in.dims[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
-                          c->dilation_height(), c->subsampling_height(), same, &oh) ||
-               !windowOut(in.dims[2], c->padding_left(), c->padding_right(), c->kernel_width(),
-                          c->dilation_width(), c->subsampling_width(), same, &ow)) {
+    } else if (!convWindowOut(c, in.dims, &oh, &ow)) {
       return bad(Error::InvalidArgument, "the kernel does not fit the padded input " +
                                              dimsText(in.dims));
     }
@@ -539,12 +535,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
     if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1))
       return bad(Error::NotSupported, "average pooling has no dilation");
-    const bool same = (p->flags() & kFlagSamePadding) != 0;
     uint64_t oh = 0, ow = 0;
-    if (!windowOut(in.dims[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
-                   p->dilation_height(), p->stride_height(), same, &oh) ||
-        !windowOut(in.dims[2], p->padding_left(), p->padding_right(), p->pooling_width(),
-                   p->dilation_width(), p->stride_width(), same, &ow))
+    if (!poolWindowOut(p, in.dims, &oh, &ow))
       return bad(Error::InvalidArgument, "the window does not fit the padded input " +
                                              dimsText(in.dims));
     const uint64_t ch = in.dims[3];

@@ -341,7 +341,6 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     if ((c->flags() & ~kFlagSamePadding) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(c->flags()) + " are not supported");
     const bool depthwise = kind == Kind::XNNDepthwiseConv2d;
-    const bool same = (c->flags() & kFlagSamePadding) != 0;
     const uint64_t groups = c->groups(), gic = c->group_input_channels(),
                    goc = c->group_output_channels();
     if (groups == 0 || gic == 0 || goc == 0 || (depthwise && goc % gic != 0))
@@ -364,10 +363,7 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       return bad(Error::InvalidArgument, "the bias should have " + std::to_string(outC) +
                                              " elements");
     uint64_t oh = 0, ow = 0;
-    if (!windowOut(in.dims[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
-                   c->dilation_height(), c->subsampling_height(), same, &oh) ||
-        !windowOut(in.dims[2], c->padding_left(), c->padding_right(), c->kernel_width(),
-                   c->dilation_width(), c->subsampling_width(), same, &ow))
+    if (!convWindowOut(c, in.dims, &oh, &ow))
       return bad(Error::InvalidArgument, "the kernel does not fit the padded input " +
                                              dimsText(in.dims));
     PTEC_TRY(outIs({in.dims[0], oh, ow, outC}));
@@ -456,12 +452,8 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       return bad(Error::NotSupported, "flags " + std::to_string(p->flags()) + " are not supported");
     if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1))
       return bad(Error::NotSupported, "average pooling has no dilation");
-    const bool same = (p->flags() & kFlagSamePadding) != 0;
     uint64_t oh = 0, ow = 0;
-    if (!windowOut(in.dims[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
-                   p->dilation_height(), p->stride_height(), same, &oh) ||
-        !windowOut(in.dims[2], p->padding_left(), p->padding_right(), p->pooling_width(),
-                   p->dilation_width(), p->stride_width(), same, &ow))
+    if (!poolWindowOut(p, in.dims, &oh, &ow))
       return bad(Error::InvalidArgument, "the window does not fit the padded input " +
                                              dimsText(in.dims));
     const uint64_t ch = in.dims[3];

@@ -86,11 +86,7 @@ Error convShape(const fb::XNode *node, const Dims &in, Dims *out, std::string *w
     oh = fullH - c->padding_top() - c->padding_bottom();
     ow = fullW - c->padding_left() - c->padding_right();
   } else {
-    const bool same = (c->flags() & kSamePadding) != 0;
-    if (!windowOut(in[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
-                   c->dilation_height(), c->subsampling_height(), same, &oh) ||
-        !windowOut(in[2], c->padding_left(), c->padding_right(), c->kernel_width(),
-                   c->dilation_width(), c->subsampling_width(), same, &ow))
+    if (!convWindowOut(c, in, &oh, &ow))
       return fail(why, "the kernel does not fit the padded input " + dimsText(in));
   }
   *out = {in[0], oh, ow, outC};
@@ -101,12 +97,8 @@ Error poolShape(const fb::XNode *node, const Dims &in, Dims *out, std::string *w
   const auto *p = static_cast<const fb::_XNNPooling2D *>(node->xnode_union());
   if (in.size() != 4)
     return fail(why, "input " + dimsText(in) + " must have 4 dims");
-  const bool same = (p->flags() & kSamePadding) != 0;
   uint64_t oh = 0, ow = 0;
-  if (!windowOut(in[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
-                 p->dilation_height(), p->stride_height(), same, &oh) ||
-      !windowOut(in[2], p->padding_left(), p->padding_right(), p->pooling_width(),
-                 p->dilation_width(), p->stride_width(), same, &ow))
+  if (!poolWindowOut(p, in, &oh, &ow))
     return fail(why, "the window does not fit the padded input " + dimsText(in));
   *out = {in[0], oh, ow, in[3]};
   return Error::Ok;
@@ -382,6 +374,22 @@ bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint3
     return false;
   *out = (padded - eff) / stride + 1;
   return true;
+}
+
+bool convWindowOut(const fb::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow) {
+  const bool same = (c->flags() & kSamePadding) != 0;
+  return windowOut(in[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
+                   c->dilation_height(), c->subsampling_height(), same, oh) &&
+         windowOut(in[2], c->padding_left(), c->padding_right(), c->kernel_width(),
+                   c->dilation_width(), c->subsampling_width(), same, ow);
+}
+
+bool poolWindowOut(const fb::_XNNPooling2D *p, const Dims &in, uint64_t *oh, uint64_t *ow) {
+  const bool same = (p->flags() & kSamePadding) != 0;
+  return windowOut(in[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
+                   p->dilation_height(), p->stride_height(), same, oh) &&
+         windowOut(in[2], p->padding_left(), p->padding_right(), p->pooling_width(),
+                   p->dilation_width(), p->stride_width(), same, ow);
 }
 
 } // namespace ptec::xnnpack
