@@ -137,15 +137,7 @@ std::optional<View> makeView(exir::AtenOp op, const View &self, std::string *err
     v.sizes.erase(v.sizes.begin() + dim);
     v.strides.erase(v.strides.begin() + dim);
   } else if (name == "aten::view") {
-    std::vector<int64_t> size = listAttr(op, "size");
-    int64_t known = 1, unknown = -1;
-    for (size_t i = 0; i < size.size(); ++i)
-      if (size[i] == -1)
-        unknown = static_cast<int64_t>(i);
-      else
-        known *= size[i];
-    if (unknown >= 0)
-      size[unknown] = known ? self.numel() / known : 0;
+    std::vector<int64_t> size = inferSize(listAttr(op, "size"), self.numel());
     if (numelOf(size) != self.numel())
       return bad("size " + str(size) + " does not keep the element count");
     std::optional<std::vector<int64_t>> strides = computeStride(self.sizes, self.strides, size);

@@ -97,19 +97,6 @@ std::vector<int64_t> broadcastShape(const std::vector<int64_t> &a, const std::ve
   return out;
 }
 
-/// A view's size with one -1 inferred from `numel`.
-std::vector<int64_t> inferSize(std::vector<int64_t> size, int64_t numel) {
-  int64_t known = 1, unknown = -1;
-  for (size_t i = 0; i < size.size(); ++i)
-    if (size[i] == -1)
-      unknown = static_cast<int64_t>(i);
-    else
-      known *= size[i];
-  if (unknown >= 0)
-    size[unknown] = known ? numel / known : 0;
-  return size;
-}
-
 } // namespace
 
 std::optional<RefTensor> evaluateOp(Operation *opRef,

@@ -33,6 +33,19 @@ inline std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes)
   return st;
 }
 
+/// A view's size with one -1 inferred from `numel`.
+inline std::vector<int64_t> inferSize(std::vector<int64_t> size, int64_t numel) {
+  int64_t known = 1, unknown = -1;
+  for (size_t i = 0; i < size.size(); ++i)
+    if (size[i] == -1)
+      unknown = static_cast<int64_t>(i);
+    else
+      known *= size[i];
+  if (unknown >= 0)
+    size[unknown] = known ? numel / known : 0;
+  return size;
+}
+
 /// Multi-index of flat position `flat` in `shape`.
 inline std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
   std::vector<int64_t> idx(shape.size());
