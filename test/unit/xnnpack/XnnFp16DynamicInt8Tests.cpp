@@ -179,18 +179,8 @@ TEST_CASE("dynamically quantized fully connected below the bound", "[xnnpack][in
   const uint64_t rows = 4, k = 9, n = 3;
   const std::vector<int8_t> w = int8s(n * k, 81, -60, 127);
   const std::vector<float> wScales{0.01f, 0.02f, 0.005f}, bias{0.1f, -0.2f, 0.3f};
-  GraphWriter g;
-  const uint32_t x = g.addValue({rows, k}), xq = g.addDynamicQuantizedValue({rows, k}, 1);
-  const uint32_t wv =
-      g.addPerChannelQuantizedValue({n, k}, kQC8, wScales, 0, g.addConstant(w.data(), w.size()));
-  const uint32_t bv = g.addConstantValue({n}, bias.data());
-  const uint32_t y = g.addValue({rows, n});
-  g.setExternal(x, 0, kFlagExternalInput);
-  g.setExternal(y, 1, kFlagExternalOutput);
-  g.addUnary(Kind::XNNConvert, x, xq);
-  g.addFullyConnected(xq, wv, bv, y);
   Harness hs;
-  void *h = hs.init(g.finish());
+  void *h = hs.init(dynamicFullyConnectedBlob(rows, k, n, w, wScales, bias));
   std::vector<float> xs(rows * k);
   for (size_t i = 0; i < xs.size(); ++i)
     xs[i] = float(1 + i / k * 5) * std::sin(0.8f * float(i));

@@ -209,6 +209,27 @@ inline std::string convBlob(const ConvCase &c) {
   return g.finish();
 }
 
+/// float [rows, k] -> qdint8 (a scale and zero point per row) -> fully
+/// connected with int8 weights `w` [n, k] (per-channel scales) and a float
+/// bias -> float [rows, n].
+inline std::string dynamicFullyConnectedBlob(uint64_t rows, uint64_t k, uint64_t n,
+                                             const std::vector<int8_t> &w,
+                                             const std::vector<float> &wScales,
+                                             const std::vector<float> &bias,
+                                             OutputClamp clamp = {}) {
+  GraphWriter g;
+  const uint32_t x = g.addValue({rows, k}), xq = g.addDynamicQuantizedValue({rows, k}, 1);
+  const uint32_t wv =
+      g.addPerChannelQuantizedValue({n, k}, kQC8, wScales, 0, g.addConstant(w.data(), w.size()));
+  const uint32_t bv = g.addConstantValue({n}, bias.data());
+  const uint32_t y = g.addValue({rows, n});
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(y, 1, kFlagExternalOutput);
+  g.addUnary(Kind::XNNConvert, x, xq);
+  g.addFullyConnected(xq, wv, bv, y, 0, clamp);
+  return g.finish();
+}
+
 /// Runs handle `h` (a convolution blob of `c`) on NHWC input `xs`; the
 /// largest step between its output and convRef's.
 inline int convStepDiff(Harness &hs, void *h, const ConvCase &c, const std::vector<int8_t> &xs) {
