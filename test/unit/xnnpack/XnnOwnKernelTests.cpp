@@ -17,13 +17,14 @@
 
 using namespace ptec;
 using namespace ptec::xnnpack;
-using test::linearRef;
-using test::randoms;
 using rt::Error;
 namespace fb = fb_xnnpack;
 using Kind = fb::XNodeUnion;
 
 namespace {
+
+using test::linearRef;
+using test::randoms;
 
 size_t count(const std::vector<int64_t> &shape) {
   size_t n = 1;
