@@ -339,40 +339,9 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
       st.weightBytesPacked.fetch_add(wBytes + bBytes);
       return Error::Ok;
     }
-    uint64_t sig = hashBytes(key.data(), key.size() * sizeof(uint64_t), 0x58e1);
-    sig = hashBytes(w, wBytes, sig);
-    if (b)
-      sig = hashBytes(b, bBytes, sig);
-    const rt::cache::ContextKey ck{sig, ctx.runtimeAllocator};
-    rt::cache::AcquireOutcome outcome{};
-    Result<rt::cache::CacheEntry *> entry = backend_.packedCache().acquire(
-        ck,
-        [&]() -> Result<PackedOperator *> {
-          auto *p = new (std::nothrow) PackedOperator(&st);
-          if (p == nullptr)
-            return Error::MemoryAllocationFailed;
-          status = create(&p->op);
-          if (status != xnn_status_success) {
-            p->op = nullptr;
-            delete p;
-            return Error::NotSupported;
-          }
-          st.packs.fetch_add(1);
-          st.packedLive.fetch_add(1);
-          st.weightBytesPacked.fetch_add(wBytes + bBytes);
-          return p;
-        },
-        &outcome);
-    if (!entry.ok())
-      return entry.error() == Error::NotSupported ? created(status) : entry.error();
-    if (outcome == rt::cache::AcquireOutcome::Hit)
-      st.cacheHits.fetch_add(1);
-    else if (outcome == rt::cache::AcquireOutcome::LostRace)
-      st.lostRaces.fetch_add(1);
-    s.entry = entry.get();
-    s.packed = &rt::cache::ContextCache<PackedOperator>::context(s.entry);
-    s.op = s.packed->op;
-    return Error::Ok;
+    const Error e = acquirePackedOperator(backend_, ctx.runtimeAllocator, 0x58e1, key, w, wBytes,
+                                          b, bBytes, create, s, &status);
+    return e == Error::NotSupported ? created(status) : e;
   };
 
   switch (kind) {

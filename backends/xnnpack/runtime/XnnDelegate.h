@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,52 @@ struct Step {
   /// is this step's own (written under the handle's mutex).
   std::shared_ptr<QuantStep> quant;
 };
+
+/// Creates a weight-bearing operator with `create` through the backend's
+/// packed-weight cache (when it is on) into `s`: the key hashes `seed` (the
+/// float32 and the int8 steps have their own), `key` (kind and every
+/// parameter), the weight and the bias bytes. `*status` is create's when it
+/// ran; a failed create gives NotSupported.
+template <typename Create>
+rt::Error acquirePackedOperator(XnnpackBackend &backend, const void *allocator, uint64_t seed,
+                                const std::vector<uint64_t> &key, const void *w, uint64_t wBytes,
+                                const void *b, uint64_t bBytes, Create create, Step &s,
+                                xnn_status *status) {
+  XnnpackStats &st = backend.stats();
+  uint64_t sig = hashBytes(key.data(), key.size() * sizeof(uint64_t), seed);
+  sig = hashBytes(w, wBytes, sig);
+  if (b != nullptr)
+    sig = hashBytes(b, bBytes, sig);
+  rt::cache::AcquireOutcome outcome{};
+  rt::Result<rt::cache::CacheEntry *> entry = backend.packedCache().acquire(
+      rt::cache::ContextKey{sig, allocator},
+      [&]() -> rt::Result<PackedOperator *> {
+        auto *p = new (std::nothrow) PackedOperator(&st);
+        if (p == nullptr)
+          return rt::Error::MemoryAllocationFailed;
+        *status = create(&p->op);
+        if (*status != xnn_status_success) {
+          p->op = nullptr;
+          delete p;
+          return rt::Error::NotSupported;
+        }
+        st.packs.fetch_add(1);
+        st.packedLive.fetch_add(1);
+        st.weightBytesPacked.fetch_add(wBytes + bBytes);
+        return p;
+      },
+      &outcome);
+  if (!entry.ok())
+    return entry.error();
+  if (outcome == rt::cache::AcquireOutcome::Hit)
+    st.cacheHits.fetch_add(1);
+  else if (outcome == rt::cache::AcquireOutcome::LostRace)
+    st.lostRaces.fetch_add(1);
+  s.entry = entry.get();
+  s.packed = &rt::cache::ContextCache<PackedOperator>::context(s.entry);
+  s.op = s.packed->op;
+  return rt::Error::Ok;
+}
 
 class XnnDelegate {
 public:

@@ -54,44 +54,12 @@ template <typename Create>
 Error packOperator(XnnpackBackend &backend, const void *allocator, std::vector<uint64_t> key,
                    const void *w, uint64_t wBytes, const void *b, uint64_t bBytes,
                    Create create, Step &s, xnn_status *status) {
-  XnnpackStats &st = backend.stats();
   if (!backend.weightCache()) {
     *status = create(&s.op);
     return *status == xnn_status_success ? Error::Ok : Error::NotSupported;
   }
-  uint64_t sig = hashBytes(key.data(), key.size() * sizeof(uint64_t), 0x51e8);
-  sig = hashBytes(w, wBytes, sig);
-  if (b != nullptr)
-    sig = hashBytes(b, bBytes, sig);
-  rt::cache::AcquireOutcome outcome{};
-  rt::Result<rt::cache::CacheEntry *> entry = backend.packedCache().acquire(
-      rt::cache::ContextKey{sig, allocator},
-      [&]() -> rt::Result<PackedOperator *> {
-        auto *p = new (std::nothrow) PackedOperator(&st);
-        if (p == nullptr)
-          return Error::MemoryAllocationFailed;
-        *status = create(&p->op);
-        if (*status != xnn_status_success) {
-          p->op = nullptr;
-          delete p;
-          return Error::NotSupported;
-        }
-        st.packs.fetch_add(1);
-        st.packedLive.fetch_add(1);
-        st.weightBytesPacked.fetch_add(wBytes + bBytes);
-        return p;
-      },
-      &outcome);
-  if (!entry.ok())
-    return entry.error();
-  if (outcome == rt::cache::AcquireOutcome::Hit)
-    st.cacheHits.fetch_add(1);
-  else if (outcome == rt::cache::AcquireOutcome::LostRace)
-    st.lostRaces.fetch_add(1);
-  s.entry = entry.get();
-  s.packed = &rt::cache::ContextCache<PackedOperator>::context(s.entry);
-  s.op = s.packed->op;
-  return Error::Ok;
+  return acquirePackedOperator(backend, allocator, 0x51e8, key, w, wBytes, b, bBytes, create, s,
+                               status);
 }
 
 } // namespace
