@@ -327,6 +327,16 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   auto constantOf = [&](uint32_t v) -> const float * {
     return V[v].isConstant() ? reinterpret_cast<const float *>(pointers_[v]) : nullptr;
   };
+  // The optional bias (a third input): a constant of `n` elements.
+  auto constantBias = [&](uint64_t n, const float **bias) {
+    if (ops.inputs.size() <= 2)
+      return Error::Ok;
+    *bias = constantOf(ops.inputs[2]);
+    if (*bias == nullptr || V[ops.inputs[2]].numel != n)
+      return bad(Error::NotSupported, "the bias must be a constant of " + std::to_string(n) +
+                                          " elements");
+    return Error::Ok;
+  };
   // A weight-bearing operator: through the cache (keyed by parameters and
   // weight bytes) or owned by this handle when the cache is off.
   auto packed = [&](std::vector<uint64_t> key, const float *w, uint64_t wBytes,
@@ -386,12 +396,7 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const uint64_t outC = transposed ? w.dims[1] : w.dims[0];
     const uint64_t inC = transposed ? w.dims[0] : w.dims[1];
     const float *bias = nullptr;
-    if (ops.inputs.size() > 2) {
-      bias = constantOf(ops.inputs[2]);
-      if (bias == nullptr || V[ops.inputs[2]].numel != outC)
-        return bad(Error::NotSupported, "the bias must be a constant of " +
-                                            std::to_string(outC) + " elements");
-    }
+    PTEC_TRY(constantBias(outC, &bias));
     if (inC == 0 || outC == 0 || in.numel % inC != 0)
       return bad(Error::InvalidArgument, "input " + dimsText(in.dims) +
                                              " does not end in the filter's " +
@@ -438,24 +443,11 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
       return bad(Error::NotSupported, "the filter must be a constant of " +
                                           std::to_string(wNumel) + " elements");
     const float *bias = nullptr;
-    if (ops.inputs.size() > 2) {
-      bias = constantOf(ops.inputs[2]);
-      if (bias == nullptr || V[ops.inputs[2]].numel != outC)
-        return bad(Error::NotSupported, "the bias must be a constant of " +
-                                            std::to_string(outC) + " elements");
-    }
+    PTEC_TRY(constantBias(outC, &bias));
     uint64_t oh = 0, ow = 0;
     if (deconv) {
-      const uint64_t effH = uint64_t(c->kernel_height() - 1) * std::max(1u, c->dilation_height()) + 1;
-      const uint64_t effW = uint64_t(c->kernel_width() - 1) * std::max(1u, c->dilation_width()) + 1;
-      const uint64_t fullH = c->subsampling_height() * (in.dims[1] - 1) + c->adjustment_height() + effH;
-      const uint64_t fullW = c->subsampling_width() * (in.dims[2] - 1) + c->adjustment_width() + effW;
-      if (c->kernel_height() == 0 || c->kernel_width() == 0 || in.dims[1] == 0 ||
-          in.dims[2] == 0 || fullH < uint64_t(c->padding_top()) + c->padding_bottom() ||
-          fullW < uint64_t(c->padding_left()) + c->padding_right())
+      if (!deconvOut(c, in.dims, &oh, &ow))
         return bad(Error::InvalidArgument, "the kernel and padding do not fit the input");
-      oh = fullH - c->padding_top() - c->padding_bottom();
-      ow = fullW - c->padding_left() - c->padding_right();
     } else if (!convWindowOut(c, in.dims, &oh, &ow)) {
       return bad(Error::InvalidArgument, "the kernel does not fit the padded input " +
                                              dimsText(in.dims));

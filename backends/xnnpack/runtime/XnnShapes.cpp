@@ -74,17 +74,8 @@ Error convShape(const fb::XNode *node, const Dims &in, Dims *out, std::string *w
                             : uint64_t(c->groups()) * c->group_output_channels();
   uint64_t oh = 0, ow = 0;
   if (kind == Kind::XNNConvTranspose2d) {
-    const uint64_t effH = uint64_t(c->kernel_height() - 1) * std::max(1u, c->dilation_height()) + 1;
-    const uint64_t effW = uint64_t(c->kernel_width() - 1) * std::max(1u, c->dilation_width()) + 1;
-    if (c->kernel_height() == 0 || c->kernel_width() == 0 || in[1] == 0 || in[2] == 0)
+    if (!deconvOut(c, in, &oh, &ow))
       return fail(why, "the kernel and padding do not fit the input " + dimsText(in));
-    const uint64_t fullH = c->subsampling_height() * (in[1] - 1) + c->adjustment_height() + effH;
-    const uint64_t fullW = c->subsampling_width() * (in[2] - 1) + c->adjustment_width() + effW;
-    if (fullH < uint64_t(c->padding_top()) + c->padding_bottom() ||
-        fullW < uint64_t(c->padding_left()) + c->padding_right())
-      return fail(why, "the kernel and padding do not fit the input " + dimsText(in));
-    oh = fullH - c->padding_top() - c->padding_bottom();
-    ow = fullW - c->padding_left() - c->padding_right();
   } else {
     if (!convWindowOut(c, in, &oh, &ow))
       return fail(why, "the kernel does not fit the padded input " + dimsText(in));
@@ -373,6 +364,21 @@ bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint3
   if (padded < eff)
     return false;
   *out = (padded - eff) / stride + 1;
+  return true;
+}
+
+bool deconvOut(const fb::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow) {
+  if (c->kernel_height() == 0 || c->kernel_width() == 0 || in[1] == 0 || in[2] == 0)
+    return false;
+  const uint64_t effH = uint64_t(c->kernel_height() - 1) * std::max(1u, c->dilation_height()) + 1;
+  const uint64_t effW = uint64_t(c->kernel_width() - 1) * std::max(1u, c->dilation_width()) + 1;
+  const uint64_t fullH = c->subsampling_height() * (in[1] - 1) + c->adjustment_height() + effH;
+  const uint64_t fullW = c->subsampling_width() * (in[2] - 1) + c->adjustment_width() + effW;
+  if (fullH < uint64_t(c->padding_top()) + c->padding_bottom() ||
+      fullW < uint64_t(c->padding_left()) + c->padding_right())
+    return false;
+  *oh = fullH - c->padding_top() - c->padding_bottom();
+  *ow = fullW - c->padding_left() - c->padding_right();
   return true;
 }
 

@@ -37,6 +37,9 @@ bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint3
 /// window, dilation, stride and same-padding flag.
 bool convWindowOut(const fb_xnnpack::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow);
 bool poolWindowOut(const fb_xnnpack::_XNNPooling2D *p, const Dims &in, uint64_t *oh, uint64_t *ow);
+/// Output height and width of a transposed convolution over NHWC input dims
+/// `in`; false when its kernel and padding do not fit.
+bool deconvOut(const fb_xnnpack::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow);
 
 /// The dims node `node` writes to its first output. `in` holds the dims of
 /// its inputs in NodeOperands order; `declared` is the output's dims in the
