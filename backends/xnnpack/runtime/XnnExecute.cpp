@@ -429,7 +429,7 @@ Error XnnDelegate::runStep(const Step &s) {
     break;
   case Exec::Transpose:
     transposeElements(static_cast<const float *>(a), static_cast<float *>(y), s.rank0, s.shape0,
-                     s.perm);
+                      s.perm);
     return Error::Ok;
   case Exec::Copy:
     if (y != a)
