@@ -1,6 +1,7 @@
 //===- AliasEval.cpp - PyTorch's meaning of a program that writes in place ===//
 
 #include "test/differential/AliasEval.h"
+#include "test/differential/RefShapes.h"
 
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/schema/OperatorSchema.h"
@@ -15,58 +16,6 @@ namespace ptec::difftest {
 using namespace mlir;
 
 namespace {
-
-double f32(double x) { return static_cast<double>(static_cast<float>(x)); }
-
-int64_t product(const std::vector<int64_t> &v) {
-  int64_t n = 1;
-  for (int64_t d : v)
-    n *= d;
-  return n;
-}
-
-std::vector<int64_t> contiguousStrides(const std::vector<int64_t> &sizes) {
-  std::vector<int64_t> st(sizes.size(), 1);
-  for (int i = static_cast<int>(sizes.size()) - 2; i >= 0; --i)
-    st[i] = st[i + 1] * std::max<int64_t>(sizes[i + 1], 1);
-  return st;
-}
-
-std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> idx(shape.size());
-  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
-    idx[i] = flat % shape[i];
-    flat /= shape[i];
-  }
-  return idx;
-}
-
-int64_t flatten(const std::vector<int64_t> &idx, const std::vector<int64_t> &shape) {
-  int64_t f = 0;
-  for (size_t i = 0; i < shape.size(); ++i)
-    f = f * shape[i] + idx[i];
-  return f;
-}
-
-/// `src` broadcast to position `idx` of a tensor of rank idx.size(); false
-/// when it does not broadcast.
-bool broadcastsTo(const std::vector<int64_t> &src, const std::vector<int64_t> &dst) {
-  if (src.size() > dst.size())
-    return false;
-  size_t off = dst.size() - src.size();
-  for (size_t i = 0; i < src.size(); ++i)
-    if (src[i] != 1 && src[i] != dst[off + i])
-      return false;
-  return true;
-}
-
-double broadcastAt(const RefTensor &src, const std::vector<int64_t> &idx) {
-  size_t off = idx.size() - src.shape.size();
-  std::vector<int64_t> sidx(src.shape.size());
-  for (size_t i = 0; i < src.shape.size(); ++i)
-    sidx[i] = src.shape[i] == 1 ? 0 : idx[off + i];
-  return src.data[flatten(sidx, src.shape)];
-}
 
 std::string str(const std::vector<int64_t> &v) {
   std::string s = "[";
@@ -85,7 +34,7 @@ struct View {
   int depth = 0;           // view ops between it and its storage's first tensor
   int64_t writesSeen = 0;  // storage->writes when it was made
 
-  int64_t numel() const { return product(sizes); }
+  int64_t numel() const { return numelOf(sizes); }
   /// Storage position of element `i` (row-major over sizes).
   int64_t at(int64_t i) const {
     std::vector<int64_t> idx = unflatten(i, sizes);
@@ -188,16 +137,8 @@ std::optional<View> makeView(exir::AtenOp op, const View &self, std::string *err
     v.sizes.erase(v.sizes.begin() + dim);
     v.strides.erase(v.strides.begin() + dim);
   } else if (name == "aten::view") {
-    std::vector<int64_t> size = listAttr(op, "size");
-    int64_t known = 1, unknown = -1;
-    for (size_t i = 0; i < size.size(); ++i)
-      if (size[i] == -1)
-        unknown = static_cast<int64_t>(i);
-      else
-        known *= size[i];
-    if (unknown >= 0)
-      size[unknown] = known ? self.numel() / known : 0;
-    if (product(size) != self.numel())
+    std::vector<int64_t> size = inferSize(listAttr(op, "size"), self.numel());
+    if (numelOf(size) != self.numel())
       return bad("size " + str(size) + " does not keep the element count");
     std::optional<std::vector<int64_t>> strides = computeStride(self.sizes, self.strides, size);
     if (!strides)
@@ -431,7 +372,7 @@ std::optional<RefTensor> inplaceValue(exir::AtenOp op, const std::vector<RefTens
       return std::nullopt;
     }
     std::set<int64_t> seen;
-    for (int64_t i = 0; i < product(shape); ++i) {
+    for (int64_t i = 0; i < numelOf(shape); ++i) {
       std::vector<int64_t> idx = unflatten(i, shape), target(self.shape.size());
       int64_t pos = 0;
       for (size_t j = 0; j < from.size(); ++j)

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "test/differential/ProgramGen.h"
+#include "test/differential/GenModule.h"
 #include "test/differential/GenRandom.h"
 
 #include <algorithm>
@@ -505,26 +506,10 @@ private:
       const std::vector<size_t> &c = chance(0.75) ? dyn : any;
       results.push_back({i == 0 ? c.back() : pick(c), "#exir.output<user_output>"});
     }
-    std::string text = "module attributes {exir.phase = \"import\", exir.version = \"1.2\"} {\n";
-    for (const std::string &w : weights_)
-      text += "  " + w + "\n";
-    text += "  func.func @forward(";
-    for (size_t i = 0; i < args_.size(); ++i)
-      text += (i ? ", " : "") + args_[i];
-    text += ") -> (";
-    for (size_t i = 0; i < results.size(); ++i)
-      text += (i ? ", " : "") + typeOf(results[i].first) + " {exir.output = " +
-              results[i].second + "}";
-    text += ") {\n";
-    for (const std::string &line : body_)
-      text += line + "\n";
-    text += "    return ";
-    std::string types;
-    for (size_t i = 0; i < results.size(); ++i) {
-      text += (i ? ", %" : "%") + values_[results[i].first].name;
-      types += (i ? ", " : "") + typeOf(results[i].first);
-    }
-    return text + " : " + types + "\n  }\n}\n";
+    std::vector<GenOutput> outputs;
+    for (const auto &[v, kind] : results)
+      outputs.push_back({values_[v].name, typeOf(v), kind});
+    return forwardModule("1.2", weights_, args_, body_, outputs);
   }
 
   int bound_ = 0;

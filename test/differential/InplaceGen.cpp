@@ -23,8 +23,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "test/differential/AliasEval.h"
+#include "test/differential/GenModule.h"
 #include "test/differential/GenRandom.h"
 #include "test/differential/ProgramGen.h"
+#include "test/differential/RefShapes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -38,30 +40,6 @@ namespace ptec::difftest {
 namespace {
 
 using Shape = std::vector<int64_t>;
-
-int64_t numel(const Shape &s) {
-  int64_t n = 1;
-  for (int64_t d : s)
-    n *= d;
-  return n;
-}
-
-Shape contiguous(const Shape &s) {
-  Shape st(s.size(), 1);
-  for (int i = static_cast<int>(s.size()) - 2; i >= 0; --i)
-    st[i] = st[i + 1] * std::max<int64_t>(s[i + 1], 1);
-  return st;
-}
-
-bool broadcasts(const Shape &src, const Shape &dst) {
-  if (src.size() > dst.size())
-    return false;
-  size_t off = dst.size() - src.size();
-  for (size_t i = 0; i < src.size(); ++i)
-    if (src[i] != 1 && src[i] != dst[off + i])
-      return false;
-  return true;
-}
 
 std::string ints(const Shape &v) {
   std::string s;
@@ -98,7 +76,7 @@ struct Val {
   }
   std::set<int64_t> positions() const {
     std::set<int64_t> out;
-    for (int64_t i = 0; i < numel(sizes); ++i) {
+    for (int64_t i = 0; i < numelOf(sizes); ++i) {
       int64_t p = offset, f = i;
       for (int d = static_cast<int>(sizes.size()) - 1; d >= 0; --d) {
         p += (f % sizes[d]) * strides[d];
@@ -109,7 +87,7 @@ struct Val {
     return out;
   }
   bool isContiguous() const {
-    Shape want = contiguous(sizes);
+    Shape want = contiguousStrides(sizes);
     for (size_t d = 0; d < sizes.size(); ++d)
       if (sizes[d] != 1 && strides[d] != want[d])
         return false;
@@ -180,7 +158,7 @@ private:
     Val v;
     v.name = name;
     v.sizes = s;
-    v.strides = contiguous(s);
+    v.strides = contiguousStrides(s);
     v.dtype = dtype;
     v.storage = static_cast<int>(storages_.size());
     storages_.push_back({kind});
@@ -246,7 +224,7 @@ private:
   Val freshVal(const Shape &sizes, bool exact, DType dtype = DType::F32) {
     Val v;
     v.sizes = sizes;
-    v.strides = contiguous(sizes);
+    v.strides = contiguousStrides(sizes);
     v.dtype = dtype;
     v.exact = exact;
     v.storage = static_cast<int>(storages_.size());
@@ -334,7 +312,7 @@ private:
     std::vector<size_t> c;
     for (size_t i : floats(false)) {
       const Val &v = values_[i];
-      if ((exactShape ? v.sizes == to : broadcasts(v.sizes, to)) &&
+      if ((exactShape ? v.sizes == to : broadcastsTo(v.sizes, to)) &&
           readable(self, v, elementwise))
         c.push_back(i);
     }
@@ -380,7 +358,7 @@ private:
     int n = uniform(1, 3);
     for (int i = 0; i < n; ++i) {
       long next = view(v);
-      if (next >= 0 && values_[next].writable && numel(values_[next].sizes) > 0)
+      if (next >= 0 && values_[next].writable && numelOf(values_[next].sizes) > 0)
         v = size_t(next);
     }
     inplace(v);
@@ -432,7 +410,7 @@ private:
         if (!s.exact || rank == 0)
           break;
         std::vector<Shape> candidates;
-        int64_t n = numel(s.sizes);
+        int64_t n = numelOf(s.sizes);
         candidates.push_back({n});
         for (int64_t a = 2; a < n; ++a)
           if (n % a == 0) {
@@ -746,7 +724,7 @@ private:
       long b = -1;
       std::vector<size_t> c;
       for (size_t i : floats(false))
-        if (broadcasts(values_[i].sizes, to))
+        if (broadcastsTo(values_[i].sizes, to))
           c.push_back(i);
       if (!c.empty())
         b = long(pick(c));
@@ -824,27 +802,10 @@ private:
     if (results.empty())
       results.push_back(all.back());
 
-    std::string text = "module attributes {exir.phase = \"import\", exir.version = \"1.1\"} {\n";
-    for (const std::string &w : weights_)
-      text += "  " + w + "\n";
-    text += "  func.func @forward(";
-    for (size_t i = 0; i < args_.size(); ++i)
-      text += (i ? ", " : "") + args_[i];
-    text += ") -> (";
-    for (size_t i = 0; i < results.size(); ++i)
-      text += (i ? ", " : "") + values_[results[i]].type() +
-              " {exir.output = #exir.output<user_output>}";
-    text += ") {\n";
-    for (const std::string &line : body_)
-      text += line + "\n";
-    text += "    return ";
-    std::string types;
-    for (size_t i = 0; i < results.size(); ++i) {
-      text += (i ? ", %" : "%") + values_[results[i]].name;
-      types += (i ? ", " : "") + values_[results[i]].type();
-    }
-    text += " : " + types + "\n  }\n}\n";
-    return text;
+    std::vector<GenOutput> outputs;
+    for (size_t v : results)
+      outputs.push_back({values_[v].name, values_[v].type(), "#exir.output<user_output>"});
+    return forwardModule("1.1", weights_, args_, body_, outputs);
   }
 
   std::vector<Val> values_;

@@ -1,6 +1,7 @@
 //===- ProgramGen.cpp - random small stateful programs --------------------===//
 
 #include "test/differential/ProgramGen.h"
+#include "test/differential/GenModule.h"
 #include "test/differential/GenRandom.h"
 
 #include <cstdio>
@@ -381,27 +382,10 @@ private:
       results.push_back({v, "#exir.output<user_output>"});
     }
 
-    std::string text = "module attributes {exir.phase = \"import\", exir.version = \"1.1\"} {\n";
-    for (const std::string &w : weights_)
-      text += "  " + w + "\n";
-    text += "  func.func @forward(";
-    for (size_t i = 0; i < args_.size(); ++i)
-      text += (i ? ", " : "") + args_[i];
-    text += ") -> (";
-    for (size_t i = 0; i < results.size(); ++i)
-      text += (i ? ", " : "") + typeOfValue(results[i].first) +
-              " {exir.output = " + results[i].second + "}";
-    text += ") {\n";
-    for (const std::string &line : body_)
-      text += line + "\n";
-    text += "    return ";
-    std::string types;
-    for (size_t i = 0; i < results.size(); ++i) {
-      text += (i ? ", %" : "%") + values_[results[i].first].name;
-      types += (i ? ", " : "") + typeOfValue(results[i].first);
-    }
-    text += " : " + types + "\n  }\n}\n";
-    return text;
+    std::vector<GenOutput> outputs;
+    for (const auto &[v, kind] : results)
+      outputs.push_back({values_[v].name, typeOfValue(v), kind});
+    return forwardModule("1.1", weights_, args_, body_, outputs);
   }
 
   std::vector<Value> values_;

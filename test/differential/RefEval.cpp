@@ -1,6 +1,7 @@
 //===- RefEval.cpp - reference evaluation of a stateful method ------------===//
 
 #include "test/differential/RefEval.h"
+#include "test/differential/RefShapes.h"
 
 #include "dialects/exir/IR/ExirDialect.h"
 
@@ -12,48 +13,15 @@
 namespace ptec::difftest {
 using namespace mlir;
 
-int64_t RefTensor::numel() const {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
+int64_t RefTensor::numel() const { return numelOf(shape); }
 
 namespace {
-
-double f32(double x) { return static_cast<double>(static_cast<float>(x)); }
 
 std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
   std::vector<int64_t> st(shape.size(), 1);
   for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
     st[i] = st[i + 1] * shape[i + 1];
   return st;
-}
-
-/// Multi-index of flat position `flat` in `shape`.
-std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> idx(shape.size());
-  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
-    idx[i] = flat % shape[i];
-    flat /= shape[i];
-  }
-  return idx;
-}
-
-int64_t flatten(const std::vector<int64_t> &idx, const std::vector<int64_t> &shape) {
-  int64_t f = 0;
-  for (size_t i = 0; i < shape.size(); ++i)
-    f = f * shape[i] + idx[i];
-  return f;
-}
-
-/// Value of `src` broadcast (numpy rules) at multi-index `idx` of `shape`.
-double broadcastAt(const RefTensor &src, const std::vector<int64_t> &idx) {
-  size_t off = idx.size() - src.shape.size();
-  std::vector<int64_t> sidx(src.shape.size());
-  for (size_t i = 0; i < src.shape.size(); ++i)
-    sidx[i] = src.shape[i] == 1 ? 0 : idx[off + i];
-  return src.data[flatten(sidx, src.shape)];
 }
 
 RefTensor like(const std::vector<int64_t> &shape) {
@@ -127,19 +95,6 @@ std::vector<int64_t> broadcastShape(const std::vector<int64_t> &a, const std::ve
     out[i] = x == 1 ? y : x;
   }
   return out;
-}
-
-/// A view's size with one -1 inferred from `numel`.
-std::vector<int64_t> inferSize(std::vector<int64_t> size, int64_t numel) {
-  int64_t known = 1, unknown = -1;
-  for (size_t i = 0; i < size.size(); ++i)
-    if (size[i] == -1)
-      unknown = static_cast<int64_t>(i);
-    else
-      known *= size[i];
-  if (unknown >= 0)
-    size[unknown] = known ? numel / known : 0;
-  return size;
 }
 
 } // namespace

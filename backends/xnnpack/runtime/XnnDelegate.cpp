@@ -222,6 +222,43 @@ Error XnnDelegate::createSteps(rt::BackendInitContext &ctx, std::string *why) {
   return Error::Ok;
 }
 
+const char *setPadDims(const fb::XNNStaticConstantPad *p, const std::vector<uint64_t> &in, Step &s,
+                       std::vector<uint64_t> *out) {
+  const size_t rank = in.size();
+  if (!p->pre_paddings() || !p->post_paddings() || p->pre_paddings()->size() != rank ||
+      p->post_paddings()->size() != rank || rank == 0)
+    return "needs one pre and post padding per input dim";
+  out->assign(rank, 0);
+  s.rank0 = rank;
+  for (size_t k = 0; k < rank; ++k) {
+    s.shape0[k] = in[k];
+    s.pre[k] = p->pre_paddings()->Get(uint32_t(k));
+    s.post[k] = p->post_paddings()->Get(uint32_t(k));
+    (*out)[k] = in[k] + s.pre[k] + s.post[k];
+  }
+  return nullptr;
+}
+
+const char *setTransposeDims(const fb::XNNStaticTranspose *t, const std::vector<uint64_t> &in,
+                             Step &s, std::vector<uint64_t> *out) {
+  const size_t rank = in.size();
+  if (!t->perm() || t->perm()->size() != rank || rank == 0)
+    return "perm must list one entry per input dim";
+  std::vector<bool> seen(rank, false);
+  out->assign(rank, 0);
+  s.rank0 = rank;
+  for (size_t k = 0; k < rank; ++k) {
+    const uint32_t p = t->perm()->Get(uint32_t(k));
+    if (p >= rank || seen[p])
+      return "perm is not a permutation";
+    seen[p] = true;
+    s.perm[k] = p;
+    s.shape0[k] = in[k];
+    (*out)[k] = in[p];
+  }
+  return nullptr;
+}
+
 Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::string *why) {
   const fb::XNode *node = blob_.graph->xnodes()->Get(index);
   const NodeOperands &ops = plan_.operands[index];
@@ -290,6 +327,16 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   auto constantOf = [&](uint32_t v) -> const float * {
     return V[v].isConstant() ? reinterpret_cast<const float *>(pointers_[v]) : nullptr;
   };
+  // The optional bias (a third input): a constant of `n` elements.
+  auto constantBias = [&](uint64_t n, const float **bias) {
+    if (ops.inputs.size() <= 2)
+      return Error::Ok;
+    *bias = constantOf(ops.inputs[2]);
+    if (*bias == nullptr || V[ops.inputs[2]].numel != n)
+      return bad(Error::NotSupported, "the bias must be a constant of " + std::to_string(n) +
+                                          " elements");
+    return Error::Ok;
+  };
   // A weight-bearing operator: through the cache (keyed by parameters and
   // weight bytes) or owned by this handle when the cache is off.
   auto packed = [&](std::vector<uint64_t> key, const float *w, uint64_t wBytes,
@@ -302,40 +349,9 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
       st.weightBytesPacked.fetch_add(wBytes + bBytes);
       return Error::Ok;
     }
-    uint64_t sig = hashBytes(key.data(), key.size() * sizeof(uint64_t), 0x58e1);
-    sig = hashBytes(w, wBytes, sig);
-    if (b)
-      sig = hashBytes(b, bBytes, sig);
-    const rt::cache::ContextKey ck{sig, ctx.runtimeAllocator};
-    rt::cache::AcquireOutcome outcome{};
-    Result<rt::cache::CacheEntry *> entry = backend_.packedCache().acquire(
-        ck,
-        [&]() -> Result<PackedOperator *> {
-          auto *p = new (std::nothrow) PackedOperator(&st);
-          if (p == nullptr)
-            return Error::MemoryAllocationFailed;
-          status = create(&p->op);
-          if (status != xnn_status_success) {
-            p->op = nullptr;
-            delete p;
-            return Error::NotSupported;
-          }
-          st.packs.fetch_add(1);
-          st.packedLive.fetch_add(1);
-          st.weightBytesPacked.fetch_add(wBytes + bBytes);
-          return p;
-        },
-        &outcome);
-    if (!entry.ok())
-      return entry.error() == Error::NotSupported ? created(status) : entry.error();
-    if (outcome == rt::cache::AcquireOutcome::Hit)
-      st.cacheHits.fetch_add(1);
-    else if (outcome == rt::cache::AcquireOutcome::LostRace)
-      st.lostRaces.fetch_add(1);
-    s.entry = entry.get();
-    s.packed = &rt::cache::ContextCache<PackedOperator>::context(s.entry);
-    s.op = s.packed->op;
-    return Error::Ok;
+    const Error e = acquirePackedOperator(backend_, ctx.runtimeAllocator, 0x58e1, key, w, wBytes,
+                                          b, bBytes, create, s, &status);
+    return e == Error::NotSupported ? created(status) : e;
   };
 
   switch (kind) {
@@ -380,12 +396,7 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const uint64_t outC = transposed ? w.dims[1] : w.dims[0];
     const uint64_t inC = transposed ? w.dims[0] : w.dims[1];
     const float *bias = nullptr;
-    if (ops.inputs.size() > 2) {
-      bias = constantOf(ops.inputs[2]);
-      if (bias == nullptr || V[ops.inputs[2]].numel != outC)
-        return bad(Error::NotSupported, "the bias must be a constant of " +
-                                            std::to_string(outC) + " elements");
-    }
+    PTEC_TRY(constantBias(outC, &bias));
     if (inC == 0 || outC == 0 || in.numel % inC != 0)
       return bad(Error::InvalidArgument, "input " + dimsText(in.dims) +
                                              " does not end in the filter's " +
@@ -415,7 +426,6 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const uint32_t allowed = deconv ? 0u : kFlagSamePadding;
     if ((c->flags() & ~allowed) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(c->flags()) + " are not supported");
-    const bool same = (c->flags() & kFlagSamePadding) != 0;
     const uint64_t groups = c->groups(), gic = c->group_input_channels(),
                    goc = c->group_output_channels();
     if (groups == 0 || gic == 0 || goc == 0 || (depthwise && goc % gic != 0))
@@ -433,28 +443,12 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
       return bad(Error::NotSupported, "the filter must be a constant of " +
                                           std::to_string(wNumel) + " elements");
     const float *bias = nullptr;
-    if (ops.inputs.size() > 2) {
-      bias = constantOf(ops.inputs[2]);
-      if (bias == nullptr || V[ops.inputs[2]].numel != outC)
-        return bad(Error::NotSupported, "the bias must be a constant of " +
-                                            std::to_string(outC) + " elements");
-    }
+    PTEC_TRY(constantBias(outC, &bias));
     uint64_t oh = 0, ow = 0;
     if (deconv) {
-      const uint64_t effH = uint64_t(c->kernel_height() - 1) * std::max(1u, c->dilation_height()) + 1;
-      const uint64_t effW = uint64_t(c->kernel_width() - 1) * std::max(1u, c->dilation_width()) + 1;
-      const uint64_t fullH = c->subsampling_height() * (in.dims[1] - 1) + c->adjustment_height() + effH;
-      const uint64_t fullW = c->subsampling_width() * (in.dims[2] - 1) + c->adjustment_width() + effW;
-      if (c->kernel_height() == 0 || c->kernel_width() == 0 || in.dims[1] == 0 ||
-          in.dims[2] == 0 || fullH < uint64_t(c->padding_top()) + c->padding_bottom() ||
-          fullW < uint64_t(c->padding_left()) + c->padding_right())
+      if (!deconvOut(c, in.dims, &oh, &ow))
         return bad(Error::InvalidArgument, "the kernel and padding do not fit the input");
-      oh = fullH - c->padding_top() - c->padding_bottom();
-      ow = fullW - c->padding_left() - c->padding_right();
-    } else if (!windowOut(in.dims[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
-                          c->dilation_height(), c->subsampling_height(), same, &oh) ||
-               !windowOut(in.dims[2], c->padding_left(), c->padding_right(), c->kernel_width(),
-                          c->dilation_width(), c->subsampling_width(), same, &ow)) {
+    } else if (!convWindowOut(c, in.dims, &oh, &ow)) {
       return bad(Error::InvalidArgument, "the kernel does not fit the padded input " +
                                              dimsText(in.dims));
     }
@@ -502,12 +496,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
     if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1))
       return bad(Error::NotSupported, "average pooling has no dilation");
-    const bool same = (p->flags() & kFlagSamePadding) != 0;
     uint64_t oh = 0, ow = 0;
-    if (!windowOut(in.dims[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
-                   p->dilation_height(), p->stride_height(), same, &oh) ||
-        !windowOut(in.dims[2], p->padding_left(), p->padding_right(), p->pooling_width(),
-                   p->dilation_width(), p->stride_width(), same, &ow))
+    if (!poolWindowOut(p, in.dims, &oh, &ow))
       return bad(Error::InvalidArgument, "the window does not fit the padded input " +
                                              dimsText(in.dims));
     const uint64_t ch = in.dims[3];
@@ -597,17 +587,9 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const auto *p = static_cast<const fb::XNNStaticConstantPad *>(node->xnode_union());
     const ValueInfo &in = V[s.in0];
     const size_t rank = in.dims.size();
-    if (!p->pre_paddings() || !p->post_paddings() || p->pre_paddings()->size() != rank ||
-        p->post_paddings()->size() != rank || rank == 0)
-      return bad(Error::InvalidArgument, "needs one pre and post padding per input dim");
-    std::vector<uint64_t> outDims(rank);
-    s.rank0 = rank;
-    for (size_t k = 0; k < rank; ++k) {
-      s.shape0[k] = in.dims[k];
-      s.pre[k] = p->pre_paddings()->Get(uint32_t(k));
-      s.post[k] = p->post_paddings()->Get(uint32_t(k));
-      outDims[k] = in.dims[k] + s.pre[k] + s.post[k];
-    }
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setPadDims(p, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     PTEC_TRY(outIs(outDims));
     s.exec = Exec::Pad;
     const float value = p->padding_value();
@@ -638,23 +620,13 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
   case Kind::XNNStaticTranspose: {
     const auto *t = static_cast<const fb::XNNStaticTranspose *>(node->xnode_union());
     const ValueInfo &in = V[s.in0];
-    const size_t rank = in.dims.size();
-    if (!t->perm() || t->perm()->size() != rank || t->num_dims() != rank || rank == 0)
+    if (t->num_dims() != in.dims.size())
       return bad(Error::InvalidArgument, "perm must list one entry per input dim");
-    std::vector<bool> seen(rank, false);
-    std::vector<uint64_t> outDims(rank);
-    for (size_t k = 0; k < rank; ++k) {
-      const uint32_t p = t->perm()->Get(uint32_t(k));
-      if (p >= rank || seen[p])
-        return bad(Error::InvalidArgument, "perm is not a permutation");
-      seen[p] = true;
-      s.perm[k] = p;
-      s.shape0[k] = in.dims[k];
-      outDims[k] = in.dims[p];
-    }
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setTransposeDims(t, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     PTEC_TRY(outIs(outDims));
     s.exec = Exec::Transpose;
-    s.rank0 = rank;
     break;
   }
   case Kind::XNNConcatenate2: case Kind::XNNConcatenate3: case Kind::XNNConcatenate4:

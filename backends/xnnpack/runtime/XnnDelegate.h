@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,52 @@ struct Step {
   std::shared_ptr<QuantStep> quant;
 };
 
+/// Creates a weight-bearing operator with `create` through the backend's
+/// packed-weight cache (when it is on) into `s`: the key hashes `seed` (the
+/// float32 and the int8 steps have their own), `key` (kind and every
+/// parameter), the weight and the bias bytes. `*status` is create's when it
+/// ran; a failed create gives NotSupported.
+template <typename Create>
+rt::Error acquirePackedOperator(XnnpackBackend &backend, const void *allocator, uint64_t seed,
+                                const std::vector<uint64_t> &key, const void *w, uint64_t wBytes,
+                                const void *b, uint64_t bBytes, Create create, Step &s,
+                                xnn_status *status) {
+  XnnpackStats &st = backend.stats();
+  uint64_t sig = hashBytes(key.data(), key.size() * sizeof(uint64_t), seed);
+  sig = hashBytes(w, wBytes, sig);
+  if (b != nullptr)
+    sig = hashBytes(b, bBytes, sig);
+  rt::cache::AcquireOutcome outcome{};
+  rt::Result<rt::cache::CacheEntry *> entry = backend.packedCache().acquire(
+      rt::cache::ContextKey{sig, allocator},
+      [&]() -> rt::Result<PackedOperator *> {
+        auto *p = new (std::nothrow) PackedOperator(&st);
+        if (p == nullptr)
+          return rt::Error::MemoryAllocationFailed;
+        *status = create(&p->op);
+        if (*status != xnn_status_success) {
+          p->op = nullptr;
+          delete p;
+          return rt::Error::NotSupported;
+        }
+        st.packs.fetch_add(1);
+        st.packedLive.fetch_add(1);
+        st.weightBytesPacked.fetch_add(wBytes + bBytes);
+        return p;
+      },
+      &outcome);
+  if (!entry.ok())
+    return entry.error();
+  if (outcome == rt::cache::AcquireOutcome::Hit)
+    st.cacheHits.fetch_add(1);
+  else if (outcome == rt::cache::AcquireOutcome::LostRace)
+    st.lostRaces.fetch_add(1);
+  s.entry = entry.get();
+  s.packed = &rt::cache::ContextCache<PackedOperator>::context(s.entry);
+  s.op = s.packed->op;
+  return rt::Error::Ok;
+}
+
 class XnnDelegate {
 public:
   /// Parses and checks `blob`, plans the workspace and creates every
@@ -128,6 +175,15 @@ private:
   std::mutex mutex_;
 };
 
+/// The pad and transpose steps, float32 or int8: s.rank0 and s.shape0 from
+/// input dims `in`, then s.pre and s.post (pad) or s.perm (transpose) from
+/// the node; `out` gets the dims the step writes. Returns what is wrong with
+/// the node's fields for `in`, or nullptr.
+const char *setPadDims(const fb_xnnpack::XNNStaticConstantPad *p, const std::vector<uint64_t> &in,
+                       Step &s, std::vector<uint64_t> *out);
+const char *setTransposeDims(const fb_xnnpack::XNNStaticTranspose *t,
+                             const std::vector<uint64_t> &in, Step &s, std::vector<uint64_t> *out);
+
 /// "node 3 (XNNConv2d, debug handle 7)".
 std::string describeNode(const fb_xnnpack::XNode *node, uint32_t index);
 
@@ -138,8 +194,40 @@ void halfToFloat32(const void *in, float *out, uint64_t n);
 void float32ToHalf(const float *in, void *out, uint64_t n);
 void roundToHalf(float *data, uint64_t n);
 
-/// out[i] = in[perm-ordered index], 4-byte elements, rank <= 6.
-void transposeFloat32(const float *in, float *out, size_t rank, const size_t *inDims,
-                      const uint32_t *perm);
+/// out = in with dims permuted (output dim k is input dim perm[k]), for the
+/// float32 and the int8 transpose steps; rank <= kMaxDims.
+template <typename T>
+void transposeElements(const T *in, T *out, size_t rank, const size_t *inDims,
+                       const uint32_t *perm) {
+  // Walk the output in order; `stride[k]` is how far the input moves when
+  // output index k grows by one.
+  size_t inStride[kMaxDims], stride[kMaxDims], dims[kMaxDims], idx[kMaxDims] = {};
+  size_t total = 1;
+  for (size_t k = rank; k-- > 0;) {
+    inStride[k] = total;
+    total *= inDims[k];
+  }
+  for (size_t k = 0; k < rank; ++k) {
+    dims[k] = inDims[perm[k]];
+    stride[k] = inStride[perm[k]];
+  }
+  if (total == 0)
+    return;
+  const size_t last = rank - 1, n = dims[last], step = stride[last];
+  size_t base = 0;
+  for (size_t o = 0; o < total; o += n) {
+    const T *src = in + base;
+    for (size_t j = 0; j < n; ++j)
+      out[o + j] = src[j * step];
+    // Advance the outer indices (odometer over dims[0..last)).
+    for (size_t k = last; k-- > 0;) {
+      base += stride[k];
+      if (++idx[k] < dims[k])
+        break;
+      base -= stride[k] * dims[k];
+      idx[k] = 0;
+    }
+  }
+}
 
 } // namespace ptec::xnnpack

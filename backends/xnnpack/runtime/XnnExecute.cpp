@@ -27,22 +27,32 @@ namespace fb = fb_xnnpack;
 
 namespace {
 
+/// Whether tensor `t` can stand for external value `info`: its dtype, and a
+/// contiguous or channels-last dim order (`*nhwc`: channels-last 4-d for a
+/// 4-d value, whose sizes are then NCHW for the value's NHWC dims).
+Error checkExternalTensor(const rt::Tensor &t, const ValueInfo &info, bool *nhwc,
+                          std::string *why) {
+  if (!externalDtypeMatches(t.dtype(), info)) {
+    *why = info.quantized ? "is not an int8 tensor"
+                          : info.half ? "is not a float16 tensor" : "is not a float32 tensor";
+    return Error::InvalidArgument;
+  }
+  *nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
+  if (!t.isContiguous() && !*nhwc) {
+    *why = "has a dim order other than contiguous or channels-last";
+    return Error::InvalidArgument;
+  }
+  return Error::Ok;
+}
+
 /// The dims a call's tensor gives graph value `v` (bound `info.dims`):
 /// the blob's own dims when the tensor holds as many elements (contiguous,
 /// any sizes, or channels-last 4-d with the value's NHWC sizes); otherwise
 /// (a dynamic dim below its bound) its sizes, NHWC for a channels-last
 /// 4-d tensor, with the value's rank and no dim above the bound.
 Error callDims(const rt::Tensor &t, const ValueInfo &info, Dims *out, std::string *why) {
-  if (!externalDtypeMatches(t.dtype(), info)) {
-    *why = info.quantized ? "is not an int8 tensor"
-                          : info.half ? "is not a float16 tensor" : "is not a float32 tensor";
-    return Error::InvalidArgument;
-  }
-  const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
-  if (!t.isContiguous() && !nhwc) {
-    *why = "has a dim order other than contiguous or channels-last";
-    return Error::InvalidArgument;
-  }
+  bool nhwc;
+  PTEC_TRY(checkExternalTensor(t, info, &nhwc, why));
   Dims d;
   for (int k = 0; k < t.dim(); ++k)
     d.push_back(uint64_t(t.size(k)));
@@ -73,16 +83,8 @@ uint64_t bytesAt(const ValueInfo &info, const Dims &d) {
 /// Resizes output tensor `t` to value dims `d` where its sizes say
 /// otherwise (NCHW sizes for a channels-last 4-d tensor of an NHWC value).
 Error fitOutput(rt::Tensor &t, const ValueInfo &info, const Dims &d, std::string *why) {
-  if (!externalDtypeMatches(t.dtype(), info)) {
-    *why = info.quantized ? "is not an int8 tensor"
-                          : info.half ? "is not a float16 tensor" : "is not a float32 tensor";
-    return Error::InvalidArgument;
-  }
-  const bool nhwc = t.dim() == 4 && t.isChannelsLast() && info.dims.size() == 4;
-  if (!t.isContiguous() && !nhwc) {
-    *why = "has a dim order other than contiguous or channels-last";
-    return Error::InvalidArgument;
-  }
+  bool nhwc;
+  PTEC_TRY(checkExternalTensor(t, info, &nhwc, why));
   std::vector<int64_t> want(d.begin(), d.end());
   if (nhwc)
     want = {want[0], want[3], want[1], want[2]};
@@ -127,39 +129,6 @@ void float32ToHalf(const float *in, void *out, uint64_t n) {
 void roundToHalf(float *data, uint64_t n) {
   for (uint64_t i = 0; i < n; ++i)
     data[i] = rt::halfToFloat(rt::floatToHalf(data[i]));
-}
-
-void transposeFloat32(const float *in, float *out, size_t rank, const size_t *inDims,
-                      const uint32_t *perm) {
-  // Walk the output in order; `stride[k]` is how far the input moves when
-  // output index k grows by one.
-  size_t inStride[kMaxDims], stride[kMaxDims], dims[kMaxDims], idx[kMaxDims] = {};
-  size_t total = 1;
-  for (size_t k = rank; k-- > 0;) {
-    inStride[k] = total;
-    total *= inDims[k];
-  }
-  for (size_t k = 0; k < rank; ++k) {
-    dims[k] = inDims[perm[k]];
-    stride[k] = inStride[perm[k]];
-  }
-  if (total == 0)
-    return;
-  const size_t last = rank - 1, n = dims[last], step = stride[last];
-  size_t base = 0;
-  for (size_t o = 0; o < total; o += n) {
-    const float *src = in + base;
-    for (size_t j = 0; j < n; ++j)
-      out[o + j] = src[j * step];
-    // Advance the outer indices (odometer over dims[0..last)).
-    for (size_t k = last; k-- > 0;) {
-      base += stride[k];
-      if (++idx[k] < dims[k])
-        break;
-      base -= stride[k] * dims[k];
-      idx[k] = 0;
-    }
-  }
 }
 
 Error XnnDelegate::execute(rt::Span<rt::EValue *> args, std::string *why) {
@@ -459,8 +428,8 @@ Error XnnDelegate::runStep(const Step &s) {
                                               static_cast<float *>(y), pool);
     break;
   case Exec::Transpose:
-    transposeFloat32(static_cast<const float *>(a), static_cast<float *>(y), s.rank0, s.shape0,
-                     s.perm);
+    transposeElements(static_cast<const float *>(a), static_cast<float *>(y), s.rank0, s.shape0,
+                      s.perm);
     return Error::Ok;
   case Exec::Copy:
     if (y != a)

@@ -54,44 +54,12 @@ template <typename Create>
 Error packOperator(XnnpackBackend &backend, const void *allocator, std::vector<uint64_t> key,
                    const void *w, uint64_t wBytes, const void *b, uint64_t bBytes,
                    Create create, Step &s, xnn_status *status) {
-  XnnpackStats &st = backend.stats();
   if (!backend.weightCache()) {
     *status = create(&s.op);
     return *status == xnn_status_success ? Error::Ok : Error::NotSupported;
   }
-  uint64_t sig = hashBytes(key.data(), key.size() * sizeof(uint64_t), 0x51e8);
-  sig = hashBytes(w, wBytes, sig);
-  if (b != nullptr)
-    sig = hashBytes(b, bBytes, sig);
-  rt::cache::AcquireOutcome outcome{};
-  rt::Result<rt::cache::CacheEntry *> entry = backend.packedCache().acquire(
-      rt::cache::ContextKey{sig, allocator},
-      [&]() -> rt::Result<PackedOperator *> {
-        auto *p = new (std::nothrow) PackedOperator(&st);
-        if (p == nullptr)
-          return Error::MemoryAllocationFailed;
-        *status = create(&p->op);
-        if (*status != xnn_status_success) {
-          p->op = nullptr;
-          delete p;
-          return Error::NotSupported;
-        }
-        st.packs.fetch_add(1);
-        st.packedLive.fetch_add(1);
-        st.weightBytesPacked.fetch_add(wBytes + bBytes);
-        return p;
-      },
-      &outcome);
-  if (!entry.ok())
-    return entry.error();
-  if (outcome == rt::cache::AcquireOutcome::Hit)
-    st.cacheHits.fetch_add(1);
-  else if (outcome == rt::cache::AcquireOutcome::LostRace)
-    st.lostRaces.fetch_add(1);
-  s.entry = entry.get();
-  s.packed = &rt::cache::ContextCache<PackedOperator>::context(s.entry);
-  s.op = s.packed->op;
-  return Error::Ok;
+  return acquirePackedOperator(backend, allocator, 0x51e8, key, w, wBytes, b, bBytes, create, s,
+                               status);
 }
 
 } // namespace
@@ -341,7 +309,6 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     if ((c->flags() & ~kFlagSamePadding) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(c->flags()) + " are not supported");
     const bool depthwise = kind == Kind::XNNDepthwiseConv2d;
-    const bool same = (c->flags() & kFlagSamePadding) != 0;
     const uint64_t groups = c->groups(), gic = c->group_input_channels(),
                    goc = c->group_output_channels();
     if (groups == 0 || gic == 0 || goc == 0 || (depthwise && goc % gic != 0))
@@ -364,10 +331,7 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       return bad(Error::InvalidArgument, "the bias should have " + std::to_string(outC) +
                                              " elements");
     uint64_t oh = 0, ow = 0;
-    if (!windowOut(in.dims[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
-                   c->dilation_height(), c->subsampling_height(), same, &oh) ||
-        !windowOut(in.dims[2], c->padding_left(), c->padding_right(), c->kernel_width(),
-                   c->dilation_width(), c->subsampling_width(), same, &ow))
+    if (!convWindowOut(c, in.dims, &oh, &ow))
       return bad(Error::InvalidArgument, "the kernel does not fit the padded input " +
                                              dimsText(in.dims));
     PTEC_TRY(outIs({in.dims[0], oh, ow, outC}));
@@ -456,12 +420,8 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       return bad(Error::NotSupported, "flags " + std::to_string(p->flags()) + " are not supported");
     if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1))
       return bad(Error::NotSupported, "average pooling has no dilation");
-    const bool same = (p->flags() & kFlagSamePadding) != 0;
     uint64_t oh = 0, ow = 0;
-    if (!windowOut(in.dims[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
-                   p->dilation_height(), p->stride_height(), same, &oh) ||
-        !windowOut(in.dims[2], p->padding_left(), p->padding_right(), p->pooling_width(),
-                   p->dilation_width(), p->stride_width(), same, &ow))
+    if (!poolWindowOut(p, in.dims, &oh, &ow))
       return bad(Error::InvalidArgument, "the window does not fit the padded input " +
                                              dimsText(in.dims));
     const uint64_t ch = in.dims[3];
@@ -532,20 +492,11 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
   case Kind::XNNStaticConstantPad: {
     const auto *p = static_cast<const fb::XNNStaticConstantPad *>(node->xnode_union());
     PTEC_TRY(needInt8({s.in0, s.out}));
-    const size_t rank = in.dims.size();
-    if (!p->pre_paddings() || !p->post_paddings() || p->pre_paddings()->size() != rank ||
-        p->post_paddings()->size() != rank || rank == 0)
-      return bad(Error::InvalidArgument, "needs one pre and post padding per input dim");
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setPadDims(p, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     if (q->requantize)
       return bad(Error::NotSupported, "pads between differently quantized values");
-    std::vector<uint64_t> outDims(rank);
-    s.rank0 = rank;
-    for (size_t k = 0; k < rank; ++k) {
-      s.shape0[k] = in.dims[k];
-      s.pre[k] = p->pre_paddings()->Get(uint32_t(k));
-      s.post[k] = p->post_paddings()->Get(uint32_t(k));
-      outDims[k] = in.dims[k] + s.pre[k] + s.post[k];
-    }
     PTEC_TRY(outIs(outDims));
     q->op = Op::Pad;
     const int8_t fill = quantizeS8(p->padding_value(), res.scale, res.zeroPoint);
@@ -561,22 +512,10 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
   case Kind::XNNStaticTranspose: {
     const auto *t = static_cast<const fb::XNNStaticTranspose *>(node->xnode_union());
     PTEC_TRY(needInt8({s.in0, s.out}));
-    const size_t rank = in.dims.size();
-    if (!t->perm() || t->perm()->size() != rank || rank == 0)
-      return bad(Error::InvalidArgument, "perm must list one entry per input dim");
-    std::vector<bool> seen(rank, false);
-    std::vector<uint64_t> outDims(rank);
-    for (size_t k = 0; k < rank; ++k) {
-      const uint32_t pk = t->perm()->Get(uint32_t(k));
-      if (pk >= rank || seen[pk])
-        return bad(Error::InvalidArgument, "perm is not a permutation");
-      seen[pk] = true;
-      s.perm[k] = pk;
-      s.shape0[k] = in.dims[k];
-      outDims[k] = in.dims[pk];
-    }
+    std::vector<uint64_t> outDims;
+    if (const char *wrong = setTransposeDims(t, in.dims, s, &outDims))
+      return bad(Error::InvalidArgument, wrong);
     PTEC_TRY(outIs(outDims));
-    s.rank0 = rank;
     q->op = Op::Transpose;
     q->numel = in.numel;
     break;
@@ -707,7 +646,7 @@ Error runQuantizedStep(const Step &s, const std::vector<uint8_t *> &pointers,
     avgPool(q, s, x8, y8);
     return Error::Ok;
   case Op::Transpose:
-    transposeBytes(x8, y8, s.rank0, s.shape0, s.perm);
+    transposeElements(x8, y8, s.rank0, s.shape0, s.perm);
     if (q.requantize)
       requantizeInPlace(q, y8, y8, q.numel);
     return Error::Ok;

@@ -12,37 +12,6 @@ namespace ptec::xnnpack {
 
 namespace fb = fb_xnnpack;
 
-void transposeBytes(const int8_t *in, int8_t *out, size_t rank, const size_t *inDims,
-                    const uint32_t *perm) {
-  using T = int8_t;
-  size_t inStride[kMaxDims], stride[kMaxDims], dims[kMaxDims], idx[kMaxDims] = {};
-  size_t total = 1;
-  for (size_t k = rank; k-- > 0;) {
-    inStride[k] = total;
-    total *= inDims[k];
-  }
-  for (size_t k = 0; k < rank; ++k) {
-    dims[k] = inDims[perm[k]];
-    stride[k] = inStride[perm[k]];
-  }
-  if (total == 0)
-    return;
-  const size_t last = rank - 1, n = dims[last], step = stride[last];
-  size_t base = 0;
-  for (size_t o = 0; o < total; o += n) {
-    const T *src = in + base;
-    for (size_t j = 0; j < n; ++j)
-      out[o + j] = src[j * step];
-    for (size_t k = last; k-- > 0;) {
-      base += stride[k];
-      if (++idx[k] < dims[k])
-        break;
-      base -= stride[k] * dims[k];
-      idx[k] = 0;
-    }
-  }
-}
-
 void requantizeInPlace(const QuantStep &q, const int8_t *in, int8_t *out, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     const float real = float(int32_t(in[i]) - q.inZeroPoint) * q.inScale;

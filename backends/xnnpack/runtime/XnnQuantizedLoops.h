@@ -11,9 +11,6 @@
 
 namespace ptec::xnnpack {
 
-/// out = in with dims permuted, 1-byte elements, rank <= 6.
-void transposeBytes(const int8_t *in, int8_t *out, size_t rank, const size_t *inDims,
-                    const uint32_t *perm);
 /// out[i] = in[i] from the input's to the output's parameters, clamped to
 /// [q.lo, q.hi]; `in` may be `out`.
 void requantizeInPlace(const QuantStep &q, const int8_t *in, int8_t *out, size_t n);

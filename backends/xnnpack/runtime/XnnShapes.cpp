@@ -74,23 +74,10 @@ Error convShape(const fb::XNode *node, const Dims &in, Dims *out, std::string *w
                             : uint64_t(c->groups()) * c->group_output_channels();
   uint64_t oh = 0, ow = 0;
   if (kind == Kind::XNNConvTranspose2d) {
-    const uint64_t effH = uint64_t(c->kernel_height() - 1) * std::max(1u, c->dilation_height()) + 1;
-    const uint64_t effW = uint64_t(c->kernel_width() - 1) * std::max(1u, c->dilation_width()) + 1;
-    if (c->kernel_height() == 0 || c->kernel_width() == 0 || in[1] == 0 || in[2] == 0)
+    if (!deconvOut(c, in, &oh, &ow))
       return fail(why, "the kernel and padding do not fit the input " + dimsText(in));
-    const uint64_t fullH = c->subsampling_height() * (in[1] - 1) + c->adjustment_height() + effH;
-    const uint64_t fullW = c->subsampling_width() * (in[2] - 1) + c->adjustment_width() + effW;
-    if (fullH < uint64_t(c->padding_top()) + c->padding_bottom() ||
-        fullW < uint64_t(c->padding_left()) + c->padding_right())
-      return fail(why, "the kernel and padding do not fit the input " + dimsText(in));
-    oh = fullH - c->padding_top() - c->padding_bottom();
-    ow = fullW - c->padding_left() - c->padding_right();
   } else {
-    const bool same = (c->flags() & kSamePadding) != 0;
-    if (!windowOut(in[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
-                   c->dilation_height(), c->subsampling_height(), same, &oh) ||
-        !windowOut(in[2], c->padding_left(), c->padding_right(), c->kernel_width(),
-                   c->dilation_width(), c->subsampling_width(), same, &ow))
+    if (!convWindowOut(c, in, &oh, &ow))
       return fail(why, "the kernel does not fit the padded input " + dimsText(in));
   }
   *out = {in[0], oh, ow, outC};
@@ -101,12 +88,8 @@ Error poolShape(const fb::XNode *node, const Dims &in, Dims *out, std::string *w
   const auto *p = static_cast<const fb::_XNNPooling2D *>(node->xnode_union());
   if (in.size() != 4)
     return fail(why, "input " + dimsText(in) + " must have 4 dims");
-  const bool same = (p->flags() & kSamePadding) != 0;
   uint64_t oh = 0, ow = 0;
-  if (!windowOut(in[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
-                 p->dilation_height(), p->stride_height(), same, &oh) ||
-      !windowOut(in[2], p->padding_left(), p->padding_right(), p->pooling_width(),
-                 p->dilation_width(), p->stride_width(), same, &ow))
+  if (!poolWindowOut(p, in, &oh, &ow))
     return fail(why, "the window does not fit the padded input " + dimsText(in));
   *out = {in[0], oh, ow, in[3]};
   return Error::Ok;
@@ -382,6 +365,37 @@ bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint3
     return false;
   *out = (padded - eff) / stride + 1;
   return true;
+}
+
+bool deconvOut(const fb::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow) {
+  if (c->kernel_height() == 0 || c->kernel_width() == 0 || in[1] == 0 || in[2] == 0)
+    return false;
+  const uint64_t effH = uint64_t(c->kernel_height() - 1) * std::max(1u, c->dilation_height()) + 1;
+  const uint64_t effW = uint64_t(c->kernel_width() - 1) * std::max(1u, c->dilation_width()) + 1;
+  const uint64_t fullH = c->subsampling_height() * (in[1] - 1) + c->adjustment_height() + effH;
+  const uint64_t fullW = c->subsampling_width() * (in[2] - 1) + c->adjustment_width() + effW;
+  if (fullH < uint64_t(c->padding_top()) + c->padding_bottom() ||
+      fullW < uint64_t(c->padding_left()) + c->padding_right())
+    return false;
+  *oh = fullH - c->padding_top() - c->padding_bottom();
+  *ow = fullW - c->padding_left() - c->padding_right();
+  return true;
+}
+
+bool convWindowOut(const fb::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow) {
+  const bool same = (c->flags() & kSamePadding) != 0;
+  return windowOut(in[1], c->padding_top(), c->padding_bottom(), c->kernel_height(),
+                   c->dilation_height(), c->subsampling_height(), same, oh) &&
+         windowOut(in[2], c->padding_left(), c->padding_right(), c->kernel_width(),
+                   c->dilation_width(), c->subsampling_width(), same, ow);
+}
+
+bool poolWindowOut(const fb::_XNNPooling2D *p, const Dims &in, uint64_t *oh, uint64_t *ow) {
+  const bool same = (p->flags() & kSamePadding) != 0;
+  return windowOut(in[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),
+                   p->dilation_height(), p->stride_height(), same, oh) &&
+         windowOut(in[2], p->padding_left(), p->padding_right(), p->pooling_width(),
+                   p->dilation_width(), p->stride_width(), same, ow);
 }
 
 } // namespace ptec::xnnpack

@@ -32,6 +32,14 @@ std::string dimsText(const Dims &d);
 /// does not fit.
 bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint32_t dilation,
                uint32_t stride, bool same, uint64_t *out);
+/// windowOut along height and width of NHWC input dims `in` for a
+/// convolution (not transposed) or a pooling node, with its paddings,
+/// window, dilation, stride and same-padding flag.
+bool convWindowOut(const fb_xnnpack::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow);
+bool poolWindowOut(const fb_xnnpack::_XNNPooling2D *p, const Dims &in, uint64_t *oh, uint64_t *ow);
+/// Output height and width of a transposed convolution over NHWC input dims
+/// `in`; false when its kernel and padding do not fit.
+bool deconvOut(const fb_xnnpack::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow);
 
 /// The dims node `node` writes to its first output. `in` holds the dims of
 /// its inputs in NodeOperands order; `declared` is the output's dims in the

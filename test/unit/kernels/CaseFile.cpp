@@ -95,6 +95,13 @@ public:
     pos_ += n;
     return s;
   }
+  /// A u32 count, then that many items of type T.
+  template <typename T> std::vector<T> list() {
+    std::vector<T> items(get<uint32_t>());
+    for (T &item : items)
+      item = get<T>();
+    return items;
+  }
   const uint8_t *bytes(size_t n) {
     need(n);
     const uint8_t *p = data_.data() + pos_;
@@ -176,27 +183,9 @@ std::vector<std::unique_ptr<Case>> loadCaseFile(const std::string &path) {
       case 3: v = box.b(r.get<uint8_t>() != 0); break;
       case 4: v = box.str(r.str()); break;
       case 5: v = box.t(tensorWithData(r, box)); break;
-      case 6: {
-        std::vector<int64_t> items(r.get<uint32_t>());
-        for (auto &i : items)
-          i = r.get<int64_t>();
-        v = box.intList(items);
-        break;
-      }
-      case 7: {
-        std::vector<double> items(r.get<uint32_t>());
-        for (auto &d : items)
-          d = r.get<double>();
-        v = box.doubleList(items);
-        break;
-      }
-      case 8: {
-        std::vector<uint8_t> items(r.get<uint32_t>());
-        for (auto &b : items)
-          b = r.get<uint8_t>();
-        v = box.boolList(items);
-        break;
-      }
+      case 6: v = box.intList(r.list<int64_t>()); break;
+      case 7: v = box.doubleList(r.list<double>()); break;
+      case 8: v = box.boolList(r.list<uint8_t>()); break;
       case 9:
       case 10: {
         std::vector<EValue *> items(r.get<uint32_t>());

@@ -2,7 +2,7 @@
 // bad input is refused with InvalidArgument (or NotSupported) and a message
 // naming the problem, never a crash or a silent wrong answer.
 #include "runtime/kernels/KernelRegistry.h"
-#include "test/unit/kernels/CaseFile.h"
+#include "test/unit/kernels/KernelTestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -10,10 +10,7 @@
 #include <vector>
 
 using namespace ptec;
-using rt::Error;
-using rt::EValue;
-using rt::ScalarType;
-using test::Boxer;
+using namespace ptec::test;
 
 namespace {
 

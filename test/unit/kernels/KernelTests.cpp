@@ -3,7 +3,7 @@
 #include "dialects/exir/schema/OperatorSchema.h"
 #include "runtime/core/Half.h"
 #include "runtime/kernels/KernelRegistry.h"
-#include "test/unit/kernels/CaseFile.h"
+#include "test/unit/kernels/KernelTestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -16,18 +16,9 @@
 #include <vector>
 
 using namespace ptec;
-using rt::Error;
-using rt::EValue;
-using rt::ScalarType;
-using test::Boxer;
+using namespace ptec::test;
 
 namespace {
-
-Error call(rt::KernelContext &ctx, const char *name, std::vector<EValue *> args) {
-  const rt::KernelEntry *k = rt::findKernel(name);
-  REQUIRE(k != nullptr);
-  return k->fn(ctx, {args.data(), args.size()});
-}
 
 bool contains(const std::string &s, const char *part) { return s.find(part) != std::string::npos; }
 

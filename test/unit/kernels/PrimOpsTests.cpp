@@ -3,7 +3,7 @@
 // failures (division by zero, overflow, wrong tags, bad dims).
 #include "dialects/exir/schema/OperatorSchema.h"
 #include "runtime/kernels/KernelRegistry.h"
-#include "test/unit/kernels/CaseFile.h"
+#include "test/unit/kernels/KernelTestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,10 +14,7 @@
 #include <vector>
 
 using namespace ptec;
-using rt::Error;
-using rt::EValue;
-using rt::ScalarType;
-using test::Boxer;
+using namespace ptec::test;
 
 namespace {
 

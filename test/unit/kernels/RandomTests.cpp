@@ -3,7 +3,7 @@
 // bounds loose enough never to fail by chance (tens of standard errors).
 #include "runtime/core/Half.h"
 #include "runtime/kernels/KernelRegistry.h"
-#include "test/unit/kernels/CaseFile.h"
+#include "test/unit/kernels/KernelTestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,18 +12,9 @@
 #include <string>
 
 using namespace ptec;
-using rt::Error;
-using rt::EValue;
-using rt::ScalarType;
-using test::Boxer;
+using namespace ptec::test;
 
 namespace {
-
-Error call(rt::KernelContext &ctx, const char *name, std::vector<EValue *> args) {
-  const rt::KernelEntry *k = rt::findKernel(name);
-  REQUIRE(k != nullptr);
-  return k->fn(ctx, {args.data(), args.size()});
-}
 
 constexpr int64_t kN = 20000;
 

@@ -4,6 +4,7 @@
 // here read "successfully" (zeros or garbage weights) before these checks.
 #include "serde/pt2/Pt2Reader.h"
 #include "test/unit/pt2/TestArchives.h"
+#include "test/unit/pt2/ZipPatch.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,27 +14,6 @@ using namespace ptec::pt2;
 using namespace ptec::pt2::test;
 
 namespace {
-uint32_t get32(const std::string &z, size_t at) {
-  uint32_t v;
-  std::memcpy(&v, z.data() + at, 4);
-  return v;
-}
-void set32(std::string &z, size_t at, uint32_t v) { std::memcpy(&z[at], &v, 4); }
-
-/// Offset of the central directory header of `name` (fails the test when
-/// absent). Only for archives without ZIP64 extra fields.
-size_t centralHeader(const std::string &zip, const std::string &name) {
-  for (size_t at = 0; at + 46 <= zip.size(); ++at) {
-    if (get32(zip, at) != 0x02014b50)
-      continue;
-    uint16_t nameLen = static_cast<uint16_t>(get32(zip, at + 28) & 0xFFFF);
-    if (zip.compare(at + 46, nameLen, name) == 0 && nameLen == name.size())
-      return at;
-  }
-  FAIL("no central directory header for " << name);
-  return 0;
-}
-
 /// Central directory CRC (+16), compressed size (+20), uncompressed size (+24).
 void patchCentral(std::string &zip, const std::string &name, size_t field, uint32_t value) {
   set32(zip, centralHeader(zip, name) + field, value);

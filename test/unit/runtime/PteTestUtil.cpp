@@ -223,6 +223,13 @@ int PlanBuilder::push(fb::EValueT &&v) {
   return static_cast<int>(plan_.values.size() - 1);
 }
 
+/// `val` as the EValue that holds it.
+template <typename T> static fb::EValueT boxed(T &&val) {
+  fb::EValueT v;
+  v.val.Set(std::forward<T>(val));
+  return v;
+}
+
 static fb::TensorT makeTensor(std::vector<int32_t> sizes, fb::ScalarType dtype) {
   fb::TensorT t;
   t.scalar_type = dtype;
@@ -259,71 +266,53 @@ int PlanBuilder::plannedTensor(std::vector<int32_t> sizes, uint32_t memoryId, ui
     if (arenas[memoryId] < end)
       arenas[memoryId] = end;
   }
-  fb::EValueT v;
-  v.val.Set(std::move(t));
-  return push(std::move(v));
+  return push(boxed(std::move(t)));
 }
 
 int PlanBuilder::tensor(std::vector<int32_t> sizes, uint32_t dataBufferIdx, fb::ScalarType dtype) {
   fb::TensorT t = makeTensor(std::move(sizes), dtype);
   t.data_buffer_idx = dataBufferIdx;
-  fb::EValueT v;
-  v.val.Set(std::move(t));
-  return push(std::move(v));
+  return push(boxed(std::move(t)));
 }
 
 int PlanBuilder::intValue(int64_t x) {
   fb::IntT i;
   i.int_val = x;
-  fb::EValueT v;
-  v.val.Set(std::move(i));
-  return push(std::move(v));
+  return push(boxed(std::move(i)));
 }
 
 int PlanBuilder::boolValue(bool x) {
   fb::BoolT i;
   i.bool_val = x;
-  fb::EValueT v;
-  v.val.Set(std::move(i));
-  return push(std::move(v));
+  return push(boxed(std::move(i)));
 }
 
 int PlanBuilder::doubleValue(double x) {
   fb::DoubleT i;
   i.double_val = x;
-  fb::EValueT v;
-  v.val.Set(std::move(i));
-  return push(std::move(v));
+  return push(boxed(std::move(i)));
 }
 
 int PlanBuilder::noneValue() {
-  fb::EValueT v;
-  v.val.Set(fb::NullT());
-  return push(std::move(v));
+  return push(boxed(fb::NullT()));
 }
 
 int PlanBuilder::intList(std::vector<int64_t> items) {
   fb::IntListT l;
   l.items = std::move(items);
-  fb::EValueT v;
-  v.val.Set(std::move(l));
-  return push(std::move(v));
+  return push(boxed(std::move(l)));
 }
 
 int PlanBuilder::tensorList(std::vector<int32_t> items) {
   fb::TensorListT l;
   l.items = std::move(items);
-  fb::EValueT v;
-  v.val.Set(std::move(l));
-  return push(std::move(v));
+  return push(boxed(std::move(l)));
 }
 
 int PlanBuilder::optionalTensorList(std::vector<int32_t> items) {
   fb::OptionalTensorListT l;
   l.items = std::move(items);
-  fb::EValueT v;
-  v.val.Set(std::move(l));
-  return push(std::move(v));
+  return push(boxed(std::move(l)));
 }
 
 int PlanBuilder::op(const std::string &name, const std::string &overload) {

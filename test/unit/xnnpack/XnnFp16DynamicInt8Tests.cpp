@@ -130,11 +130,8 @@ TEST_CASE("int8 convolution below the blob's bound", "[xnnpack][int8][dynamic]")
       ConvCase c = bound;
       c.n = n, c.h = hh, c.w = ww;
       const std::vector<int8_t> xs = int8s(c.n * c.h * c.w * c.cin, unsigned(n * 100 + ww));
-      Buf x = Buf::i8({int64_t(c.n), int64_t(c.h), int64_t(c.w), int64_t(c.cin)}, xs);
-      Buf y = Buf::i8({int64_t(c.n), int64_t(c.oh()), int64_t(c.ow()), int64_t(c.cout)});
       INFO("per-channel " << perChannel << " input " << n << "x" << hh << "x" << ww);
-      REQUIRE(hs.run(h, {&x, &y}) == Error::Ok);
-      CHECK(maxStepDiff(y.ints(), convRef(c, xs)) <= 1);
+      CHECK(convStepDiff(hs, h, c, xs) <= 1);
     }
   }
 }
@@ -143,9 +140,7 @@ TEST_CASE("int8 fully connected, float at the edges, below the bound", "[xnnpack
   // float -> int8 -> fully connected (per-tensor, then per-channel weights,
   // which run as a 1x1 convolution) -> float.
   for (bool perChannel : {false, true}) {
-    ConvCase c;
-    c.h = 1, c.w = 5, c.cin = 12, c.cout = 7, c.k = 1, c.pad = 0, c.perChannel = perChannel;
-    fillCase(c, perChannel ? 41 : 42);
+    ConvCase c = fullyConnectedCase(perChannel, perChannel ? 41 : 42);
     GraphWriter g;
     const uint32_t xf = g.addValue({5, 12}), yf = g.addValue({5, 7});
     const uint32_t x = g.addQuantizedValue({5, 12}, kQ8, c.in.scale, c.in.zp);
@@ -184,18 +179,8 @@ TEST_CASE("dynamically quantized fully connected below the bound", "[xnnpack][in
   const uint64_t rows = 4, k = 9, n = 3;
   const std::vector<int8_t> w = int8s(n * k, 81, -60, 127);
   const std::vector<float> wScales{0.01f, 0.02f, 0.005f}, bias{0.1f, -0.2f, 0.3f};
-  GraphWriter g;
-  const uint32_t x = g.addValue({rows, k}), xq = g.addDynamicQuantizedValue({rows, k}, 1);
-  const uint32_t wv =
-      g.addPerChannelQuantizedValue({n, k}, kQC8, wScales, 0, g.addConstant(w.data(), w.size()));
-  const uint32_t bv = g.addConstantValue({n}, bias.data());
-  const uint32_t y = g.addValue({rows, n});
-  g.setExternal(x, 0, kFlagExternalInput);
-  g.setExternal(y, 1, kFlagExternalOutput);
-  g.addUnary(Kind::XNNConvert, x, xq);
-  g.addFullyConnected(xq, wv, bv, y);
   Harness hs;
-  void *h = hs.init(g.finish());
+  void *h = hs.init(dynamicFullyConnectedBlob(rows, k, n, w, wScales, bias));
   std::vector<float> xs(rows * k);
   for (size_t i = 0; i < xs.size(); ++i)
     xs[i] = float(1 + i / k * 5) * std::sin(0.8f * float(i));

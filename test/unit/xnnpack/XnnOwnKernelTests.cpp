@@ -6,12 +6,12 @@
 #include "backends/xnnpack/format/XnnCapability.h"
 #include "backends/xnnpack/format/XnnGraphWriter.h"
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
+#include "test/unit/xnnpack/XnnRuntimeTestUtil.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -23,14 +23,8 @@ using Kind = fb::XNodeUnion;
 
 namespace {
 
-std::vector<float> randoms(size_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = d(g);
-  return v;
-}
+using test::linearRef;
+using test::randoms;
 
 size_t count(const std::vector<int64_t> &shape) {
   size_t n = 1;
@@ -60,40 +54,8 @@ struct Buf {
   rt::EValue ev;
 };
 
-struct Harness {
-  Harness() { REQUIRE(backend.setThreads(1) == Error::Ok); }
-  ~Harness() {
-    for (void *h : handles)
-      backend.destroy(h);
-  }
-  void *init(const std::string &blob, Error want = Error::Ok) {
-    rt::BackendInitContext ctx;
-    ctx.runtimeAllocator = &allocator;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    rt::Result<void *> h = backend.init(ctx, rt::ProcessedBlob{blob.data(), blob.size()}, {});
-    INFO(message);
-    REQUIRE(h.error() == want);
-    if (!h.ok())
-      return nullptr;
-    handles.push_back(h.get());
-    return h.get();
-  }
-  Error run(void *h, std::vector<Buf *> args) {
-    std::vector<rt::EValue *> ev;
-    for (Buf *b : args)
-      ev.push_back(&b->ev);
-    rt::BackendExecuteContext ctx;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    return backend.execute(ctx, h, rt::Span<rt::EValue *>(ev.data(), ev.size()));
-  }
-  XnnpackBackend backend;
-  rt::MemoryAllocator allocator;
-  std::vector<void *> handles;
-  char message[512] = {};
+struct Harness : test::BackendHarness<Buf> {
+  Harness() : BackendHarness(1) {}
 };
 
 void requireClose(const std::vector<float> &got, const std::vector<float> &want,
@@ -403,25 +365,6 @@ TEST_CASE("xnnpack runtime: 0-d values are computed as [1]", "[xnnpack][own][zer
   CHECK(yb.t.dim() == 0);
   CHECK(yb.data[0] == Approx(std::tanh(0.75)).epsilon(1e-6));
 }
-
-namespace {
-
-/// y = x W^T + b over rows of x.
-std::vector<float> linearRef(const std::vector<float> &x, size_t k, size_t n,
-                             const std::vector<float> &w, const std::vector<float> &b) {
-  const size_t m = x.size() / k;
-  std::vector<float> y(m * n);
-  for (size_t r = 0; r < m; ++r)
-    for (size_t j = 0; j < n; ++j) {
-      double acc = b[j];
-      for (size_t i = 0; i < k; ++i)
-        acc += double(x[r * k + i]) * w[j * k + i];
-      y[r * n + j] = float(acc);
-    }
-  return y;
-}
-
-} // namespace
 
 TEST_CASE("xnnpack runtime: inputs below the bound (dynamic batch)", "[xnnpack][dynamic]") {
   // Upstream writes the upper bound [4, 8]; calls bring 1..4 rows. Two

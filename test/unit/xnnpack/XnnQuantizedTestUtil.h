@@ -8,6 +8,7 @@
 #include "backends/xnnpack/format/XnnGraphWriter.h"
 #include "backends/xnnpack/format/XnnQuant.h"
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
+#include "test/unit/xnnpack/XnnRuntimeTestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -86,38 +87,7 @@ struct Buf {
   rt::EValue ev;
 };
 
-struct Harness {
-  Harness() { REQUIRE(backend.setThreads(2) == Error::Ok); }
-  ~Harness() {
-    for (void *h : handles)
-      backend.destroy(h);
-  }
-  void *init(const std::string &blob, Error want = Error::Ok) {
-    rt::BackendInitContext ctx;
-    ctx.runtimeAllocator = &allocator;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    rt::Result<void *> h = backend.init(ctx, rt::ProcessedBlob{blob.data(), blob.size()}, {});
-    INFO(message);
-    REQUIRE(h.error() == want);
-    if (!h.ok())
-      return nullptr;
-    handles.push_back(h.get());
-    return h.get();
-  }
-  Error run(void *h, std::vector<Buf *> args) {
-    std::vector<rt::EValue *> ev;
-    for (Buf *b : args)
-      ev.push_back(&b->ev);
-    rt::BackendExecuteContext ctx;
-    return backend.execute(ctx, h, rt::Span<rt::EValue *>(ev.data(), ev.size()));
-  }
-  XnnpackBackend backend;
-  rt::MemoryAllocator allocator;
-  std::vector<void *> handles;
-  char message[512] = {};
-};
+using Harness = BackendHarness<Buf>;
 
 /// Requantizes an int32 accumulator with one float multiplier, as XNNPACK's
 /// fp32 requantization does.
@@ -239,14 +209,49 @@ inline std::string convBlob(const ConvCase &c) {
   return g.finish();
 }
 
-inline int runConv(const ConvCase &c, unsigned seed) {
-  Harness hs;
-  void *h = hs.init(convBlob(c));
-  const std::vector<int8_t> xs = int8s(c.n * c.h * c.w * c.cin, seed);
+/// float [rows, k] -> qdint8 (a scale and zero point per row) -> fully
+/// connected with int8 weights `w` [n, k] (per-channel scales) and a float
+/// bias -> float [rows, n].
+inline std::string dynamicFullyConnectedBlob(uint64_t rows, uint64_t k, uint64_t n,
+                                             const std::vector<int8_t> &w,
+                                             const std::vector<float> &wScales,
+                                             const std::vector<float> &bias,
+                                             OutputClamp clamp = {}) {
+  GraphWriter g;
+  const uint32_t x = g.addValue({rows, k}), xq = g.addDynamicQuantizedValue({rows, k}, 1);
+  const uint32_t wv =
+      g.addPerChannelQuantizedValue({n, k}, kQC8, wScales, 0, g.addConstant(w.data(), w.size()));
+  const uint32_t bv = g.addConstantValue({n}, bias.data());
+  const uint32_t y = g.addValue({rows, n});
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(y, 1, kFlagExternalOutput);
+  g.addUnary(Kind::XNNConvert, x, xq);
+  g.addFullyConnected(xq, wv, bv, y, 0, clamp);
+  return g.finish();
+}
+
+/// Runs handle `h` (a convolution blob of `c`) on NHWC input `xs`; the
+/// largest step between its output and convRef's.
+inline int convStepDiff(Harness &hs, void *h, const ConvCase &c, const std::vector<int8_t> &xs) {
   Buf x = Buf::i8({int64_t(c.n), int64_t(c.h), int64_t(c.w), int64_t(c.cin)}, xs);
   Buf y = Buf::i8({int64_t(c.n), int64_t(c.oh()), int64_t(c.ow()), int64_t(c.cout)});
   REQUIRE(hs.run(h, {&x, &y}) == Error::Ok);
   return maxStepDiff(y.ints(), convRef(c, xs));
+}
+
+inline int runConv(const ConvCase &c, unsigned seed) {
+  Harness hs;
+  void *h = hs.init(convBlob(c));
+  return convStepDiff(hs, h, c, int8s(c.n * c.h * c.w * c.cin, seed));
+}
+
+/// A fully connected node of 5 rows, 12 in and 7 out, as the 1x1
+/// convolution convRef computes.
+inline ConvCase fullyConnectedCase(bool perChannel, unsigned seed) {
+  ConvCase c;
+  c.h = 1, c.w = 5, c.cin = 12, c.cout = 7, c.k = 1, c.pad = 0, c.perChannel = perChannel;
+  fillCase(c, seed);
+  return c;
 }
 
 } // namespace ptec::xnnpack::test

@@ -102,10 +102,7 @@ TEST_CASE("int8 packed weights are shared through the cache", "[xnnpack][int8]")
     CHECK(hs.backend.stats().cacheHits.load() == (cache ? 1u : 0u));
     CHECK(hs.backend.stats().packedLive.load() == (cache ? 1u : 0u));
     for (void *h : {h1, h2}) {
-      Buf x = Buf::i8({int64_t(c.n), int64_t(c.h), int64_t(c.w), int64_t(c.cin)}, xs);
-      Buf y = Buf::i8({int64_t(c.n), int64_t(c.oh()), int64_t(c.ow()), int64_t(c.cout)});
-      REQUIRE(hs.run(h, {&x, &y}) == Error::Ok);
-      CHECK(maxStepDiff(y.ints(), convRef(c, xs)) <= 1);
+      CHECK(convStepDiff(hs, h, c, xs) <= 1);
     }
   }
 }
@@ -113,9 +110,7 @@ TEST_CASE("int8 packed weights are shared through the cache", "[xnnpack][int8]")
 TEST_CASE("int8 fully connected, per-tensor and per-channel weights", "[xnnpack][int8]") {
   // A fully connected node is a 1x1 convolution over [1, 1, M, K].
   for (bool perChannel : {false, true}) {
-    ConvCase c;
-    c.h = 1, c.w = 5, c.cin = 12, c.cout = 7, c.k = 1, c.pad = 0, c.perChannel = perChannel;
-    fillCase(c, perChannel ? 21 : 22);
+    ConvCase c = fullyConnectedCase(perChannel, perChannel ? 21 : 22);
     GraphWriter g;
     const uint32_t x = g.addQuantizedValue({5, 12}, kQ8, c.in.scale, c.in.zp);
     const uint32_t y = g.addQuantizedValue({5, 7}, kQ8, c.out.scale, c.out.zp);
@@ -451,18 +446,8 @@ TEST_CASE("dynamically quantized fully connected (float in and out)", "[xnnpack]
   const uint64_t rows = 3, k = 10, n = 4;
   const std::vector<int8_t> w = int8s(n * k, 71, -40, 127);
   const std::vector<float> wScales{0.01f, 0.02f, 0.005f, 0.03f}, bias{0.1f, -0.2f, 0.0f, 0.3f};
-  GraphWriter g;
-  const uint32_t x = g.addValue({rows, k}), xq = g.addDynamicQuantizedValue({rows, k}, 1);
-  const uint32_t wv =
-      g.addPerChannelQuantizedValue({n, k}, kQC8, wScales, 0, g.addConstant(w.data(), w.size()));
-  const uint32_t bv = g.addConstantValue({n}, bias.data());
-  const uint32_t y = g.addValue({rows, n});
-  g.setExternal(x, 0, kFlagExternalInput);
-  g.setExternal(y, 1, kFlagExternalOutput);
-  g.addUnary(Kind::XNNConvert, x, xq);
-  g.addFullyConnected(xq, wv, bv, y, 0, OutputClamp{0.0f, INFINITY});
   Harness hs;
-  void *h = hs.init(g.finish());
+  void *h = hs.init(dynamicFullyConnectedBlob(rows, k, n, w, wScales, bias, OutputClamp{0.0f, INFINITY}));
   for (float spread : {1.0f, 40.0f}) { // rows of very different ranges per call
     std::vector<float> xs(rows * k);
     for (size_t i = 0; i < xs.size(); ++i)

@@ -6,6 +6,7 @@
 // AddressSanitizer/LeakSanitizer by xnnpack_asan).
 #include "backends/xnnpack/format/XnnGraphWriter.h"
 #include "backends/xnnpack/runtime/XnnpackBackend.h"
+#include "test/unit/xnnpack/XnnRuntimeTestUtil.h"
 
 #include <catch2/catch.hpp>
 
@@ -13,27 +14,19 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
 using namespace ptec;
 using namespace ptec::xnnpack;
+using test::linearRef;
+using test::randoms;
 using rt::Error;
 namespace fb = fb_xnnpack;
 using Kind = fb::XNodeUnion;
 
 namespace {
-
-std::vector<float> randoms(size_t n, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = d(g);
-  return v;
-}
 
 /// A float tensor over caller-owned data.
 struct Buf {
@@ -53,47 +46,7 @@ struct Buf {
   rt::EValue ev;
 };
 
-struct Harness {
-  explicit Harness(size_t threads = 2) { REQUIRE(backend.setThreads(threads) == Error::Ok); }
-  ~Harness() {
-    for (void *h : handles)
-      backend.destroy(h);
-  }
-  void *init(const std::string &blob, rt::MemoryAllocator *alloc = nullptr,
-             rt::Span<uint8_t> scratch = {}, Error want = Error::Ok,
-             const rt::NamedDataMap *named = nullptr) {
-    rt::BackendInitContext ctx;
-    ctx.runtimeAllocator = alloc ? alloc : &allocator;
-    ctx.scratch = scratch;
-    ctx.namedData = named;
-    message[0] = '\0';
-    ctx.errorMessage = message;
-    ctx.errorMessageSize = sizeof message;
-    rt::Result<void *> h = backend.init(ctx, rt::ProcessedBlob{blob.data(), blob.size()}, {});
-    INFO(message);
-    REQUIRE(h.error() == want);
-    if (!h.ok())
-      return nullptr;
-    handles.push_back(h.get());
-    return h.get();
-  }
-  Error run(void *h, std::vector<Buf *> args) {
-    std::vector<rt::EValue *> ev;
-    for (Buf *b : args)
-      ev.push_back(&b->ev);
-    rt::BackendExecuteContext ctx;
-    return backend.execute(ctx, h, rt::Span<rt::EValue *>(ev.data(), ev.size()));
-  }
-  void release(void *h) {
-    backend.destroy(h);
-    handles.erase(std::find(handles.begin(), handles.end(), h));
-  }
-
-  XnnpackBackend backend;
-  rt::MemoryAllocator allocator;
-  std::vector<void *> handles;
-  char message[512] = {};
-};
+using Harness = test::BackendHarness<Buf>;
 
 void requireClose(const std::vector<float> &got, const std::vector<float> &want,
                   double tol = 1e-4) {
@@ -116,20 +69,6 @@ std::string linearBlob(uint64_t batch, uint64_t k, uint64_t n, const std::vector
   g.addFullyConnected(x, g.addConstantValue({n, k}, w.data()), g.addConstantValue({n}, b.data()),
                       y);
   return g.finish();
-}
-
-std::vector<float> linearRef(const std::vector<float> &x, uint64_t k, uint64_t n,
-                             const std::vector<float> &w, const std::vector<float> &b) {
-  const uint64_t m = x.size() / k;
-  std::vector<float> y(m * n);
-  for (uint64_t r = 0; r < m; ++r)
-    for (uint64_t j = 0; j < n; ++j) {
-      double acc = b[j];
-      for (uint64_t i = 0; i < k; ++i)
-        acc += double(x[r * k + i]) * w[j * k + i];
-      y[r * n + j] = float(acc);
-    }
-  return y;
 }
 
 } // namespace
