@@ -262,7 +262,16 @@ Error bitwise_not_out(KernelContext &ctx, Args args) {
 }
 
 Error isnan_out(KernelContext &ctx, Args args) {
-  return elementTest(ctx, args, [](double x) { return std::isnan(x); });
+  PT_NARGS(3);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, 1, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 2));
+  Shape os = Shape::of(*in);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  const Tensor *ins[1] = {in};
+  mapElements<double, 1>(ins, *out, os, [](double x) -> bool { return std::isnan(x); });
+  return Error::Ok;
 }
 
 // --- Unary math -------------------------------------------------------------

@@ -237,18 +237,4 @@ template <typename F> Error floatUnary(KernelContext &ctx, Args args, F f) {
   return unary(ctx, args, 3, UnaryKind::Float, [f](auto x) { return f(double(x)); });
 }
 
-/// isnan / isinf: [self, out, ret], out[i] = test(self[i] read as double).
-template <typename T> Error elementTest(KernelContext &ctx, Args args, T test) {
-  PT_NARGS(3);
-  Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
-  Shape os = Shape::of(*in);
-  PTEC_TRY(resizeOut(ctx, *out, os));
-  const Tensor *ins[1] = {in};
-  mapElements<double, 1>(ins, *out, os, [test](double x) -> bool { return test(x); });
-  return Error::Ok;
-}
-
 } // namespace ptec::rt::portable

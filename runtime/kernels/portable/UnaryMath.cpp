@@ -83,7 +83,16 @@ Error sign_out(KernelContext &ctx, Args args) {
 }
 
 Error isinf_out(KernelContext &ctx, Args args) {
-  return elementTest(ctx, args, [](double x) { return std::isinf(x); });
+  PT_NARGS(3);
+  Tensor *in, *out;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, 1, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 2));
+  Shape os = Shape::of(*in);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  const Tensor *ins[1] = {in};
+  mapElements<double, 1>(ins, *out, os, [](double x) -> bool { return std::isinf(x); });
+  return Error::Ok;
 }
 
 /// logit(x) = log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given.
