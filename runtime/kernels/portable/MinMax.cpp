@@ -1,4 +1,4 @@
-// Order reductions: amin, argmin, max/min over a dim (values and indices)
+// Order reductions: amin, argmin/argmax, max/min over a dim (values and indices)
 // or over everything, and any. NaN wins every comparison (PyTorch
 // propagates it); among equal values the first index wins.
 #include "runtime/kernels/portable/Elementwise.h"
@@ -145,6 +145,32 @@ Error anyInto(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, bool k
   return Error::Ok;
 }
 
+/// argmax.out / argmin.out: [self, dim, keepdim, out, ret]. One path for
+/// both, so int64 inputs compare exactly (not through double) either way.
+Error argExtremum(KernelContext &ctx, Args args, bool isMax) {
+  const char *op = isMax ? "argmax" : "argmin";
+  PT_NARGS(5);
+  Tensor *in, *out;
+  bool hasDim, keepdim;
+  int64_t dim;
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOptInt(ctx, args, 1, "dim", hasDim, dim));
+  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
+  PTEC_TRY(argOut(ctx, args, 3, "out", out));
+  PTEC_TRY(argReturn(ctx, args, 4));
+  if (out->dtype() != ScalarType::Long)
+    return ctx.fail(Error::InvalidArgument, "%s: out must be int64, got %s", op,
+                    toString(out->dtype()));
+  ReduceDims rd;
+  PTEC_TRY(oneDim(ctx, *in, hasDim, dim, rd));
+  PTEC_TRY(requireNonEmpty(ctx, *in, rd, op));
+  if (!hasDim && in->numel() == 0)
+    return ctx.fail(Error::InvalidArgument, "%s: input is empty", op);
+  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
+  reduceExtremum(*in, rd, isMax, nullptr, out);
+  return Error::Ok;
+}
+
 } // namespace
 
 Error amin_out(KernelContext &ctx, Args args) {
@@ -166,29 +192,8 @@ Error amin_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
-Error argmin_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
-  Tensor *in, *out;
-  bool hasDim, keepdim;
-  int64_t dim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptInt(ctx, args, 1, "dim", hasDim, dim));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
-  if (out->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "argmin: out must be int64, got %s",
-                    toString(out->dtype()));
-  ReduceDims rd;
-  PTEC_TRY(oneDim(ctx, *in, hasDim, dim, rd));
-  PTEC_TRY(requireNonEmpty(ctx, *in, rd, "argmin"));
-  if (!hasDim && in->numel() == 0)
-    return ctx.fail(Error::InvalidArgument, "argmin: input is empty");
-  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
-  reduceExtremum(*in, rd, false, nullptr, out);
-  return Error::Ok;
-}
-
+Error argmin_out(KernelContext &ctx, Args args) { return argExtremum(ctx, args, false); }
+Error argmax_out(KernelContext &ctx, Args args) { return argExtremum(ctx, args, true); }
 Error max_dim_max(KernelContext &ctx, Args args) { return extremumDim(ctx, args, true); }
 Error min_dim_min(KernelContext &ctx, Args args) { return extremumDim(ctx, args, false); }
 Error max_unary_out(KernelContext &ctx, Args args) { return extremumAll(ctx, args, true); }

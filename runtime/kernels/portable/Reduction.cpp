@@ -152,52 +152,6 @@ Error amax_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
-Error argmax_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
-  Tensor *in, *out;
-  bool hasDim, keepdim;
-  int64_t dim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptInt(ctx, args, 1, "dim", hasDim, dim));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
-  if (out->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "argmax: out must be int64, got %s",
-                    toString(out->dtype()));
-  ReduceDims rd;
-  if (hasDim) {
-    PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
-    if (in->dim() > 0)
-      rd.mask[dim] = true;
-  } else {
-    for (int i = 0; i < in->dim(); ++i)
-      rd.mask[i] = true;
-  }
-  for (int i = 0; i < in->dim(); ++i)
-    if (rd.mask[i] && in->size(i) == 0)
-      return ctx.fail(Error::InvalidArgument, "argmax: reduction over an empty dim %d", i);
-  if (!hasDim && in->numel() == 0)
-    return ctx.fail(Error::InvalidArgument, "argmax: input is empty");
-  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
-  const void *p = in->data();
-  ScalarType t = in->dtype();
-  double best = 0;
-  int64_t bestIdx = 0, k = 0;
-  forEachReduction(
-      *in, rd, [&](int64_t) { k = 0; bestIdx = -1; },
-      [&](int64_t, int64_t i) {
-        double v = loadAs<double>(p, t, i);
-        if (bestIdx < 0 || (!std::isnan(best) && (v > best || std::isnan(v)))) {
-          best = v;
-          bestIdx = k;
-        }
-        ++k;
-      },
-      [&](int64_t o, int64_t) { out->dataAs<int64_t>()[o] = bestIdx; });
-  return Error::Ok;
-}
-
 Error cumsum_out(KernelContext &ctx, Args args) {
   PT_NARGS(5);
   Tensor *in, *out;

@@ -608,3 +608,20 @@ TEST_CASE("addmm in float16/bfloat16 rounds bias + product once", "[kernels][hal
     CHECK(dt.widen(p[0]) == 0.5f + 1.5f * ulp);
   }
 }
+
+TEST_CASE("argmax and argmin compare int64 exactly, beyond 2^53", "[kernels]") {
+  // 2^53 and 2^53 + 1 are the same double: a comparison through double
+  // would keep the first index.
+  const int64_t big = int64_t(1) << 53;
+  for (bool isMax : {true, false}) {
+    Boxer b;
+    rt::KernelContext ctx;
+    EValue *out = b.t(b.tensor(ScalarType::Long, {}));
+    std::vector<int64_t> values =
+        isMax ? std::vector<int64_t>{big, big + 1, big} : std::vector<int64_t>{-big, -big - 1, -big};
+    REQUIRE(call(ctx, isMax ? "aten::argmax.out" : "aten::argmin.out",
+                 {b.i64({3}, values), b.none(), b.b(false), out, out}) == Error::Ok);
+    INFO((isMax ? "argmax" : "argmin"));
+    CHECK(out->toTensor().dataAs<int64_t>()[0] == 1);
+  }
+}
