@@ -33,7 +33,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bin", required=True, help="directory with aot-compile and pte-inspect")
     ap.add_argument("--models", required=True, help="the zoo (test/models)")
-    ap.add_argument("--schemas", required=True, help="ATen schema table (aten_schemas.txt)")
+    ap.add_argument("--schemas", required=True, help="ATen schema table: its folder (dialects/exir/schema/aten) or one file")
     ap.add_argument("--extra", nargs="*", default=[],
                     help="more compiler inputs (.pt2 or saved IR) to compile and check")
     args = ap.parse_args()

@@ -7,7 +7,7 @@ ids, their severities and where each is reported are the same as those of
 `pte-inspect --check` (docs/tools/pte-inspect.md lists them); the conformance
 suite runs both on every file and requires the same findings.
 
-    pte_check.py [--schemas aten_schemas.txt] FILE...
+    pte_check.py [--schemas dialects/exir/schema/aten] FILE...
 
 Exit status: 0 no errors (warnings are listed but allowed), 1 errors found,
 2 usage or I/O error.
@@ -18,6 +18,7 @@ import struct
 import sys
 
 import ptefb
+import schema_table
 from ptefb import FbError
 
 MIN_FILE = 64
@@ -62,9 +63,10 @@ class OpSchema:
 
 
 def load_schemas(path):
-    """name.overload -> OpSchema from an ATen schema table (one per line)."""
+    """name.overload -> OpSchema from an ATen schema table (one per line): the
+    folder of its parts or a single file (schema_table.py)."""
     table = {}
-    for line in open(path, encoding="utf-8"):
+    for line in schema_table.table_lines(path):
         line = line.strip()
         if not line or line.startswith("#") or line.startswith("@"):
             continue
@@ -526,7 +528,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--schemas", help="ATen schema table for the KernelCall argument rules")
+    ap.add_argument("--schemas", help="ATen schema table (its folder, dialects/exir/schema/aten, "
+                    "or one file) for the KernelCall argument rules")
     args = ap.parse_args()
     schemas = load_schemas(args.schemas) if args.schemas else None
     errors = 0

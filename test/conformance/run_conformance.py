@@ -49,7 +49,7 @@ def split(found):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bin", required=True, help="directory with pte-run and pte-inspect")
-    ap.add_argument("--schemas", required=True, help="ATen schema table (aten_schemas.txt)")
+    ap.add_argument("--schemas", required=True, help="ATen schema table: its folder (dialects/exir/schema/aten) or one file")
     ap.add_argument("--keep", help="write the corpus here instead of a temporary directory")
     ap.add_argument("--corruptions", type=int, default=8,
                     help="seeded random corruptions of each file both checkers must agree on")

@@ -108,9 +108,11 @@ def make_seeds(target, bin_dir, src, seeds):
     elif target == "schema":
         dirs.append(os.path.join(src, "test", "unit", "schema", "fuzz_corpus"))
         os.makedirs(seeds, exist_ok=True)
-        table = os.path.join(src, "dialects", "exir", "schema", "aten_schemas.txt")
-        with open(table) as f:
-            lines = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        sys.path.insert(0, os.path.join(src, "test", "conformance"))
+        import schema_table  # the table's parts in the build's order
+        table = os.path.join(src, "dialects", "exir", "schema", "aten")
+        lines = [l.strip() for l in schema_table.table_lines(table)
+                 if l.strip() and not l.startswith("#")]
         for k, line in enumerate(lines):
             with open(os.path.join(seeds, "schema_%04d" % k), "w") as f:
                 f.write(line)

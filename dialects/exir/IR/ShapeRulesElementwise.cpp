@@ -93,14 +93,6 @@ LogicalResult pointwise(RuleContext &c, ArrayRef<StringRef> names, Result kind,
 // Unary
 //===----------------------------------------------------------------------===//
 
-LogicalResult sameAsSelf(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
-  c.produce(Spec::like(t));
-  return success();
-}
-
 LogicalResult unaryFloat(RuleContext &c) {
   return pointwise(c, {"self"}, Result::Float);
 }
@@ -139,8 +131,7 @@ LogicalResult gelu(RuleContext &c) {
 LogicalResult glu(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 1, kMaxTensorRank)) ||
-      failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   Shape shape(t.getShape());
   if (shape[dim] % 2 != 0)

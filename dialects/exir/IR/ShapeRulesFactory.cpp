@@ -350,13 +350,8 @@ void addFactoryRules(RuleTable &t) {
                "type_as"},
            convert);
   addRules(t, {"copy"}, copy);
-  addRules(t, {"et_copy::_h2d_copy", "et_copy::_d2h_copy"}, [](RuleContext &c) {
-    RankedTensorType t;
-    if (failed(c.require("self", t)))
-      return failure();
-    c.produce(Spec::like(t)); // one memory space: a plain copy
-    return success();
-  });
+  // One memory space: a device copy is a plain copy.
+  addRules(t, {"et_copy::_h2d_copy", "et_copy::_d2h_copy"}, sameAsSelf);
   addRules(t, {"quantized_decomposed::quantize_per_tensor",
                "quantized_decomposed::quantize_per_tensor.tensor",
                "quantized_decomposed::quantize_per_channel"},

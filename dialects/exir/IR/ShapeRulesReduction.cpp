@@ -27,31 +27,18 @@ Shape reduced(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims, bool keepdim) {
   return out;
 }
 
-/// Reads the dims of the reduction from argument `name` (an int, an int
-/// list, or None) and the keepdim flag, and computes the result shape.
-LogicalResult reduceShape(RuleContext &c, RankedTensorType t, StringRef name,
-                          Shape &out, Shape *dimsOut = nullptr) {
+/// Requires tensor `self` and computes its shape reduced over the `dim`
+/// argument (an int, an int list, or None: every dim) with the keepdim flag.
+LogicalResult reduceSelf(RuleContext &c, RankedTensorType &t, Shape &out,
+                         Shape *dimsOut = nullptr) {
+  if (failed(c.require("self", t)))
+    return failure();
   Shape dims;
-  if (c.has(name) && !c.isNone(name)) {
-    Shape given;
-    if (std::optional<int64_t> d = c.optInt(name))
-      given.push_back(*d);
-    else
-      given = c.getInts(name);
-    if (failed(c.wrapDims(given, t.getRank(), name, dims)))
-      return failure();
-  }
+  if (c.has("dim") && !c.isNone("dim") && failed(c.dimListArg("dim", t.getRank(), dims)))
+    return failure();
   out = reduced(t.getShape(), dims, c.getBool("keepdim"));
   if (dimsOut)
     *dimsOut = dims;
-  return success();
-}
-
-/// max/min/argmax over an empty dim have no answer.
-LogicalResult nonEmptyDims(RuleContext &c, RankedTensorType t, ArrayRef<int64_t> dims) {
-  for (int64_t i = 0, e = t.getRank(); i < e; ++i)
-    if ((dims.empty() || llvm::is_contained(dims, i)) && t.getDimSize(i) == 0)
-      return c.fail("cannot reduce over dim " + llvm::Twine(i) + " of size 0");
   return success();
 }
 
@@ -65,7 +52,7 @@ Type accumulateDtype(RuleContext &c, Type self) {
 LogicalResult sum(RuleContext &c) {
   RankedTensorType t;
   Shape shape;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape)))
+  if (failed(reduceSelf(c, t, shape)))
     return failure();
   c.produce(shape, accumulateDtype(c, t.getElementType()));
   return success();
@@ -74,7 +61,7 @@ LogicalResult sum(RuleContext &c) {
 LogicalResult mean(RuleContext &c) {
   RankedTensorType t;
   Shape shape;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape)))
+  if (failed(reduceSelf(c, t, shape)))
     return failure();
   Type e = c.dtype("dtype") ? c.dtype("dtype") : t.getElementType();
   if (!isFloating(e) && !isComplex(e))
@@ -83,42 +70,32 @@ LogicalResult mean(RuleContext &c) {
   return success();
 }
 
-LogicalResult sameDtypeReduction(RuleContext &c) {
+/// max/min and their arg- and .dim forms: the extreme values (self's
+/// dtype), their int64 indices, or both. An empty dim has no extreme.
+LogicalResult extremum(RuleContext &c, bool values, bool indices) {
   RankedTensorType t;
   Shape shape, dims;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape, &dims)) ||
-      failed(nonEmptyDims(c, t, dims)))
+  if (failed(reduceSelf(c, t, shape, &dims)))
     return failure();
-  c.produce(shape, t.getElementType());
+  for (int64_t i = 0, e = t.getRank(); i < e; ++i)
+    if ((dims.empty() || llvm::is_contained(dims, i)) && t.getDimSize(i) == 0)
+      return c.fail("cannot reduce over dim " + llvm::Twine(i) + " of size 0");
+  if (values)
+    c.produce(shape, t.getElementType());
+  if (indices)
+    c.produce(shape, c.i64());
   return success();
 }
 
-LogicalResult argReduction(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape, dims;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape, &dims)) ||
-      failed(nonEmptyDims(c, t, dims)))
-    return failure();
-  c.produce(shape, c.i64());
-  return success();
-}
-
-LogicalResult valuesAndIndices(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape, dims;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape, &dims)) ||
-      failed(nonEmptyDims(c, t, dims)))
-    return failure();
-  c.produce(shape, t.getElementType());
-  c.produce(shape, c.i64());
-  return success();
-}
+LogicalResult sameDtypeReduction(RuleContext &c) { return extremum(c, true, false); }
+LogicalResult argReduction(RuleContext &c) { return extremum(c, false, true); }
+LogicalResult valuesAndIndices(RuleContext &c) { return extremum(c, true, true); }
 
 /// any/all give bool, except for uint8 inputs (kept for compatibility).
 LogicalResult anyAll(RuleContext &c) {
   RankedTensorType t;
   Shape shape;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape)))
+  if (failed(reduceSelf(c, t, shape)))
     return failure();
   Type e = t.getElementType();
   c.produce(shape, e.isUnsignedInteger(8) ? e : c.boolType());
@@ -128,7 +105,7 @@ LogicalResult anyAll(RuleContext &c) {
 LogicalResult varStd(RuleContext &c) {
   RankedTensorType t;
   Shape shape;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape)))
+  if (failed(reduceSelf(c, t, shape)))
     return failure();
   Type e = t.getElementType();
   if (!isFloating(e) && !isComplex(e))
@@ -142,7 +119,7 @@ LogicalResult varStd(RuleContext &c) {
 LogicalResult logsumexp(RuleContext &c) {
   RankedTensorType t;
   Shape shape;
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, "dim", shape)))
+  if (failed(reduceSelf(c, t, shape)))
     return failure();
   Type e = t.getElementType();
   c.produce(shape, isIntegral(e, true) ? c.defaultFloat() : e);
@@ -152,8 +129,7 @@ LogicalResult logsumexp(RuleContext &c) {
 LogicalResult norm(RuleContext &c) {
   RankedTensorType t;
   Shape shape;
-  StringRef dimName = "dim";
-  if (failed(c.require("self", t)) || failed(reduceShape(c, t, dimName, shape)))
+  if (failed(reduceSelf(c, t, shape)))
     return failure();
   Type e = c.dtype("dtype") ? c.dtype("dtype") : t.getElementType();
   if (!isFloating(e) && !isComplex(e))

@@ -32,29 +32,31 @@ void producePieces(RuleContext &c, RankedTensorType t, int64_t dim,
   }
 }
 
-LogicalResult splitDim(RuleContext &c, RankedTensorType &t, int64_t &dim) {
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 1, kMaxTensorRank)))
+/// Pieces of `each` along `dim`, the last one taking the rest; at least one
+/// piece (`each` is 0 only for an empty dim). split.Tensor and chunk.
+LogicalResult produceEqualPieces(RuleContext &c, RankedTensorType t, int64_t dim,
+                                 int64_t each) {
+  int64_t size = t.getDimSize(dim);
+  int64_t n = each == 0 ? 1 : std::max<int64_t>(addSat(size, each - 1) / each, 1);
+  if (failed(c.checkPieces(n)))
     return failure();
-  return c.dimArg("dim", t.getRank(), dim);
+  Shape sizes(n, each);
+  sizes.back() = size - each * (n - 1);
+  producePieces(c, t, dim, sizes);
+  return success();
 }
 
 LogicalResult split(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(splitDim(c, t, dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   int64_t size = t.getDimSize(dim);
   if (std::optional<int64_t> each = c.optInt("split_size")) {
     if (*each < 0 || (*each == 0 && size != 0))
       return c.fail("split_size " + llvm::Twine(*each) + " cannot split dim " +
                     llvm::Twine(dim) + " of size " + llvm::Twine(size));
-    int64_t n = *each == 0 ? 1 : std::max<int64_t>(addSat(size, *each - 1) / *each, 1);
-    if (failed(c.checkPieces(n)))
-      return failure();
-    Shape sizes(n, *each);
-    sizes.back() = size - *each * (n - 1);
-    producePieces(c, t, dim, sizes);
-    return success();
+    return produceEqualPieces(c, t, dim, *each);
   }
   Shape sizes = c.getInts(c.has("split_sizes") ? "split_sizes" : "split_size");
   int64_t total = 0;
@@ -74,7 +76,7 @@ LogicalResult split(RuleContext &c) {
 LogicalResult chunk(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(splitDim(c, t, dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   int64_t chunks = c.getInt("chunks"), size = t.getDimSize(dim);
   if (chunks <= 0)
@@ -86,19 +88,13 @@ LogicalResult chunk(RuleContext &c) {
     producePieces(c, t, dim, Shape(chunks, 0));
     return success();
   }
-  int64_t n = std::max<int64_t>(addSat(size, each - 1) / each, 1);
-  if (failed(c.checkPieces(n)))
-    return failure();
-  Shape sizes(n, each);
-  sizes.back() = size - each * (n - 1);
-  producePieces(c, t, dim, sizes);
-  return success();
+  return produceEqualPieces(c, t, dim, each);
 }
 
 LogicalResult tensorSplit(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(splitDim(c, t, dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   int64_t size = t.getDimSize(dim);
   Shape sizes;
@@ -124,7 +120,7 @@ LogicalResult tensorSplit(RuleContext &c) {
 LogicalResult unbind(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(splitDim(c, t, dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   Shape shape(t.getShape());
   shape.erase(shape.begin() + dim);

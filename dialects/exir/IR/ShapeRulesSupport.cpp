@@ -294,6 +294,11 @@ const schema::Argument *RuleContext::argument(StringRef name) const {
 
 bool RuleContext::has(StringRef name) const { return argument(name) != nullptr; }
 
+const schema::DefaultValue *RuleContext::defaultOf(StringRef name) const {
+  const schema::Argument *a = argument(name);
+  return a && a->defaultValue ? &*a->defaultValue : nullptr;
+}
+
 Attribute RuleContext::attr(StringRef name) const { return op->getAttr(name); }
 
 /// Operands of schema argument `index` of `op` (segments in schema order).
@@ -364,12 +369,12 @@ std::optional<int64_t> RuleContext::optInt(StringRef name) const {
       return i.getInt();
     return std::nullopt;
   }
-  const schema::Argument *a = argument(name);
-  if (!a || !a->defaultValue)
+  const schema::DefaultValue *d = defaultOf(name);
+  if (!d)
     return std::nullopt;
   using K = schema::DefaultValue::Kind;
-  if (a->defaultValue->kind == K::Int || a->defaultValue->kind == K::Enum)
-    return a->defaultValue->i;
+  if (d->kind == K::Int || d->kind == K::Enum)
+    return d->i;
   return std::nullopt;
 }
 
@@ -381,24 +386,22 @@ std::optional<double> RuleContext::optFloat(StringRef name) const {
       return static_cast<double>(i.getInt());
     return std::nullopt;
   }
-  const schema::Argument *a = argument(name);
-  if (!a || !a->defaultValue)
+  const schema::DefaultValue *d = defaultOf(name);
+  if (!d)
     return std::nullopt;
   using K = schema::DefaultValue::Kind;
-  if (a->defaultValue->kind == K::Double || a->defaultValue->kind == K::Complex)
-    return a->defaultValue->d;
-  if (a->defaultValue->kind == K::Int)
-    return static_cast<double>(a->defaultValue->i);
+  if (d->kind == K::Double || d->kind == K::Complex)
+    return d->d;
+  if (d->kind == K::Int)
+    return static_cast<double>(d->i);
   return std::nullopt;
 }
 
 bool RuleContext::getBool(StringRef name) const {
   if (auto b = llvm::dyn_cast_or_null<BoolAttr>(attr(name)))
     return b.getValue();
-  const schema::Argument *a = argument(name);
-  return a && a->defaultValue &&
-         a->defaultValue->kind == schema::DefaultValue::Kind::Bool &&
-         a->defaultValue->b;
+  const schema::DefaultValue *d = defaultOf(name);
+  return d && d->kind == schema::DefaultValue::Kind::Bool && d->b;
 }
 
 std::optional<Shape> RuleContext::optInts(StringRef name) const {
@@ -433,12 +436,10 @@ std::optional<SmallVector<double>> RuleContext::optFloats(StringRef name) const 
       return SmallVector<double>{};
     return std::nullopt;
   }
-  const schema::Argument *a = argument(name);
-  if (!a || !a->defaultValue ||
-      a->defaultValue->kind != schema::DefaultValue::Kind::DoubleList)
+  const schema::DefaultValue *d = defaultOf(name);
+  if (!d || d->kind != schema::DefaultValue::Kind::DoubleList)
     return std::nullopt;
-  return SmallVector<double>(a->defaultValue->doubles.begin(),
-                             a->defaultValue->doubles.end());
+  return SmallVector<double>(d->doubles.begin(), d->doubles.end());
 }
 
 std::optional<ScalarArg> RuleContext::scalar(StringRef name) const {
@@ -460,22 +461,21 @@ std::optional<ScalarArg> RuleContext::scalar(StringRef name) const {
     }
     return std::nullopt;
   }
-  const schema::Argument *a = argument(name);
-  if (!a || !a->defaultValue)
+  const schema::DefaultValue *d = defaultOf(name);
+  if (!d)
     return std::nullopt;
-  const schema::DefaultValue &d = *a->defaultValue;
   using K = schema::DefaultValue::Kind;
-  switch (d.kind) {
+  switch (d->kind) {
   case K::Bool:
     s.kind = ScalarArg::Kind::Bool;
-    s.i = d.b;
+    s.i = d->b;
     return s;
   case K::Int:
-    s.i = d.i;
+    s.i = d->i;
     return s;
   case K::Double:
     s.kind = ScalarArg::Kind::Float;
-    s.f = d.d;
+    s.f = d->d;
     return s;
   default:
     return std::nullopt;
@@ -488,11 +488,10 @@ Type RuleContext::dtype(StringRef name) const {
       return t.getValue();
     return {};
   }
-  const schema::Argument *a = argument(name);
-  if (!a || !a->defaultValue ||
-      a->defaultValue->kind != schema::DefaultValue::Kind::Enum)
+  const schema::DefaultValue *d = defaultOf(name);
+  if (!d || d->kind != schema::DefaultValue::Kind::Enum)
     return {};
-  return dtypeNamed(context(), a->defaultValue->s);
+  return dtypeNamed(context(), d->s);
 }
 
 std::optional<std::string> RuleContext::str(StringRef name) const {
@@ -501,12 +500,12 @@ std::optional<std::string> RuleContext::str(StringRef name) const {
       return s.getValue().str();
     return std::nullopt;
   }
-  const schema::Argument *a = argument(name);
-  if (!a || !a->defaultValue)
+  const schema::DefaultValue *d = defaultOf(name);
+  if (!d)
     return std::nullopt;
   using K = schema::DefaultValue::Kind;
-  if (a->defaultValue->kind == K::String || a->defaultValue->kind == K::Enum)
-    return a->defaultValue->s;
+  if (d->kind == K::String || d->kind == K::Enum)
+    return d->s;
   return std::nullopt;
 }
 
@@ -548,6 +547,15 @@ LogicalResult RuleContext::wrapDim(int64_t dim, int64_t rank, StringRef what,
 
 LogicalResult RuleContext::dimArg(StringRef name, int64_t rank, int64_t &out) const {
   return wrapDim(getInt(name), rank, name, out);
+}
+
+LogicalResult RuleContext::dimListArg(StringRef name, int64_t rank, Shape &out) const {
+  Shape given;
+  if (std::optional<int64_t> d = optInt(name))
+    given.push_back(*d);
+  else
+    given = getInts(name);
+  return wrapDims(given, rank, name, out);
 }
 
 LogicalResult RuleContext::wrapDims(ArrayRef<int64_t> dims, int64_t rank,
@@ -635,6 +643,20 @@ LogicalResult RuleContext::sameDtype(StringRef a, RankedTensorType at, StringRef
   return error() << "'" << a << "' and '" << b << "' must have the same dtype, got "
                  << dtypeName(at.getElementType()) << " and "
                  << dtypeName(bt.getElementType());
+}
+
+LogicalResult requireSelfAndDim(RuleContext &c, RankedTensorType &t, int64_t &dim) {
+  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 1, kMaxTensorRank)))
+    return mlir::failure();
+  return c.dimArg("dim", t.getRank(), dim);
+}
+
+LogicalResult sameAsSelf(RuleContext &c) {
+  RankedTensorType t;
+  if (failed(c.require("self", t)))
+    return mlir::failure();
+  c.produce(Spec::like(t));
+  return mlir::success();
 }
 
 void addRules(RuleTable &t, std::initializer_list<const char *> names, RuleFn fn) {

@@ -186,6 +186,9 @@ public:
   LogicalResult wrapDim(int64_t dim, int64_t rank, StringRef what, int64_t &out) const;
   /// Integer argument `name` as a wrapped dim.
   LogicalResult dimArg(StringRef name, int64_t rank, int64_t &out) const;
+  /// Argument `name` given as one int or as an int list (the dims of
+  /// reductions and squeeze), wrapped as by wrapDims.
+  LogicalResult dimListArg(StringRef name, int64_t rank, Shape &out) const;
   /// A list of dims, wrapped; duplicates are an error unless allowed.
   LogicalResult wrapDims(ArrayRef<int64_t> dims, int64_t rank, StringRef what,
                          Shape &out, bool allowDuplicates = false) const;
@@ -212,10 +215,21 @@ public:
 private:
   mlir::Attribute attr(StringRef name) const;
   const schema::Argument *argument(StringRef name) const;
+  /// The schema default of argument `name`; null when the actual schema
+  /// lacks the argument or gives it no default.
+  const schema::DefaultValue *defaultOf(StringRef name) const;
 
   mutable AtenOp op; // op accessors are not const
   const schema::FunctionSchema &actual;
 };
+
+/// Tensor argument `self`, which must have at least one dim, and its `dim`
+/// argument wrapped (select, slice, narrow, unflatten, glu, the splits).
+LogicalResult requireSelfAndDim(RuleContext &c, RankedTensorType &t, int64_t &dim);
+
+/// The rule of ops whose result is like tensor `self`: same shape, same
+/// dtype (unary ops that keep the dtype, alias/clone, device copies).
+LogicalResult sameAsSelf(RuleContext &c);
 
 using RuleFn = LogicalResult (*)(RuleContext &);
 using RuleTable = llvm::StringMap<RuleFn>;

@@ -190,12 +190,7 @@ LogicalResult squeeze(RuleContext &c) {
     return failure();
   Shape dims;
   if (c.has("dim")) {
-    Shape given;
-    if (std::optional<int64_t> d = c.optInt("dim"))
-      given.push_back(*d);
-    else
-      given = c.getInts("dim");
-    if (failed(c.wrapDims(given, t.getRank(), "dim", dims)))
+    if (failed(c.dimListArg("dim", t.getRank(), dims)))
       return failure();
   } else {
     for (int64_t i = 0; i < t.getRank(); ++i)
@@ -212,8 +207,7 @@ LogicalResult squeeze(RuleContext &c) {
 LogicalResult select(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 1, kMaxTensorRank)) ||
-      failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   int64_t size = t.getDimSize(dim), index = c.getInt("index");
   if (index < -size || index >= size)
@@ -245,8 +239,7 @@ namespace {
 LogicalResult slice(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 1, kMaxTensorRank)) ||
-      failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   int64_t step = c.getInt("step");
   if (step <= 0)
@@ -260,8 +253,7 @@ LogicalResult slice(RuleContext &c) {
 LogicalResult narrow(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 1, kMaxTensorRank)) ||
-      failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   int64_t size = t.getDimSize(dim), start = c.getInt("start"),
           length = c.getInt("length");
@@ -319,14 +311,6 @@ LogicalResult expand(RuleContext &c) {
   if (RankedTensorType other = c.type("other"))
     return expandTo(c, t, other.getShape());
   return expandTo(c, t, c.getInts("size"));
-}
-
-LogicalResult identity(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
-  c.produce(Spec::like(t));
-  return success();
 }
 
 LogicalResult diagonal(RuleContext &c) {
@@ -411,8 +395,7 @@ LogicalResult flatten(RuleContext &c) {
 LogicalResult unflatten(RuleContext &c) {
   RankedTensorType t;
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 1, kMaxTensorRank)) ||
-      failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(requireSelfAndDim(c, t, dim)))
     return failure();
   Shape sizes = c.getInts("sizes"), inner;
   if (sizes.empty())
@@ -465,7 +448,7 @@ void addViewRules(RuleTable &t) {
   addRules(t, {"expand", "expand_copy", "expand_as"}, expand);
   addRules(t, {"alias", "alias_copy", "detach", "detach_", "detach_copy",
                "contiguous", "lift_fresh", "lift", "lift_fresh_copy", "clone"},
-           identity);
+           sameAsSelf);
   addRules(t, {"diagonal", "diagonal_copy"}, diagonal);
   addRules(t, {"as_strided", "as_strided_", "as_strided_copy"}, asStrided);
   addRules(t, {"unfold", "unfold_copy"}, unfold);

@@ -129,7 +129,8 @@ public:
   OperatorRegistry(const OperatorRegistry &) = delete;
   OperatorRegistry &operator=(const OperatorRegistry &) = delete;
 
-  /// The built-in table (dialects/exir/schema/aten_schemas.txt), parsed once (thread-safe).
+  /// The built-in table (dialects/exir/schema/aten/*.txt in the order of
+  /// aten/ORDER, embedded at build time), parsed once (thread-safe).
   static const OperatorRegistry &builtin();
 
   /// Exact "ns::name.overload"; also accepts "ns::name.default" for the empty

@@ -96,13 +96,18 @@ private:
   int depth_ = 0;
   static constexpr int kMaxTypeDepth = 64;
 
-  bool fail(const std::string &msg, size_t pos) {
+  // Keeps the first error only: later ones follow from it.
+  bool setError(size_t pos, std::string message) {
     if (!failed_) {
       failed_ = true;
       err_.position = pos;
-      err_.message = msg + " at position " + std::to_string(pos);
+      err_.message = std::move(message);
     }
     return false;
+  }
+
+  bool fail(const std::string &msg, size_t pos) {
+    return setError(pos, msg + " at position " + std::to_string(pos));
   }
 
   // "expected X at position N, found 'Y'".
@@ -114,12 +119,7 @@ private:
       msg += ", found the end of the text";
     else
       msg += ", found '" + printable(s_[pos]) + "'";
-    if (!failed_) {
-      failed_ = true;
-      err_.position = pos;
-      err_.message = msg;
-    }
-    return false;
+    return setError(pos, std::move(msg));
   }
 
   void skipWs() {
@@ -211,12 +211,8 @@ private:
       return true;
     bool kwargOnly = false;
     for (;;) {
-      if (acceptStr("...")) {
-        fs->varArgs = true;
-        if (peek(','))
-          return fail("'...' must be the last parameter", p_);
-        return expect(')');
-      }
+      if (acceptStr("..."))
+        return parseVarEnd(&fs->varArgs, "parameter");
       if (accept('*')) {
         kwargOnly = true;
       } else {
@@ -247,12 +243,8 @@ private:
     if (accept(')'))
       return true;
     for (;;) {
-      if (acceptStr("...")) {
-        fs->varRets = true;
-        if (peek(','))
-          return fail("'...' must be the last return", p_);
-        return expect(')');
-      }
+      if (acceptStr("..."))
+        return parseVarEnd(&fs->varRets, "return");
       Argument r;
       if (!parseArgument(&r, /*isReturn=*/true))
         return false;
@@ -261,6 +253,14 @@ private:
         continue;
       return expect(')');
     }
+  }
+
+  // After a "..." in a parameter or return list: it must close the list.
+  bool parseVarEnd(bool *var, const char *what) {
+    *var = true;
+    if (peek(','))
+      return fail(std::string("'...' must be the last ") + what, p_);
+    return expect(')');
   }
 
   // param ::= type [ fixed_list ] IDENT [ "=" default ];  ret ::= type [ fixed_list ] [ IDENT ]
@@ -362,20 +362,25 @@ private:
     }
   }
 
+  // type { "," type } ")": the element types of a tuple, Dict, Union, ...
+  bool parseTypeList(SchemaType *t) {
+    for (;;) {
+      SchemaType e;
+      if (!parseType(&e))
+        return false;
+      t->elems.push_back(std::move(e));
+      if (accept(','))
+        continue;
+      return expect(')');
+    }
+  }
+
   bool parsePrimary(SchemaType *t) {
     if (accept('(')) {
       t->kind = TypeKind::Tuple;
       if (accept(')'))
         return true;
-      for (;;) {
-        SchemaType e;
-        if (!parseType(&e))
-          return false;
-        t->elems.push_back(std::move(e));
-        if (accept(','))
-          continue;
-        return expect(')');
-      }
+      return parseTypeList(t);
     }
     skipWs();
     size_t start = p_;
@@ -404,19 +409,8 @@ private:
         word == "RRef") {
       t->kind = TypeKind::Other;
       t->name = word;
-      if (!expect('('))
+      if (!expect('(') || !parseTypeList(t))
         return false;
-      for (;;) {
-        SchemaType e;
-        if (!parseType(&e))
-          return false;
-        t->elems.push_back(std::move(e));
-        if (accept(','))
-          continue;
-        if (!expect(')'))
-          return false;
-        break;
-      }
       size_t want = word == "Dict" ? 2 : (word == "Union" ? 0 : 1);
       if (want && t->elems.size() != want)
         return fail(word + " takes " + std::to_string(want) + " type(s)", start);
