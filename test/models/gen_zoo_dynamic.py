@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generate the fixtures that need dynamic shapes or control flow (issue 14).
+"""Generate the fixtures that need dynamic shapes or control flow (real models).
 
 torch 1.13 (Debian's python3-torch) has no torch.export, no symbolic export and no
 torch.cond / while_loop, so the archives are written the way torch 2.9's

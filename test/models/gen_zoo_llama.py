@@ -1,4 +1,4 @@
-"""llama_dynamic (issue 14): zoo_models.LlamaDecoder as two methods sharing weights and
+"""llama_dynamic (real-model shapes): zoo_models.LlamaDecoder as two methods sharing weights and
 KV caches, `prefill` with a DYNAMIC prompt length and `decode` (one token), plus a
 meta 'sequence' of three conversations in one loaded program. Written by
 gen_zoo_dynamic.py (`--only llama_dynamic`); this module holds what is llama-specific.

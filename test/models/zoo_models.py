@@ -464,7 +464,7 @@ def llama_sequence(call):
 
 
 # --------------------------------------------------------------------------------------
-# Issue 14 ("real models"). Appended at the end: line numbers of the classes above are
+# Real-model shapes. Appended at the end: line numbers of the classes above are
 # in the committed fixtures' stack traces.
 # --------------------------------------------------------------------------------------
 class ViTBlock(nn.Module):

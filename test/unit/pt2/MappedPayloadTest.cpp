@@ -1,4 +1,4 @@
-// Weights read in place from a mapped archive (issue 15): a file-backed .pt2
+// Weights read in place from a mapped archive (never copied whole): a file-backed .pt2
 // serves STORED payloads as windows of the mapping, CRC-checked without
 // touching them. These cases check that reading from a file gives exactly
 // what reading the same bytes from memory gives (values, or the error), for
