@@ -460,12 +460,8 @@ Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
 
 /// mm.out and bmm.out share one signature: [self, mat2, out, out].
 static Error matmulKernel(KernelContext &ctx, Args args, const char *name, bool batched) {
-  PT_NARGS(4);
   Tensor *a, *b, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", a));
-  PTEC_TRY(argTensor(ctx, args, 1, "mat2", b));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", a), arg("mat2", b), outArg("out", out)));
   return matmul(ctx, name, *a, *b, *out, batched);
 }
 
@@ -474,16 +470,10 @@ Error mm_out(KernelContext &ctx, Args args) { return matmulKernel(ctx, args, "mm
 Error bmm_out(KernelContext &ctx, Args args) { return matmulKernel(ctx, args, "bmm", true); }
 
 Error addmm_out(KernelContext &ctx, Args args) {
-  PT_NARGS(7);
   Tensor *self, *a, *b, *out;
   Scalar beta, alpha;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argTensor(ctx, args, 1, "mat1", a));
-  PTEC_TRY(argTensor(ctx, args, 2, "mat2", b));
-  PTEC_TRY(argScalar(ctx, args, 3, "beta", beta));
-  PTEC_TRY(argScalar(ctx, args, 4, "alpha", alpha));
-  PTEC_TRY(argOut(ctx, args, 5, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 6));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("mat1", a), arg("mat2", b), arg("beta", beta),
+                    arg("alpha", alpha), outArg("out", out)));
   if (self->dtype() != out->dtype())
     return ctx.fail(Error::InvalidArgument, "addmm: self dtype %s differs from out dtype %s",
                     toString(self->dtype()), toString(out->dtype()));
@@ -535,22 +525,14 @@ Error addmm_out(KernelContext &ctx, Args args) {
 }
 
 Error convolution_out(KernelContext &ctx, Args args) {
-  PT_NARGS(11);
   Tensor *in, *weight, *bias, *out;
   IntList stride, padding, dilation, outPad;
   bool transposed;
   int64_t groups;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(argTensor(ctx, args, 1, "weight", weight));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
-  PTEC_TRY(argIntList(ctx, args, 3, "stride", stride));
-  PTEC_TRY(argIntList(ctx, args, 4, "padding", padding));
-  PTEC_TRY(argIntList(ctx, args, 5, "dilation", dilation));
-  PTEC_TRY(argBool(ctx, args, 6, "transposed", transposed));
-  PTEC_TRY(argIntList(ctx, args, 7, "output_padding", outPad));
-  PTEC_TRY(argInt(ctx, args, 8, "groups", groups));
-  PTEC_TRY(argOut(ctx, args, 9, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 10));
+  PTEC_TRY(bindArgs(ctx, args, arg("input", in), arg("weight", weight), optArg("bias", bias),
+                    arg("stride", stride), arg("padding", padding), arg("dilation", dilation),
+                    arg("transposed", transposed), arg("output_padding", outPad),
+                    arg("groups", groups), outArg("out", out)));
   if (in->dtype() == ScalarType::Bool || in->dtype() != weight->dtype() ||
       in->dtype() != out->dtype() || (bias && bias->dtype() != in->dtype()))
     return ctx.fail(Error::InvalidArgument,
