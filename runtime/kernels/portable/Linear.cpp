@@ -561,6 +561,18 @@ Error convolution_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
+/// bool[3] output_mask: whether to compute grad_input, grad_weight, grad_bias.
+static Error argOutputMask(KernelContext &ctx, Args args, size_t i, bool &wantIn, bool &wantW,
+                           bool &wantB) {
+  EValue *m = args[i];
+  if (!m || !m->isBoolList() || m->boolList().size() != 3)
+    return badTag(ctx, i, "output_mask", "BoolList of 3", m);
+  wantIn = m->boolList()[0] != 0;
+  wantW = m->boolList()[1] != 0;
+  wantB = m->boolList()[2] != 0;
+  return Error::Ok;
+}
+
 /// convolution_backward.out: [grad_output, input, weight, bias_sizes?,
 /// stride, padding, dilation, transposed, output_padding, groups,
 /// output_mask, grad_input, grad_weight, grad_bias, ret]. 1-D and 2-D,
@@ -568,30 +580,16 @@ Error convolution_out(KernelContext &ctx, Args args) {
 /// false are left untouched, as upstream does.
 Error convolution_backward_out(KernelContext &ctx, Args args) {
   const char *op = "convolution_backward";
-  PT_NARGS(15);
   Tensor *grad, *in, *weight, *gin, *gw, *gb;
   IntList biasSizes, stride, padding, dilation, outPad;
-  bool hasBiasSizes, transposed;
+  bool hasBiasSizes, transposed, wantIn, wantW, wantB;
   int64_t groups;
-  PTEC_TRY(argTensor(ctx, args, 0, "grad_output", grad));
-  PTEC_TRY(argTensor(ctx, args, 1, "input", in));
-  PTEC_TRY(argTensor(ctx, args, 2, "weight", weight));
-  PTEC_TRY(argOptIntList(ctx, args, 3, "bias_sizes", hasBiasSizes, biasSizes));
-  PTEC_TRY(argIntList(ctx, args, 4, "stride", stride));
-  PTEC_TRY(argIntList(ctx, args, 5, "padding", padding));
-  PTEC_TRY(argIntList(ctx, args, 6, "dilation", dilation));
-  PTEC_TRY(argBool(ctx, args, 7, "transposed", transposed));
-  PTEC_TRY(argIntList(ctx, args, 8, "output_padding", outPad));
-  PTEC_TRY(argInt(ctx, args, 9, "groups", groups));
-  EValue *m = args[10];
-  if (!m || !m->isBoolList() || m->boolList().size() != 3)
-    return badTag(ctx, 10, "output_mask", "BoolList of 3", m);
-  const bool wantIn = m->boolList()[0] != 0, wantW = m->boolList()[1] != 0,
-             wantB = m->boolList()[2] != 0;
-  PTEC_TRY(argOut(ctx, args, 11, "out0", gin));
-  PTEC_TRY(argOut(ctx, args, 12, "out1", gw));
-  PTEC_TRY(argOut(ctx, args, 13, "out2", gb));
-  PTEC_TRY(argReturn(ctx, args, 14));
+  PTEC_TRY(bindArgs(ctx, args, arg("grad_output", grad), arg("input", in), arg("weight", weight),
+                    optArg("bias_sizes", hasBiasSizes, biasSizes), arg("stride", stride),
+                    arg("padding", padding), arg("dilation", dilation),
+                    arg("transposed", transposed), arg("output_padding", outPad),
+                    arg("groups", groups), argWith(argOutputMask, wantIn, wantW, wantB),
+                    outArg("out0", gin), outArg("out1", gw), outArg("out2", gb)));
   if (transposed)
     return ctx.fail(Error::NotSupported, "%s: transposed convolution is not supported", op);
   if (!isFloatDt(in->dtype()) || weight->dtype() != in->dtype() || grad->dtype() != in->dtype())
