@@ -93,6 +93,15 @@ inline Error bindOne(KernelContext &ctx, Args args, size_t i, const Opt<IntList>
 inline Error bindOne(KernelContext &ctx, Args args, size_t i, const Opt<ScalarType> &a) {
   return argOptDtype(ctx, args, i, a.name, a.has, a.v);
 }
+/// A type with no helper fails to compile here rather than in overload noise.
+template <typename T> inline Error bindOne(KernelContext &, Args, size_t, const Arg<T> &) {
+  static_assert(sizeof(T) == 0, "arg(): no argX helper for this type (outArg, optArg, argWith?)");
+  return Error::Ok;
+}
+template <typename T> inline Error bindOne(KernelContext &, Args, size_t, const Opt<T> &) {
+  static_assert(sizeof(T) == 0, "optArg(): takes int64_t, Scalar, IntList or ScalarType");
+  return Error::Ok;
+}
 template <typename F, typename... Ts>
 inline Error bindOne(KernelContext &ctx, Args args, size_t i, const With<F, Ts...> &a) {
   return std::apply([&](Ts &...vs) { return a.f(ctx, args, i, vs...); }, a.vs);
