@@ -210,13 +210,9 @@ Error remainder_scalar_out(KernelContext &ctx, Args args) {
 
 /// pow.Scalar_out: [self (Scalar), exponent (Tensor), out, ret].
 Error pow_scalar_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Scalar base;
   Tensor *exp, *out;
-  PTEC_TRY(argScalar(ctx, args, 0, "self", base));
-  PTEC_TRY(argTensor(ctx, args, 1, "exponent", exp));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", base), arg("exponent", exp), outArg("out", out)));
   ScalarTensor st(base);
   Cat cat = maxCat(resultCat(st.tensor(), *exp), Cat::Int);
   if (cat == Cat::Float)
@@ -242,13 +238,9 @@ Error pow_scalar_out(KernelContext &ctx, Args args) {
 /// clamp.Tensor_out: [self, min?, max?, out, ret]; the bounds broadcast with
 /// self and NaN in any operand propagates.
 Error clamp_tensor_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *lo, *hi, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptTensor(ctx, args, 1, "min", lo));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "max", hi));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("min", lo), optArg("max", hi),
+                    outArg("out", out)));
   if (!lo && !hi)
     return ctx.fail(Error::InvalidArgument, "clamp: at least one of min and max must be given");
   Cat cat = catOf(in->dtype());

@@ -175,27 +175,19 @@ Error zeros_out(KernelContext &ctx, Args args) { return sizeFill(ctx, args, 3, f
 Error ones_out(KernelContext &ctx, Args args) { return sizeFill(ctx, args, 3, false, 1); }
 
 Error full_like_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   Scalar v;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argScalar(ctx, args, 1, "fill_value", v));
-  PTEC_TRY(checkMemoryFormat(ctx, args, 2));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("fill_value", v), argWith(checkMemoryFormat),
+                    outArg("out", out)));
   PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
   fillWith(*out, v);
   return Error::Ok;
 }
 
 Error fill_scalar_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *in, *out;
   Scalar v;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argScalar(ctx, args, 1, "value", v));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("value", v), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, "fill"));
   PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
   fillWith(*out, v);
@@ -203,12 +195,9 @@ Error fill_scalar_out(KernelContext &ctx, Args args) {
 }
 
 Error scalar_tensor_out(KernelContext &ctx, Args args) {
-  PT_NARGS(3);
   Scalar v;
   Tensor *out;
-  PTEC_TRY(argScalar(ctx, args, 0, "s", v));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("s", v), outArg("out", out)));
   PTEC_TRY(resizeOut(ctx, *out, Shape{}));
   fillWith(*out, v);
   return Error::Ok;
@@ -243,25 +232,18 @@ static Error arangeInto(KernelContext &ctx, const Scalar &start, const Scalar &e
 }
 
 Error arange_start_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Scalar start, end, step;
   Tensor *out;
-  PTEC_TRY(argScalar(ctx, args, 0, "start", start));
-  PTEC_TRY(argScalar(ctx, args, 1, "end", end));
-  PTEC_TRY(argScalar(ctx, args, 2, "step", step));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("start", start), arg("end", end), arg("step", step),
+                    outArg("out", out)));
   return arangeInto(ctx, start, end, step, *out);
 }
 
 /// arange.out: [end, out, ret], from 0 by 1.
 Error arange_out(KernelContext &ctx, Args args) {
-  PT_NARGS(3);
   Scalar end, zero, one;
   Tensor *out;
-  PTEC_TRY(argScalar(ctx, args, 0, "end", end));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("end", end), outArg("out", out)));
   one.i = 1;
   one.d = 1;
   return arangeInto(ctx, zero, end, one, *out);
@@ -270,13 +252,9 @@ Error arange_out(KernelContext &ctx, Args args) {
 /// empty.out: [size, memory_format?, out, ret]. Contents are unspecified;
 /// only the shape is set.
 Error empty_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   IntList size;
   Tensor *out;
-  PTEC_TRY(argIntList(ctx, args, 0, "size", size));
-  PTEC_TRY(checkMemoryFormat(ctx, args, 1));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("size", size), argWith(checkMemoryFormat), outArg("out", out)));
   Shape os;
   PTEC_TRY(parseSize(ctx, size, os));
   return resizeOut(ctx, *out, os);
@@ -285,14 +263,11 @@ Error empty_out(KernelContext &ctx, Args args) {
 /// _empty_dim_order.out: [size, dim_order?, out, ret]. A given dim order must
 /// be out's (contiguous or channels-last); contents are unspecified.
 Error empty_dim_order_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   IntList size, order;
   bool hasOrder;
   Tensor *out;
-  PTEC_TRY(argIntList(ctx, args, 0, "size", size));
-  PTEC_TRY(argOptIntList(ctx, args, 1, "dim_order", hasOrder, order));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("size", size), optArg("dim_order", hasOrder, order),
+                    outArg("out", out)));
   Shape os;
   PTEC_TRY(parseSize(ctx, size, os));
   if (hasOrder) {
@@ -310,12 +285,8 @@ Error empty_dim_order_out(KernelContext &ctx, Args args) {
 
 /// fill.Tensor_out: [self, value (rank 0), out, ret].
 Error fill_tensor_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *in, *value, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argTensor(ctx, args, 1, "value", value));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("value", value), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, "fill"));
   if (value->dim() != 0)
     return ctx.fail(Error::InvalidArgument,
@@ -329,11 +300,8 @@ Error fill_tensor_out(KernelContext &ctx, Args args) {
 /// et_copy::_h2d_copy.out / _d2h_copy.out: this runtime has one (host)
 /// memory space, so a device transfer is a same-dtype copy.
 static Error deviceCopy(KernelContext &ctx, Args args, const char *op) {
-  PT_NARGS(3);
   Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
   PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
   out->copyElementsFrom(*in);
@@ -370,40 +338,29 @@ Error clone_dim_order_out(KernelContext &ctx, Args args) {
 }
 
 Error copy_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *src, *out;
   bool nonBlocking;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argTensor(ctx, args, 1, "src", src));
-  PTEC_TRY(argBool(ctx, args, 2, "non_blocking", nonBlocking));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("src", src), arg("non_blocking", nonBlocking),
+                    outArg("out", out)));
   Shape os = Shape::of(*in);
   PTEC_TRY(resizeOut(ctx, *out, os));
   return copyBroadcast(ctx, *src, *out, os);
 }
 
 Error copy_inplace(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *self, *src;
   bool nonBlocking;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argTensor(ctx, args, 1, "src", src));
-  PTEC_TRY(argBool(ctx, args, 2, "non_blocking", nonBlocking));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("src", src),
+                    arg("non_blocking", nonBlocking)));
   return copyBroadcast(ctx, *src, *self, Shape::of(*self));
 }
 
 Error constant_pad_nd_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   IntList pad;
   Scalar value;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argIntList(ctx, args, 1, "pad", pad));
-  PTEC_TRY(argScalar(ctx, args, 2, "value", value));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("pad", pad), arg("value", value),
+                    outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, "constant_pad_nd"));
   if (pad.size() % 2 != 0 || pad.size() > 2 * static_cast<size_t>(in->dim()))
     return ctx.fail(Error::InvalidArgument,

@@ -227,11 +227,8 @@ Error logical_and_out(KernelContext &ctx, Args args) {
 }
 
 Error logical_not_out(KernelContext &ctx, Args args) {
-  PT_NARGS(3);
   Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
   Shape os = Shape::of(*in);
   PTEC_TRY(resizeOut(ctx, *out, os));
   const Tensor *ins[1] = {in};
@@ -262,11 +259,8 @@ Error bitwise_not_out(KernelContext &ctx, Args args) {
 }
 
 Error isnan_out(KernelContext &ctx, Args args) {
-  PT_NARGS(3);
   Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
   Shape os = Shape::of(*in);
   PTEC_TRY(resizeOut(ctx, *out, os));
   const Tensor *ins[1] = {in};
@@ -339,28 +333,20 @@ Error gelu_out(KernelContext &ctx, Args args) {
 }
 
 Error hardtanh_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   Scalar lo, hi;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argScalar(ctx, args, 1, "min_val", lo));
-  PTEC_TRY(argScalar(ctx, args, 2, "max_val", hi));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("min_val", lo), arg("max_val", hi),
+                    outArg("out", out)));
   lo.cat = hi.cat = Cat::Bool; // bounds never lift the category
   return clampImpl(ctx, *in, *out, true, lo, true, hi);
 }
 
 Error clamp_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   Scalar lo, hi;
   bool hasLo, hasHi;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptScalar(ctx, args, 1, "min", hasLo, lo));
-  PTEC_TRY(argOptScalar(ctx, args, 2, "max", hasHi, hi));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("min", hasLo, lo), optArg("max", hasHi, hi),
+                    outArg("out", out)));
   if (!hasLo && !hasHi)
     return ctx.fail(Error::InvalidArgument, "clamp: at least one of min and max must be given");
   return clampImpl(ctx, *in, *out, hasLo, lo, hasHi, hi);
@@ -383,13 +369,9 @@ Error leaky_relu_out(KernelContext &ctx, Args args) {
 // --- Selection ------------------------------------------------------------
 
 Error where_self_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *cond, *a, *b, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "condition", cond));
-  PTEC_TRY(argTensor(ctx, args, 1, "self", a));
-  PTEC_TRY(argTensor(ctx, args, 2, "other", b));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("condition", cond), arg("self", a), arg("other", b),
+                    outArg("out", out)));
   if (cond->dtype() != ScalarType::Bool && cond->dtype() != ScalarType::Byte)
     return ctx.fail(Error::InvalidArgument, "where: condition must be bool or uint8, got %s",
                     toString(cond->dtype()));
@@ -411,14 +393,10 @@ Error where_self_out(KernelContext &ctx, Args args) {
 }
 
 Error masked_fill_scalar_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *mask, *out;
   Scalar value;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argTensor(ctx, args, 1, "mask", mask));
-  PTEC_TRY(argScalar(ctx, args, 2, "value", value));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("mask", mask), arg("value", value),
+                    outArg("out", out)));
   if (mask->dtype() != ScalarType::Bool)
     return ctx.fail(Error::InvalidArgument, "masked_fill: mask must be bool, got %s",
                     toString(mask->dtype()));

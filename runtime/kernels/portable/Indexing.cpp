@@ -290,13 +290,10 @@ Error copySelfToOut(KernelContext &ctx, const Tensor &self, Tensor &out, const c
 } // namespace
 
 Error index_tensor_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *self, *out;
   Span<EValue *const> indices;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argIndices(ctx, args, 1, indices));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), argWith(argIndices, indices),
+                    outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *self, *out, "index"));
   AdvancedIndexer ix;
   PTEC_TRY(ix.init(ctx, *self, indices));
@@ -308,42 +305,29 @@ Error index_tensor_out(KernelContext &ctx, Args args) {
 }
 
 Error index_put_out(KernelContext &ctx, Args args) {
-  PT_NARGS(6);
   Tensor *self, *values, *out;
   Span<EValue *const> indices;
   bool accumulate;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argIndices(ctx, args, 1, indices));
-  PTEC_TRY(argTensor(ctx, args, 2, "values", values));
-  PTEC_TRY(argBool(ctx, args, 3, "accumulate", accumulate));
-  PTEC_TRY(argOut(ctx, args, 4, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), argWith(argIndices, indices),
+                    arg("values", values), arg("accumulate", accumulate), outArg("out", out)));
   PTEC_TRY(copySelfToOut(ctx, *self, *out, "index_put"));
   return indexPutInto(ctx, *self, indices, *values, accumulate, *out);
 }
 
 Error index_put_inplace(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *self, *values;
   Span<EValue *const> indices;
   bool accumulate;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argIndices(ctx, args, 1, indices));
-  PTEC_TRY(argTensor(ctx, args, 2, "values", values));
-  PTEC_TRY(argBool(ctx, args, 3, "accumulate", accumulate));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), argWith(argIndices, indices),
+                    arg("values", values), arg("accumulate", accumulate)));
   return indexPutInto(ctx, *self, indices, *values, accumulate, *self);
 }
 
 Error index_select_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *self, *index, *out;
   int64_t dim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argTensor(ctx, args, 2, "index", index));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("dim", dim), arg("index", index),
+                    outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *self, *out, "index_select"));
   if (!isIndexDt(index->dtype()) || index->dim() > 1)
     return ctx.fail(Error::InvalidArgument,
@@ -373,17 +357,12 @@ Error index_select_out(KernelContext &ctx, Args args) {
 }
 
 Error embedding_out(KernelContext &ctx, Args args) {
-  PT_NARGS(7);
   Tensor *weight, *indices, *out;
   int64_t paddingIdx;
   bool scale, sparse;
-  PTEC_TRY(argTensor(ctx, args, 0, "weight", weight));
-  PTEC_TRY(argTensor(ctx, args, 1, "indices", indices));
-  PTEC_TRY(argInt(ctx, args, 2, "padding_idx", paddingIdx));
-  PTEC_TRY(argBool(ctx, args, 3, "scale_grad_by_freq", scale));
-  PTEC_TRY(argBool(ctx, args, 4, "sparse", sparse));
-  PTEC_TRY(argOut(ctx, args, 5, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 6));
+  PTEC_TRY(bindArgs(ctx, args, arg("weight", weight), arg("indices", indices),
+                    arg("padding_idx", paddingIdx), arg("scale_grad_by_freq", scale),
+                    arg("sparse", sparse), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *weight, *out, "embedding"));
   if (weight->dim() != 2)
     return ctx.fail(Error::InvalidArgument, "embedding: weight must be 2-D, got rank %d",
@@ -408,16 +387,11 @@ Error embedding_out(KernelContext &ctx, Args args) {
 }
 
 Error gather_out(KernelContext &ctx, Args args) {
-  PT_NARGS(6);
   Tensor *self, *index, *out;
   int64_t dim;
   bool sparseGrad;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argTensor(ctx, args, 2, "index", index));
-  PTEC_TRY(argBool(ctx, args, 3, "sparse_grad", sparseGrad));
-  PTEC_TRY(argOut(ctx, args, 4, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("dim", dim), arg("index", index),
+                    arg("sparse_grad", sparseGrad), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *self, *out, "gather"));
   if (index->dtype() != ScalarType::Long)
     return ctx.fail(Error::InvalidArgument, "gather: index must be int64, got %s",
@@ -475,15 +449,10 @@ Error slice_scatter_out(KernelContext &ctx, Args args) {
 }
 
 Error select_scatter_out(KernelContext &ctx, Args args) {
-  PT_NARGS(6);
   Tensor *self, *src, *out;
   int64_t dim, index;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argTensor(ctx, args, 1, "src", src));
-  PTEC_TRY(argInt(ctx, args, 2, "dim", dim));
-  PTEC_TRY(argInt(ctx, args, 3, "index", index));
-  PTEC_TRY(argOut(ctx, args, 4, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("src", src), arg("dim", dim),
+                    arg("index", index), outArg("out", out)));
   if (self->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "select_scatter: self must have rank >= 1");
   PTEC_TRY(normDim(ctx, dim, self->dim(), dim));

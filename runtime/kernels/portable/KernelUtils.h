@@ -1,8 +1,8 @@
 // Shared helpers for the portable kernels: argument unboxing with clear
-// failure messages, dtype-erased element access, broadcasting, dim
-// normalisation and reduction iteration. Every kernel goes through these, so
-// the rules (what counts as an absent tensor, how dtypes promote, how shapes
-// broadcast) live in one place.
+// failure messages (KernelArgs.h's bindArgs binds a kernel's whole list),
+// dtype-erased element access, broadcasting, dim normalisation and reduction
+// iteration. Every kernel goes through these, so the rules (what counts as an
+// absent tensor, how dtypes promote, how shapes broadcast) live in one place.
 #pragma once
 
 #include "runtime/core/EValue.h"
@@ -762,3 +762,5 @@ inline Error checkSameDtype(KernelContext &ctx, const Tensor &in, const Tensor &
 }
 
 } // namespace ptec::rt::portable
+
+#include "runtime/kernels/portable/KernelArgs.h"

@@ -460,12 +460,8 @@ Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
 
 /// mm.out and bmm.out share one signature: [self, mat2, out, out].
 static Error matmulKernel(KernelContext &ctx, Args args, const char *name, bool batched) {
-  PT_NARGS(4);
   Tensor *a, *b, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", a));
-  PTEC_TRY(argTensor(ctx, args, 1, "mat2", b));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", a), arg("mat2", b), outArg("out", out)));
   return matmul(ctx, name, *a, *b, *out, batched);
 }
 
@@ -474,16 +470,10 @@ Error mm_out(KernelContext &ctx, Args args) { return matmulKernel(ctx, args, "mm
 Error bmm_out(KernelContext &ctx, Args args) { return matmulKernel(ctx, args, "bmm", true); }
 
 Error addmm_out(KernelContext &ctx, Args args) {
-  PT_NARGS(7);
   Tensor *self, *a, *b, *out;
   Scalar beta, alpha;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argTensor(ctx, args, 1, "mat1", a));
-  PTEC_TRY(argTensor(ctx, args, 2, "mat2", b));
-  PTEC_TRY(argScalar(ctx, args, 3, "beta", beta));
-  PTEC_TRY(argScalar(ctx, args, 4, "alpha", alpha));
-  PTEC_TRY(argOut(ctx, args, 5, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 6));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("mat1", a), arg("mat2", b), arg("beta", beta),
+                    arg("alpha", alpha), outArg("out", out)));
   if (self->dtype() != out->dtype())
     return ctx.fail(Error::InvalidArgument, "addmm: self dtype %s differs from out dtype %s",
                     toString(self->dtype()), toString(out->dtype()));
@@ -535,22 +525,14 @@ Error addmm_out(KernelContext &ctx, Args args) {
 }
 
 Error convolution_out(KernelContext &ctx, Args args) {
-  PT_NARGS(11);
   Tensor *in, *weight, *bias, *out;
   IntList stride, padding, dilation, outPad;
   bool transposed;
   int64_t groups;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(argTensor(ctx, args, 1, "weight", weight));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
-  PTEC_TRY(argIntList(ctx, args, 3, "stride", stride));
-  PTEC_TRY(argIntList(ctx, args, 4, "padding", padding));
-  PTEC_TRY(argIntList(ctx, args, 5, "dilation", dilation));
-  PTEC_TRY(argBool(ctx, args, 6, "transposed", transposed));
-  PTEC_TRY(argIntList(ctx, args, 7, "output_padding", outPad));
-  PTEC_TRY(argInt(ctx, args, 8, "groups", groups));
-  PTEC_TRY(argOut(ctx, args, 9, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 10));
+  PTEC_TRY(bindArgs(ctx, args, arg("input", in), arg("weight", weight), optArg("bias", bias),
+                    arg("stride", stride), arg("padding", padding), arg("dilation", dilation),
+                    arg("transposed", transposed), arg("output_padding", outPad),
+                    arg("groups", groups), outArg("out", out)));
   if (in->dtype() == ScalarType::Bool || in->dtype() != weight->dtype() ||
       in->dtype() != out->dtype() || (bias && bias->dtype() != in->dtype()))
     return ctx.fail(Error::InvalidArgument,
@@ -579,6 +561,18 @@ Error convolution_out(KernelContext &ctx, Args args) {
   return Error::Ok;
 }
 
+/// bool[3] output_mask: whether to compute grad_input, grad_weight, grad_bias.
+static Error argOutputMask(KernelContext &ctx, Args args, size_t i, bool &wantIn, bool &wantW,
+                           bool &wantB) {
+  EValue *m = args[i];
+  if (!m || !m->isBoolList() || m->boolList().size() != 3)
+    return badTag(ctx, i, "output_mask", "BoolList of 3", m);
+  wantIn = m->boolList()[0] != 0;
+  wantW = m->boolList()[1] != 0;
+  wantB = m->boolList()[2] != 0;
+  return Error::Ok;
+}
+
 /// convolution_backward.out: [grad_output, input, weight, bias_sizes?,
 /// stride, padding, dilation, transposed, output_padding, groups,
 /// output_mask, grad_input, grad_weight, grad_bias, ret]. 1-D and 2-D,
@@ -586,30 +580,16 @@ Error convolution_out(KernelContext &ctx, Args args) {
 /// false are left untouched, as upstream does.
 Error convolution_backward_out(KernelContext &ctx, Args args) {
   const char *op = "convolution_backward";
-  PT_NARGS(15);
   Tensor *grad, *in, *weight, *gin, *gw, *gb;
   IntList biasSizes, stride, padding, dilation, outPad;
-  bool hasBiasSizes, transposed;
+  bool hasBiasSizes, transposed, wantIn, wantW, wantB;
   int64_t groups;
-  PTEC_TRY(argTensor(ctx, args, 0, "grad_output", grad));
-  PTEC_TRY(argTensor(ctx, args, 1, "input", in));
-  PTEC_TRY(argTensor(ctx, args, 2, "weight", weight));
-  PTEC_TRY(argOptIntList(ctx, args, 3, "bias_sizes", hasBiasSizes, biasSizes));
-  PTEC_TRY(argIntList(ctx, args, 4, "stride", stride));
-  PTEC_TRY(argIntList(ctx, args, 5, "padding", padding));
-  PTEC_TRY(argIntList(ctx, args, 6, "dilation", dilation));
-  PTEC_TRY(argBool(ctx, args, 7, "transposed", transposed));
-  PTEC_TRY(argIntList(ctx, args, 8, "output_padding", outPad));
-  PTEC_TRY(argInt(ctx, args, 9, "groups", groups));
-  EValue *m = args[10];
-  if (!m || !m->isBoolList() || m->boolList().size() != 3)
-    return badTag(ctx, 10, "output_mask", "BoolList of 3", m);
-  const bool wantIn = m->boolList()[0] != 0, wantW = m->boolList()[1] != 0,
-             wantB = m->boolList()[2] != 0;
-  PTEC_TRY(argOut(ctx, args, 11, "out0", gin));
-  PTEC_TRY(argOut(ctx, args, 12, "out1", gw));
-  PTEC_TRY(argOut(ctx, args, 13, "out2", gb));
-  PTEC_TRY(argReturn(ctx, args, 14));
+  PTEC_TRY(bindArgs(ctx, args, arg("grad_output", grad), arg("input", in), arg("weight", weight),
+                    optArg("bias_sizes", hasBiasSizes, biasSizes), arg("stride", stride),
+                    arg("padding", padding), arg("dilation", dilation),
+                    arg("transposed", transposed), arg("output_padding", outPad),
+                    arg("groups", groups), argWith(argOutputMask, wantIn, wantW, wantB),
+                    outArg("out0", gin), outArg("out1", gw), outArg("out2", gb)));
   if (transposed)
     return ctx.fail(Error::NotSupported, "%s: transposed convolution is not supported", op);
   if (!isFloatDt(in->dtype()) || weight->dtype() != in->dtype() || grad->dtype() != in->dtype())

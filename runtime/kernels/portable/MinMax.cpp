@@ -87,16 +87,12 @@ void reduceExtremum(const Tensor &in, const ReduceDims &rd, bool isMax, Tensor *
 /// max.dim_max / min.dim_min: [self, dim, keepdim, values, indices, ret].
 Error extremumDim(KernelContext &ctx, Args args, bool isMax) {
   const char *op = isMax ? "max.dim" : "min.dim";
-  PT_NARGS(6);
   Tensor *in, *values, *indices;
   int64_t dim;
   bool keepdim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, isMax ? "max" : "min", values));
-  PTEC_TRY(argOut(ctx, args, 4, isMax ? "max_values" : "min_indices", indices));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), arg("keepdim", keepdim),
+                    outArg(isMax ? "max" : "min", values),
+                    outArg(isMax ? "max_values" : "min_indices", indices)));
   PTEC_TRY(checkSameDtype(ctx, *in, *values, op));
   if (indices->dtype() != ScalarType::Long)
     return ctx.fail(Error::InvalidArgument, "%s: indices must be int64, got %s", op,
@@ -114,11 +110,8 @@ Error extremumDim(KernelContext &ctx, Args args, bool isMax) {
 /// max.unary_out / min.unary_out: the extremum of every element, rank 0.
 Error extremumAll(KernelContext &ctx, Args args, bool isMax) {
   const char *op = isMax ? "max" : "min";
-  PT_NARGS(3);
   Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
   if (in->numel() == 0)
     return ctx.fail(Error::InvalidArgument, "%s: input is empty (specify a dim)", op);
@@ -149,15 +142,11 @@ Error anyInto(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, bool k
 /// both, so int64 inputs compare exactly (not through double) either way.
 Error argExtremum(KernelContext &ctx, Args args, bool isMax) {
   const char *op = isMax ? "argmax" : "argmin";
-  PT_NARGS(5);
   Tensor *in, *out;
   bool hasDim, keepdim;
   int64_t dim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptInt(ctx, args, 1, "dim", hasDim, dim));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("dim", hasDim, dim), arg("keepdim", keepdim),
+                    outArg("out", out)));
   if (out->dtype() != ScalarType::Long)
     return ctx.fail(Error::InvalidArgument, "%s: out must be int64, got %s", op,
                     toString(out->dtype()));
@@ -174,15 +163,11 @@ Error argExtremum(KernelContext &ctx, Args args, bool isMax) {
 } // namespace
 
 Error amin_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   IntList dims;
   bool keepdim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argIntList(ctx, args, 1, "dim", dims));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dims), arg("keepdim", keepdim),
+                    outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, "amin"));
   ReduceDims rd;
   PTEC_TRY(parseReduceDims(ctx, *in, true, dims, rd));
@@ -200,41 +185,30 @@ Error max_unary_out(KernelContext &ctx, Args args) { return extremumAll(ctx, arg
 Error min_unary_out(KernelContext &ctx, Args args) { return extremumAll(ctx, args, false); }
 
 Error any_all_out(KernelContext &ctx, Args args) {
-  PT_NARGS(3);
   Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
   ReduceDims rd;
   PTEC_TRY(oneDim(ctx, *in, false, 0, rd));
   return anyInto(ctx, *in, rd, false, *out);
 }
 
 Error any_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   int64_t dim;
   bool keepdim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), arg("keepdim", keepdim),
+                    outArg("out", out)));
   ReduceDims rd;
   PTEC_TRY(oneDim(ctx, *in, true, dim, rd));
   return anyInto(ctx, *in, rd, keepdim, *out);
 }
 
 Error any_dims_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   bool hasDims, keepdim;
   IntList dims;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptIntList(ctx, args, 1, "dim", hasDims, dims));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("dim", hasDims, dims),
+                    arg("keepdim", keepdim), outArg("out", out)));
   ReduceDims rd;
   PTEC_TRY(parseReduceDims(ctx, *in, hasDims, dims, rd));
   return anyInto(ctx, *in, rd, keepdim, *out);

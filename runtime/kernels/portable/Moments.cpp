@@ -90,17 +90,12 @@ Error unboxCorrection(KernelContext &ctx, Args args, size_t i, double &correctio
 } // namespace
 
 Error prod_int_out(KernelContext &ctx, Args args) {
-  PT_NARGS(6);
   Tensor *in, *out;
   int64_t dim;
   bool keepdim, hasDtype;
   ScalarType dtype = ScalarType::Long;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOptDtype(ctx, args, 3, "dtype", hasDtype, dtype));
-  PTEC_TRY(argOut(ctx, args, 4, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), arg("keepdim", keepdim),
+                    optArg("dtype", hasDtype, dtype), outArg("out", out)));
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
   ReduceDims rd;
   if (in->dim() > 0)
@@ -109,14 +104,11 @@ Error prod_int_out(KernelContext &ctx, Args args) {
 }
 
 Error prod_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *in, *out;
   bool hasDtype;
   ScalarType dtype = ScalarType::Long;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptDtype(ctx, args, 1, "dtype", hasDtype, dtype));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("dtype", hasDtype, dtype),
+                    outArg("out", out)));
   ReduceDims rd;
   PTEC_TRY(parseReduceDims(ctx, *in, false, IntList{}, rd));
   return prodInto(ctx, *in, rd, false, hasDtype, dtype, *out);
@@ -124,16 +116,11 @@ Error prod_out(KernelContext &ctx, Args args) {
 
 /// var.out: [self, dim[]?, unbiased, keepdim, out, ret].
 Error var_out(KernelContext &ctx, Args args) {
-  PT_NARGS(6);
   Tensor *in, *out;
   bool hasDims, unbiased, keepdim;
   IntList dims;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptIntList(ctx, args, 1, "dim", hasDims, dims));
-  PTEC_TRY(argBool(ctx, args, 2, "unbiased", unbiased));
-  PTEC_TRY(argBool(ctx, args, 3, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 4, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("dim", hasDims, dims),
+                    arg("unbiased", unbiased), arg("keepdim", keepdim), outArg("out", out)));
   ReduceDims rd;
   PTEC_TRY(parseReduceDims(ctx, *in, hasDims, dims, rd));
   return varInto(ctx, "var", *in, rd, keepdim, unbiased ? 1.0 : 0.0, *out, nullptr);
@@ -141,17 +128,13 @@ Error var_out(KernelContext &ctx, Args args) {
 
 /// var.correction_out: [self, dim[]?, correction?, keepdim, out, ret].
 Error var_correction_out(KernelContext &ctx, Args args) {
-  PT_NARGS(6);
   Tensor *in, *out;
   bool hasDims, keepdim;
   IntList dims;
   double correction;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptIntList(ctx, args, 1, "dim", hasDims, dims));
-  PTEC_TRY(unboxCorrection(ctx, args, 2, correction));
-  PTEC_TRY(argBool(ctx, args, 3, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 4, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("dim", hasDims, dims),
+                    argWith(unboxCorrection, correction), arg("keepdim", keepdim),
+                    outArg("out", out)));
   ReduceDims rd;
   PTEC_TRY(parseReduceDims(ctx, *in, hasDims, dims, rd));
   return varInto(ctx, "var", *in, rd, keepdim, correction, *out, nullptr);
@@ -159,18 +142,13 @@ Error var_correction_out(KernelContext &ctx, Args args) {
 
 /// var_mean.correction_out: [self, dim[]?, correction?, keepdim, out0, out1, ret].
 Error var_mean_correction_out(KernelContext &ctx, Args args) {
-  PT_NARGS(7);
   Tensor *in, *var, *mean;
   bool hasDims, keepdim;
   IntList dims;
   double correction;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOptIntList(ctx, args, 1, "dim", hasDims, dims));
-  PTEC_TRY(unboxCorrection(ctx, args, 2, correction));
-  PTEC_TRY(argBool(ctx, args, 3, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 4, "out0", var));
-  PTEC_TRY(argOut(ctx, args, 5, "out1", mean));
-  PTEC_TRY(argReturn(ctx, args, 6));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("dim", hasDims, dims),
+                    argWith(unboxCorrection, correction), arg("keepdim", keepdim),
+                    outArg("out0", var), outArg("out1", mean)));
   ReduceDims rd;
   PTEC_TRY(parseReduceDims(ctx, *in, hasDims, dims, rd));
   return varInto(ctx, "var_mean", *in, rd, keepdim, correction, *var, mean);

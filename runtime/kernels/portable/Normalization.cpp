@@ -18,15 +18,11 @@ Error requireFloat(KernelContext &ctx, const Tensor &t, const char *op, const ch
 
 Error softmaxImpl(KernelContext &ctx, Args args, bool log) {
   const char *op = log ? "_log_softmax" : "_softmax";
-  PT_NARGS(5);
   Tensor *in, *out;
   int64_t dim;
   bool halfToFloat;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argBool(ctx, args, 2, "half_to_float", halfToFloat));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), arg("half_to_float", halfToFloat),
+                    outArg("out", out)));
   if (halfToFloat)
     return ctx.fail(Error::NotSupported, "%s: half_to_float is not supported on CPU", op);
   PTEC_TRY(requireFloat(ctx, *in, op, "input"));
@@ -82,19 +78,12 @@ Error log_softmax_out(KernelContext &ctx, Args args) { return softmaxImpl(ctx, a
 
 Error native_layer_norm_out(KernelContext &ctx, Args args) {
   const char *op = "native_layer_norm";
-  PT_NARGS(9);
   Tensor *in, *weight, *bias, *out, *mean, *rstd;
   IntList normShape;
   double eps;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(argIntList(ctx, args, 1, "normalized_shape", normShape));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "weight", weight));
-  PTEC_TRY(argOptTensor(ctx, args, 3, "bias", bias));
-  PTEC_TRY(argDouble(ctx, args, 4, "eps", eps));
-  PTEC_TRY(argOut(ctx, args, 5, "out0", out));
-  PTEC_TRY(argOut(ctx, args, 6, "out1", mean));
-  PTEC_TRY(argOut(ctx, args, 7, "out2", rstd));
-  PTEC_TRY(argReturn(ctx, args, 8));
+  PTEC_TRY(bindArgs(ctx, args, arg("input", in), arg("normalized_shape", normShape),
+                    optArg("weight", weight), optArg("bias", bias), arg("eps", eps),
+                    outArg("out0", out), outArg("out1", mean), outArg("out2", rstd)));
   PTEC_TRY(requireFloat(ctx, *in, op, "input"));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
   PTEC_TRY(checkSameDtype(ctx, *in, *mean, op));
@@ -148,20 +137,12 @@ Error native_layer_norm_out(KernelContext &ctx, Args args) {
 
 Error batch_norm_no_training_out(KernelContext &ctx, Args args) {
   const char *op = "_native_batch_norm_legit_no_training";
-  PT_NARGS(11);
   Tensor *in, *weight, *bias, *rmean, *rvar, *out, *saveMean, *saveInvstd;
   double momentum, eps;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
-  PTEC_TRY(argTensor(ctx, args, 3, "running_mean", rmean));
-  PTEC_TRY(argTensor(ctx, args, 4, "running_var", rvar));
-  PTEC_TRY(argDouble(ctx, args, 5, "momentum", momentum));
-  PTEC_TRY(argDouble(ctx, args, 6, "eps", eps));
-  PTEC_TRY(argOut(ctx, args, 7, "out0", out));
-  PTEC_TRY(argOut(ctx, args, 8, "out1", saveMean));
-  PTEC_TRY(argOut(ctx, args, 9, "out2", saveInvstd));
-  PTEC_TRY(argReturn(ctx, args, 10));
+  PTEC_TRY(bindArgs(ctx, args, arg("input", in), optArg("weight", weight), optArg("bias", bias),
+                    arg("running_mean", rmean), arg("running_var", rvar), arg("momentum", momentum),
+                    arg("eps", eps), outArg("out0", out), outArg("out1", saveMean),
+                    outArg("out2", saveInvstd)));
   PTEC_TRY(requireFloat(ctx, *in, op, "input"));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
   if (in->dim() < 2)
@@ -271,22 +252,13 @@ Error checkBatchNormInput(KernelContext &ctx, const char *op, const Tensor &in,
 /// running_var, training, momentum, eps, out, save_mean, save_invstd, ret].
 Error batch_norm_legit_out(KernelContext &ctx, Args args) {
   const char *op = "_native_batch_norm_legit";
-  PT_NARGS(12);
   Tensor *in, *weight, *bias, *rmean, *rvar, *out, *saveMean, *saveInvstd;
   bool training;
   double momentum, eps;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
-  PTEC_TRY(argTensor(ctx, args, 3, "running_mean", rmean));
-  PTEC_TRY(argTensor(ctx, args, 4, "running_var", rvar));
-  PTEC_TRY(argBool(ctx, args, 5, "training", training));
-  PTEC_TRY(argDouble(ctx, args, 6, "momentum", momentum));
-  PTEC_TRY(argDouble(ctx, args, 7, "eps", eps));
-  PTEC_TRY(argOut(ctx, args, 8, "out", out));
-  PTEC_TRY(argOut(ctx, args, 9, "save_mean", saveMean));
-  PTEC_TRY(argOut(ctx, args, 10, "save_invstd", saveInvstd));
-  PTEC_TRY(argReturn(ctx, args, 11));
+  PTEC_TRY(bindArgs(ctx, args, arg("input", in), optArg("weight", weight), optArg("bias", bias),
+                    arg("running_mean", rmean), arg("running_var", rvar), arg("training", training),
+                    arg("momentum", momentum), arg("eps", eps), outArg("out", out),
+                    outArg("save_mean", saveMean), outArg("save_invstd", saveInvstd)));
   PTEC_TRY(checkBatchNormInput(ctx, op, *in, weight, bias, *out));
   int64_t c = in->size(1);
   PTEC_TRY(checkParam(ctx, rmean, c, op, "running_mean"));
@@ -318,20 +290,13 @@ Error batch_norm_legit_out(KernelContext &ctx, Args args) {
 /// statistics only training mode is defined.
 Error batch_norm_legit_no_stats_out(KernelContext &ctx, Args args) {
   const char *op = "_native_batch_norm_legit.no_stats";
-  PT_NARGS(10);
   Tensor *in, *weight, *bias, *out, *saveMean, *saveInvstd;
   bool training;
   double momentum, eps;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
-  PTEC_TRY(argBool(ctx, args, 3, "training", training));
-  PTEC_TRY(argDouble(ctx, args, 4, "momentum", momentum));
-  PTEC_TRY(argDouble(ctx, args, 5, "eps", eps));
-  PTEC_TRY(argOut(ctx, args, 6, "out", out));
-  PTEC_TRY(argOut(ctx, args, 7, "save_mean", saveMean));
-  PTEC_TRY(argOut(ctx, args, 8, "save_invstd", saveInvstd));
-  PTEC_TRY(argReturn(ctx, args, 9));
+  PTEC_TRY(bindArgs(ctx, args, arg("input", in), optArg("weight", weight), optArg("bias", bias),
+                    arg("training", training), arg("momentum", momentum), arg("eps", eps),
+                    outArg("out", out), outArg("save_mean", saveMean),
+                    outArg("save_invstd", saveInvstd)));
   if (!training)
     return ctx.fail(Error::InvalidArgument,
                     "%s: running_mean and running_var are needed in evaluation mode", op);
@@ -344,22 +309,12 @@ Error batch_norm_legit_no_stats_out(KernelContext &ctx, Args args) {
 /// out0, out1 (mean), out2 (rstd), ret]; mean and rstd have shape [N, group].
 Error native_group_norm_out(KernelContext &ctx, Args args) {
   const char *op = "native_group_norm";
-  PT_NARGS(12);
   Tensor *in, *weight, *bias, *out, *mean, *rstd;
   int64_t n, c, hxw, group;
   double eps;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(argOptTensor(ctx, args, 1, "weight", weight));
-  PTEC_TRY(argOptTensor(ctx, args, 2, "bias", bias));
-  PTEC_TRY(argInt(ctx, args, 3, "N", n));
-  PTEC_TRY(argInt(ctx, args, 4, "C", c));
-  PTEC_TRY(argInt(ctx, args, 5, "HxW", hxw));
-  PTEC_TRY(argInt(ctx, args, 6, "group", group));
-  PTEC_TRY(argDouble(ctx, args, 7, "eps", eps));
-  PTEC_TRY(argOut(ctx, args, 8, "out0", out));
-  PTEC_TRY(argOut(ctx, args, 9, "out1", mean));
-  PTEC_TRY(argOut(ctx, args, 10, "out2", rstd));
-  PTEC_TRY(argReturn(ctx, args, 11));
+  PTEC_TRY(bindArgs(ctx, args, arg("input", in), optArg("weight", weight), optArg("bias", bias),
+                    arg("N", n), arg("C", c), arg("HxW", hxw), arg("group", group), arg("eps", eps),
+                    outArg("out0", out), outArg("out1", mean), outArg("out2", rstd)));
   PTEC_TRY(requireFloat(ctx, *in, op, "input"));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
   PTEC_TRY(checkSameDtype(ctx, *in, *mean, op));

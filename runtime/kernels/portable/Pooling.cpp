@@ -190,13 +190,9 @@ Error avg_pool2d_out(KernelContext &ctx, Args args) {
 
 Error adaptive_avg_pool2d_out(KernelContext &ctx, Args args) {
   const char *op = "_adaptive_avg_pool2d";
-  PT_NARGS(4);
   Tensor *in, *out;
   IntList os;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argIntList(ctx, args, 1, "output_size", os));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("output_size", os), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
   if (!isFloatDt(in->dtype()))
     return ctx.fail(Error::InvalidArgument, "%s: input must be floating, got %s", op,

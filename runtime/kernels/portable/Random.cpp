@@ -14,12 +14,9 @@ namespace {
 /// [size, out, ret]: out gets `size` values drawn from `dist`.
 template <typename Dist>
 Error randomFill(KernelContext &ctx, Args args, const char *op, Dist dist, bool belowOne) {
-  PT_NARGS(3);
   IntList size;
   Tensor *out;
-  PTEC_TRY(argIntList(ctx, args, 0, "size", size));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("size", size), outArg("out", out)));
   if (!isFloatDt(out->dtype()))
     return ctx.fail(Error::InvalidArgument, "%s: out must be floating, got %s", op,
                     toString(out->dtype()));

@@ -20,15 +20,11 @@ struct ReduceArgs {
 
 /// [self, dim[]?, keepdim, dtype?, out, ret] (sum.IntList_out, mean.out).
 Error unboxSumLike(KernelContext &ctx, Args args, const char *op, ReduceArgs &ra) {
-  PT_NARGS(6);
   bool hasDims;
   IntList dims;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", ra.in));
-  PTEC_TRY(argOptIntList(ctx, args, 1, "dim", hasDims, dims));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", ra.keepdim));
-  PTEC_TRY(argOptDtype(ctx, args, 3, "dtype", ra.hasDtype, ra.dtype));
-  PTEC_TRY(argOut(ctx, args, 4, "out", ra.out));
-  PTEC_TRY(argReturn(ctx, args, 5));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", ra.in), optArg("dim", hasDims, dims),
+                    arg("keepdim", ra.keepdim), optArg("dtype", ra.hasDtype, ra.dtype),
+                    outArg("out", ra.out)));
   if (ra.hasDtype && ra.dtype != ra.out->dtype())
     return ctx.fail(Error::InvalidArgument, "%s: dtype %s given but out has dtype %s", op,
                     toString(ra.dtype), toString(ra.out->dtype()));
@@ -87,12 +83,9 @@ Error mean_out(KernelContext &ctx, Args args) {
 
 /// mean.dtype_out: [self, dtype?, out, ret], the mean of every element.
 Error mean_dtype_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   ReduceArgs ra;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", ra.in));
-  PTEC_TRY(argOptDtype(ctx, args, 1, "dtype", ra.hasDtype, ra.dtype));
-  PTEC_TRY(argOut(ctx, args, 2, "out", ra.out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", ra.in), optArg("dtype", ra.hasDtype, ra.dtype),
+                    outArg("out", ra.out)));
   if (ra.hasDtype && ra.dtype != ra.out->dtype())
     return ctx.fail(Error::InvalidArgument, "mean: dtype %s given but out has dtype %s",
                     toString(ra.dtype), toString(ra.out->dtype()));
@@ -110,15 +103,11 @@ Error mean_dtype_out(KernelContext &ctx, Args args) {
 }
 
 Error amax_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   IntList dims;
   bool keepdim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argIntList(ctx, args, 1, "dim", dims));
-  PTEC_TRY(argBool(ctx, args, 2, "keepdim", keepdim));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dims), arg("keepdim", keepdim),
+                    outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, "amax"));
   ReduceDims rd;
   PTEC_TRY(parseReduceDims(ctx, *in, true, dims, rd));
@@ -153,16 +142,12 @@ Error amax_out(KernelContext &ctx, Args args) {
 }
 
 Error cumsum_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in, *out;
   int64_t dim;
   bool hasDtype;
   ScalarType dtype;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argOptDtype(ctx, args, 2, "dtype", hasDtype, dtype));
-  PTEC_TRY(argOut(ctx, args, 3, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), optArg("dtype", hasDtype, dtype),
+                    outArg("out", out)));
   if (hasDtype && dtype != out->dtype())
     return ctx.fail(Error::InvalidArgument, "cumsum: dtype %s given but out has dtype %s",
                     toString(dtype), toString(out->dtype()));

@@ -195,11 +195,8 @@ Error masked_scatter_out(KernelContext &ctx, Args args) {
 
 /// nonzero.out: [self, out, ret]; out is int64 [count, rank] of coordinates.
 Error nonzero_out(KernelContext &ctx, Args args) {
-  PT_NARGS(3);
   Tensor *self, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), outArg("out", out)));
   if (out->dtype() != ScalarType::Long)
     return ctx.fail(Error::InvalidArgument, "nonzero: out must be int64, got %s",
                     toString(out->dtype()));
@@ -228,14 +225,11 @@ Error nonzero_out(KernelContext &ctx, Args args) {
 /// repeat_interleave.Tensor_out: [repeats, output_size?, out, ret]; index i
 /// appears repeats[i] times.
 Error repeat_interleave_tensor_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *reps, *out;
   bool hasSize;
   int64_t outputSize;
-  PTEC_TRY(argTensor(ctx, args, 0, "repeats", reps));
-  PTEC_TRY(argOptInt(ctx, args, 1, "output_size", hasSize, outputSize));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("repeats", reps), optArg("output_size", hasSize, outputSize),
+                    outArg("out", out)));
   if (!isIndexDt(reps->dtype()) || reps->dim() > 1)
     return ctx.fail(Error::InvalidArgument,
                     "repeat_interleave: repeats must be a 0-D or 1-D int32/int64 tensor");
@@ -277,18 +271,12 @@ Error scatter_add_out(KernelContext &ctx, Args args) {
 /// for sorted=False too). Selection rescans the slice per rank, O(n * k),
 /// so that no scratch memory is needed.
 Error topk_values(KernelContext &ctx, Args args) {
-  PT_NARGS(8);
   Tensor *self, *values, *indices;
   int64_t k, dim;
   bool largest, sorted;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", self));
-  PTEC_TRY(argInt(ctx, args, 1, "k", k));
-  PTEC_TRY(argInt(ctx, args, 2, "dim", dim));
-  PTEC_TRY(argBool(ctx, args, 3, "largest", largest));
-  PTEC_TRY(argBool(ctx, args, 4, "sorted", sorted));
-  PTEC_TRY(argOut(ctx, args, 5, "values", values));
-  PTEC_TRY(argOut(ctx, args, 6, "indices", indices));
-  PTEC_TRY(argReturn(ctx, args, 7));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("k", k), arg("dim", dim),
+                    arg("largest", largest), arg("sorted", sorted), outArg("values", values),
+                    outArg("indices", indices)));
   PTEC_TRY(checkSameDtype(ctx, *self, *values, "topk"));
   if (indices->dtype() != ScalarType::Long)
     return ctx.fail(Error::InvalidArgument, "topk: indices must be int64, got %s",

@@ -350,14 +350,10 @@ void placeAlong(const Tensor &t, Tensor &out, int64_t dim, int64_t offset) {
 } // namespace
 
 Error cat_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Span<EValue *const> ts;
   int64_t dim;
   Tensor *out;
-  PTEC_TRY(argTensorList(ctx, args, 0, "tensors", ts));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("tensors", ts), arg("dim", dim), outArg("out", out)));
   // Legacy rule: 1-D empty tensors are skipped. The first other tensor sets the shape.
   const Tensor *ref = nullptr;
   Cat cat = Cat::Bool;
@@ -409,14 +405,10 @@ Error cat_out(KernelContext &ctx, Args args) {
 }
 
 Error stack_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Span<EValue *const> ts;
   int64_t dim;
   Tensor *out;
-  PTEC_TRY(argTensorList(ctx, args, 0, "tensors", ts));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("tensors", ts), arg("dim", dim), outArg("out", out)));
   if (ts.size() == 0)
     return ctx.fail(Error::InvalidArgument, "stack: expects a non-empty list of tensors");
   const Tensor &ref = ts[0]->toTensor();
@@ -505,16 +497,12 @@ Error argOutList(KernelContext &ctx, Args args, size_t i, Span<EValue *const> &o
 // The three split kernels return `()`: their last argument is the out list
 // again (schema arguments + 1, as every KernelCall); it is not read.
 Error split_with_sizes_copy_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in;
   IntList sizes;
   int64_t dim;
   Span<EValue *const> outs;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argIntList(ctx, args, 1, "split_sizes", sizes));
-  PTEC_TRY(argInt(ctx, args, 2, "dim", dim));
-  PTEC_TRY(argOutList(ctx, args, 3, outs));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("split_sizes", sizes), arg("dim", dim),
+                    argWith(argOutList, outs)));
   if (in->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "split: cannot split a rank-0 tensor");
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
@@ -539,15 +527,11 @@ Error split_with_sizes_copy_out(KernelContext &ctx, Args args) {
 }
 
 Error split_copy_tensor_out(KernelContext &ctx, Args args) {
-  PT_NARGS(5);
   Tensor *in;
   int64_t splitSize, dim;
   Span<EValue *const> outs;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "split_size", splitSize));
-  PTEC_TRY(argInt(ctx, args, 2, "dim", dim));
-  PTEC_TRY(argOutList(ctx, args, 3, outs));
-  PTEC_TRY(argReturn(ctx, args, 4));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("split_size", splitSize), arg("dim", dim),
+                    argWith(argOutList, outs)));
   if (in->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "split: cannot split a rank-0 tensor");
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
@@ -574,14 +558,10 @@ Error split_copy_tensor_out(KernelContext &ctx, Args args) {
 }
 
 Error unbind_copy_int_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *in;
   int64_t dim;
   Span<EValue *const> outs;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argOutList(ctx, args, 2, outs));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), argWith(argOutList, outs)));
   if (in->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "unbind: cannot unbind a rank-0 tensor");
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));

@@ -83,11 +83,8 @@ Error sign_out(KernelContext &ctx, Args args) {
 }
 
 Error isinf_out(KernelContext &ctx, Args args) {
-  PT_NARGS(3);
   Tensor *in, *out;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, 1, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 2));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
   Shape os = Shape::of(*in);
   PTEC_TRY(resizeOut(ctx, *out, os));
   const Tensor *ins[1] = {in};
@@ -132,13 +129,9 @@ Error elu_out(KernelContext &ctx, Args args) {
 
 /// glu: the first half of `dim` times the sigmoid of the second half.
 Error glu_out(KernelContext &ctx, Args args) {
-  PT_NARGS(4);
   Tensor *in, *out;
   int64_t dim;
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argOut(ctx, args, 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 3));
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), outArg("out", out)));
   PTEC_TRY(requireFloatIn(ctx, *in, "glu"));
   if (!isFloatDt(out->dtype()))
     return ctx.fail(Error::InvalidArgument, "glu: out must be floating, got %s",

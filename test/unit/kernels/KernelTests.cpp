@@ -167,6 +167,35 @@ TEST_CASE("wrong argument count fails cleanly", "[kernels]") {
   }
 }
 
+TEST_CASE("arguments bind in schema order and stop at the first bad one", "[kernels]") {
+  Boxer b;
+  EValue *x = b.f32({2, 2}, {1, 2, 3, 4});
+  EValue *out = b.t(b.tensor(ScalarType::Float, {2}));
+  rt::KernelContext ctx;
+  // dim and keepdim are both wrong: dim (argument 1) is reported.
+  CHECK(call(ctx, "aten::amin.out", {x, b.d(1.0), b.i(0), out, out}) == Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "argument 1 (dim): expected IntList, got Double"));
+  CHECK(call(ctx, "aten::amin.out", {x, b.intList({1}), b.i(0), out, out}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "argument 2 (keepdim): expected Bool, got Int"));
+  // The return slot is checked after every schema argument.
+  CHECK(call(ctx, "aten::amin.out", {x, b.intList({1}), b.b(false), out, nullptr}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "argument 4 (return): null value"));
+  // A kernel-specific argument kind (convolution_backward's output_mask).
+  EValue *g = b.f32({1, 1, 2}, {1, 1});
+  EValue *in = b.f32({1, 1, 2}, {1, 2});
+  EValue *w = b.f32({1, 1, 1}, {1});
+  EValue *gi = b.t(b.tensor(ScalarType::Float, {1, 1, 2}));
+  EValue *gw = b.t(b.tensor(ScalarType::Float, {1, 1, 1}));
+  EValue *gb = b.t(b.tensor(ScalarType::Float, {1}));
+  CHECK(call(ctx, "aten::convolution_backward.out",
+             {g, in, w, b.none(), b.intList({1}), b.intList({0}), b.intList({1}), b.b(false),
+              b.intList({0}), b.i(1), b.intList({1, 1, 1}), gi, gw, gb, gi}) ==
+        Error::InvalidArgument);
+  CHECK(contains(ctx.message(), "argument 10 (output_mask): expected BoolList of 3, got IntList"));
+}
+
 TEST_CASE("every kernel rejects all-None arguments with a message", "[kernels]") {
   Boxer b;
   for (const auto &k : rt::portableKernels()) {
