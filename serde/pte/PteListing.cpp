@@ -23,6 +23,16 @@ std::string methodName(const fb::ExecutionPlan *plan) {
   return plan->name() ? plan->name()->str() : "<unnamed>";
 }
 
+/// The indices of the plans named `method`, or of all plans when it is "".
+std::vector<uint32_t> selectedPlans(const PteView &view, const std::string &method) {
+  std::vector<uint32_t> selected;
+  auto *plans = view.program->execution_plan();
+  for (uint32_t m = 0; plans && m < plans->size(); ++m)
+    if (method.empty() || methodName(plans->Get(m)) == method)
+      selected.push_back(m);
+  return selected;
+}
+
 } // namespace
 
 /// "file:line (node name)" of instruction `i`'s innermost source frame
@@ -46,11 +56,8 @@ static std::string sourceOf(const fb::ExecutionPlan *plan, uint32_t i) {
 
 std::string listInstructions(const PteView &view, const std::string &method) {
   std::ostringstream os;
-  auto *plans = view.program->execution_plan();
-  for (uint32_t m = 0; plans && m < plans->size(); ++m) {
-    const fb::ExecutionPlan *plan = plans->Get(m);
-    if (!method.empty() && methodName(plan) != method)
-      continue;
+  for (uint32_t m : selectedPlans(view, method)) {
+    const fb::ExecutionPlan *plan = view.program->execution_plan()->Get(m);
     auto *instrs = instructionsOf(plan);
     uint32_t n = instrs ? instrs->size() : 0;
     os << "method " << methodName(plan) << ": " << n << " instructions\n";
@@ -135,11 +142,8 @@ std::string listInstructions(const PteView &view, const std::string &method) {
 
 std::string listPlan(const PteView &view, const std::string &method) {
   std::ostringstream os;
-  auto *plans = view.program->execution_plan();
-  for (uint32_t m = 0; plans && m < plans->size(); ++m) {
-    const fb::ExecutionPlan *plan = plans->Get(m);
-    if (!method.empty() && methodName(plan) != method)
-      continue;
+  for (uint32_t m : selectedPlans(view, method)) {
+    const fb::ExecutionPlan *plan = view.program->execution_plan()->Get(m);
     std::vector<PlannedRange> ranges = plannedRanges(view, m);
     PlanBound bound = planLowerBound(view, m, ranges);
     std::stable_sort(ranges.begin(), ranges.end(), [](const auto &a, const auto &b) {

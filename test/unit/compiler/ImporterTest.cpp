@@ -102,6 +102,14 @@ struct Importer {
       sources.push_back({std::move(programs[i]), names[i]});
     return ptec::importPrograms(ctx, sources);
   }
+  /// run(), failing the test with the diagnostics when it gives no module.
+  OwningOpRef<ModuleOp> runOk(std::vector<pt2::ExportedProgram> programs,
+                              std::vector<std::string> names = {"forward"}) {
+    OwningOpRef<ModuleOp> m = run(std::move(programs), std::move(names));
+    INFO(errors);
+    REQUIRE(m);
+    return m;
+  }
   MLIRContext ctx;
   std::string errors;
   std::unique_ptr<ScopedDiagnosticHandler> handler;
@@ -129,9 +137,7 @@ TEST_CASE("omitted arguments get their schema defaults", "[import]") {
   addOutput(p, "pool");
 
   Importer im;
-  auto m = im.run({std::move(p)});
-  INFO(im.errors);
-  REQUIRE(m);
+  auto m = im.runOk({std::move(p)});
   auto ops = atenOps(*m);
   REQUIRE(ops.size() == 1);
   exir::AtenOp op = ops.front();
@@ -177,9 +183,7 @@ TEST_CASE("tensor lists and optional tensor lists", "[import]") {
   addOutput(p, "index");
 
   Importer im;
-  auto m = im.run({std::move(p)});
-  INFO(im.errors);
-  REQUIRE(m);
+  auto m = im.runOk({std::move(p)});
   auto ops = atenOps(*m);
   REQUIRE(ops.size() == 2);
   CHECK(ops[0].getInputs().size() == 2);
@@ -205,9 +209,7 @@ TEST_CASE("list returns give one result per element", "[import]") {
   addOutput(p, "b");
 
   Importer im;
-  auto m = im.run({std::move(p)});
-  INFO(im.errors);
-  REQUIRE(m);
+  auto m = im.runOk({std::move(p)});
   auto ops = atenOps(*m);
   REQUIRE(ops.size() == 1);
   CHECK(ops[0].getNumResults() == 2);
@@ -236,9 +238,7 @@ TEST_CASE("weights are shared by fqn and mutable when written", "[import]") {
 
   SECTION("identical weights: one exir.weight, marked mutable") {
     Importer im;
-    auto m = im.run({program(1), program(1)}, {"a", "b"});
-    INFO(im.errors);
-    REQUIRE(m);
+    auto m = im.runOk({program(1), program(1)}, {"a", "b"});
     auto weights = llvm::to_vector(m->getOps<exir::WeightOp>());
     REQUIRE(weights.size() == 1);
     CHECK(weights[0].getSymName() == "state");

@@ -158,10 +158,7 @@ TEST_CASE("mutable buffers start from the mutable-data segment", "[runtime]") {
   PlanBuilder b(addPlan(p, "forward"));
   std::vector<float> init = {7, 8};
   emptyConstantSegment(p);
-  auto ms = std::make_unique<fb::SubsegmentOffsetsT>();
-  ms->segment_index = 1;
-  ms->offsets = {0, 0};
-  p.mutable_data_segments.push_back(std::move(ms));
+  addMutableSegment(p, 1);
   int state = b.plannedTensor({2}, 1, 0, fb::ScalarType::FLOAT, 1);
   int x = b.plannedTensor({2}, 1, 16);
   int alpha = b.intValue(1);

@@ -59,10 +59,7 @@ std::vector<uint8_t> withEmptyHeader(const std::vector<uint8_t> &flat, uint32_t 
 std::vector<uint8_t> segmentedProgram() {
   fb::ProgramT p;
   PlanBuilder b(addPlan(p, "forward"));
-  auto ms = std::make_unique<fb::SubsegmentOffsetsT>();
-  ms->segment_index = 1;
-  ms->offsets = {0, 0};
-  p.mutable_data_segments.push_back(std::move(ms));
+  addMutableSegment(p, 1);
   std::vector<float> c = {10, 20}, init = {3, 4};
   std::vector<uint8_t> seg = constantSegment(p, 0, {bytesOf(c)});
   int x = b.plannedTensor({2}, 1, 0);

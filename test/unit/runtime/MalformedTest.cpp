@@ -123,10 +123,7 @@ TEST_CASE("segment table problems are rejected at program load", "[runtime][malf
   }
   SECTION("mutable data segment index out of range") {
     fb::ProgramT p = addProgram();
-    auto ms = std::make_unique<fb::SubsegmentOffsetsT>();
-    ms->segment_index = 3;
-    ms->offsets = {0, 0};
-    p.mutable_data_segments.push_back(std::move(ms));
+    addMutableSegment(p, 3);
     REQUIRE(programError(serialize(p, {{}}), detail) == Error::InvalidProgram);
     REQUIRE_THAT(detail, Contains("mutable_data_segments[0].segment_index 3"));
   }
@@ -425,10 +422,7 @@ std::vector<uint8_t> richProgram() {
   uint32_t blob = addInlineBlob(p, "inline");
   (void)blob;
   PlanBuilder b(addPlan(p, "forward"));
-  auto ms = std::make_unique<fb::SubsegmentOffsetsT>();
-  ms->segment_index = 1;
-  ms->offsets = {0, 0};
-  p.mutable_data_segments.push_back(std::move(ms));
+  addMutableSegment(p, 1);
   std::vector<float> w = {1, 2}, init = {3, 4};
   std::vector<uint8_t> seg = constantSegment(p, 0, {bytesOf(w)});
   int x = b.plannedTensor({2}, 1, 0);

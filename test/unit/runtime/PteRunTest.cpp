@@ -46,12 +46,14 @@ void writeNpyFloats(const std::string &path, std::vector<int64_t> shape, std::ve
                    v.size() * sizeof(float)) == Error::Ok);
 }
 
-/// forward(x, y) = x + y on [2, 3] (needs the portable aten::add.out).
-void writeAddProgram(const std::string &path) {
+/// forward(x, y) = x + y on tensors of `sizes` (needs the portable
+/// aten::add.out), each planned in a `slot`-byte piece of the arena.
+void writeAddProgram(const std::string &path, std::vector<int32_t> sizes = {2, 3},
+                     uint64_t slot = 32) {
   fb::ProgramT p;
   PlanBuilder b(addPlan(p, "forward"));
-  int x = b.plannedTensor({2, 3}, 1, 0), y = b.plannedTensor({2, 3}, 1, 32);
-  int alpha = b.intValue(1), out = b.plannedTensor({2, 3}, 1, 64);
+  int x = b.plannedTensor(sizes, 1, 0), y = b.plannedTensor(sizes, 1, slot);
+  int alpha = b.intValue(1), out = b.plannedTensor(sizes, 1, 2 * slot);
   b.kernelCall(b.op("aten::add", "out"), {x, y, alpha, out, out});
   b.plan().inputs = {x, y};
   b.plan().outputs = {out};
@@ -60,16 +62,20 @@ void writeAddProgram(const std::string &path) {
 }
 
 /// forward(x, y) = x + y on 0-d (scalar) tensors.
-void writeScalarAddProgram(const std::string &path) {
-  fb::ProgramT p;
-  PlanBuilder b(addPlan(p, "forward"));
-  int x = b.plannedTensor({}, 1, 0), y = b.plannedTensor({}, 1, 16);
-  int alpha = b.intValue(1), out = b.plannedTensor({}, 1, 32);
-  b.kernelCall(b.op("aten::add", "out"), {x, y, alpha, out, out});
-  b.plan().inputs = {x, y};
-  b.plan().outputs = {out};
-  emptyConstantSegment(p);
-  writeFile(path, serialize(p, {{}}));
+void writeScalarAddProgram(const std::string &path) { writeAddProgram(path, {}, 16); }
+
+/// ptr_add.pte with its two [2, 3] inputs ptr_x.npy and ptr_y.npy.
+void writeAddProgramAndInputs() {
+  writeAddProgram("ptr_add.pte");
+  writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
+  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
+}
+
+/// Expected outputs for ptr_add.pte on ptr_x.npy and ptr_y.npy: ptr_good.npy
+/// is x + y, ptr_bad.npy differs from it in the last element.
+void writeAddExpectations() {
+  writeNpyFloats("ptr_good.npy", {2, 3}, {11, 22, 33, 44, 55, 66});
+  writeNpyFloats("ptr_bad.npy", {2, 3}, {11, 22, 33, 44, 55, 70});
 }
 
 } // namespace
@@ -94,11 +100,8 @@ TEST_CASE("pte-run refuses an input of more dimensions than a tensor holds", "[p
 }
 
 TEST_CASE("pte-run runs, writes and compares outputs", "[pte-run]") {
-  writeAddProgram("ptr_add.pte");
-  writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
-  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
-  writeNpyFloats("ptr_good.npy", {2, 3}, {11, 22, 33, 44, 55, 66});
-  writeNpyFloats("ptr_bad.npy", {2, 3}, {11, 22, 33, 44, 55, 70});
+  writeAddProgramAndInputs();
+  writeAddExpectations();
   std::string out;
 
   REQUIRE(runTool("ptr_add.pte --list", out) == 0);
@@ -166,11 +169,8 @@ TEST_CASE("pte-run exit status: 1 for bad programs and data, 2 for usage", "[pte
 }
 
 TEST_CASE("pte-run --json and --profile", "[pte-run]") {
-  writeAddProgram("ptr_add.pte");
-  writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
-  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
-  writeNpyFloats("ptr_good.npy", {2, 3}, {11, 22, 33, 44, 55, 66});
-  writeNpyFloats("ptr_bad.npy", {2, 3}, {11, 22, 33, 44, 55, 70});
+  writeAddProgramAndInputs();
+  writeAddExpectations();
   std::string out;
   REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --expected ptr_good.npy "
                   "--json --profile --repeat 3",
@@ -236,9 +236,7 @@ TEST_CASE("pte-run usage errors say 'pte-run: error:' and where the help is", "[
 }
 
 TEST_CASE("pte-run creates --output-dir and --state-dir", "[pte-run]") {
-  writeAddProgram("ptr_add.pte");
-  writeNpyFloats("ptr_x.npy", {2, 3}, {1, 2, 3, 4, 5, 6});
-  writeNpyFloats("ptr_y.npy", {2, 3}, {10, 20, 30, 40, 50, 60});
+  writeAddProgramAndInputs();
   std::remove("ptr_new/deeper/output_0.npy");
   std::string out;
   REQUIRE(runTool("ptr_add.pte --input ptr_x.npy --input ptr_y.npy --output-dir ptr_new/deeper "

@@ -423,4 +423,11 @@ void emptyConstantSegment(fb::ProgramT &program) {
   program.constant_segment->offsets = {0};
 }
 
+void addMutableSegment(fb::ProgramT &program, uint32_t segmentIndex) {
+  auto ms = std::make_unique<fb::SubsegmentOffsetsT>();
+  ms->segment_index = segmentIndex;
+  ms->offsets = {0, 0};
+  program.mutable_data_segments.push_back(std::move(ms));
+}
+
 } // namespace ptec::rt::test

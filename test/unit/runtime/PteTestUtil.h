@@ -69,6 +69,9 @@ std::vector<uint8_t> constantSegment(fb::ProgramT &program, uint32_t segmentInde
                                      const std::vector<std::vector<uint8_t>> &entries);
 /// Empty constant segment ({segment_index 0, offsets [0]}) as upstream writes.
 void emptyConstantSegment(fb::ProgramT &program);
+/// Add a mutable-data segment over segment `segmentIndex` (offsets [0, 0]:
+/// the placeholder and one entry at the segment's start).
+void addMutableSegment(fb::ProgramT &program, uint32_t segmentIndex);
 
 template <typename T> std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
   const uint8_t *p = reinterpret_cast<const uint8_t *>(v.data());

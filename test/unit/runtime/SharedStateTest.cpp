@@ -16,10 +16,7 @@ namespace {
 std::vector<uint8_t> sharedStateProgram() {
   fb::ProgramT p;
   emptyConstantSegment(p);
-  auto ms = std::make_unique<fb::SubsegmentOffsetsT>();
-  ms->segment_index = 1;
-  ms->offsets = {0, 0};
-  p.mutable_data_segments.push_back(std::move(ms));
+  addMutableSegment(p, 1);
   {
     PlanBuilder b(addPlan(p, "read"));
     int state = b.plannedTensor({2}, 2, 0, fb::ScalarType::FLOAT, 1);
