@@ -34,33 +34,14 @@ SKIP = 77
 def blobs(path, schema, tmp):
     """Each XnnpackBackend blob's graph as JSON, with default-valued fields written
     (value id 0 would otherwise be left out, and ids differ between writers)."""
-    import json
-    import struct
-    from executorch.exir._serialize._program import deserialize_pte_binary
-    pte = deserialize_pte_binary(open(path, "rb").read())
-    prog = getattr(pte, "program", pte)
-    graphs = []
-    for plan in prog.execution_plan:
-        for d in plan.delegates:
-            if d.id != "XnnpackBackend":
-                continue
-            blob = bytes(prog.backend_delegate_data[d.processed.index].data)
-            off, size = struct.unpack_from("<II", blob, 10)  # XNNHeader
-            fb = os.path.join(tmp, "g.bin")
-            with open(fb, "wb") as f:
-                f.write(blob[off:off + size])
-            subprocess.run(["flatc", "--json", "--strict-json", "--defaults-json",
-                            "--raw-binary", "-o", tmp, schema, "--", fb], check=True)
-            text = open(os.path.join(tmp, "g.json")).read()
-            text = text.replace("-inf", '"-inf"').replace(" inf", ' "inf"')
-            g = json.loads(text)
-            # Unused operands of Concatenate2..4 hold the invalid id.
-            for n in g["xnodes"]:
-                body = n["xnode_union"]
-                for k in [k for k in body if k.endswith("_id")]:
-                    if body[k] >= len(g["xvalues"]):
-                        del body[k]
-            graphs.append(g)
+    graphs = cmp.blobs(path, schema, tmp, defaults=True)
+    for g in graphs:
+        # Unused operands of Concatenate2..4 hold the invalid id.
+        for n in g["xnodes"]:
+            body = n["xnode_union"]
+            for k in [k for k in body if k.endswith("_id")]:
+                if body[k] >= len(g["xvalues"]):
+                    del body[k]
     return graphs
 
 

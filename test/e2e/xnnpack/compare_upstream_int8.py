@@ -46,7 +46,10 @@ def upstream_pte(model_pt2, out):
         f.write(prog.buffer)
 
 
-def blobs(path, schema, tmp):
+def blobs(path, schema, tmp, defaults=False):
+    """Each XnnpackBackend blob's graph in the program at `path`, as JSON (flatc with
+    `schema`); `defaults` also writes default-valued fields (value id 0 would
+    otherwise be left out)."""
     from executorch.exir._serialize._program import deserialize_pte_binary
     pte = deserialize_pte_binary(open(path, "rb").read())
     prog = getattr(pte, "program", pte)
@@ -61,8 +64,9 @@ def blobs(path, schema, tmp):
             fb = os.path.join(tmp, "g.bin")
             with open(fb, "wb") as f:
                 f.write(blob[off:off + size])
-            subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary", "-o", tmp,
-                            schema, "--", fb], check=True)
+            subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary", "-o", tmp]
+                           + (["--defaults-json"] if defaults else []) + [schema, "--", fb],
+                           check=True)
             text = open(os.path.join(tmp, "g.json")).read()
             text = text.replace("-inf", '"-inf"').replace(" inf", ' "inf"')
             graphs.append(json.loads(text))
