@@ -279,6 +279,9 @@ Type ResultType::get() const {
 // RuleContext
 //===----------------------------------------------------------------------===//
 
+/// The kinds of schema defaults.
+using K = schema::DefaultValue::Kind;
+
 RuleContext::RuleContext(AtenOp op, const schema::FunctionSchema &actual)
     : op(op), actual(actual) {}
 
@@ -297,6 +300,13 @@ bool RuleContext::has(StringRef name) const { return argument(name) != nullptr; 
 const schema::DefaultValue *RuleContext::defaultOf(StringRef name) const {
   const schema::Argument *a = argument(name);
   return a && a->defaultValue ? &*a->defaultValue : nullptr;
+}
+
+const schema::DefaultValue *
+RuleContext::defaultOf(StringRef name,
+                       std::initializer_list<schema::DefaultValue::Kind> kinds) const {
+  const schema::DefaultValue *d = defaultOf(name);
+  return d && llvm::is_contained(kinds, d->kind) ? d : nullptr;
 }
 
 Attribute RuleContext::attr(StringRef name) const { return op->getAttr(name); }
@@ -369,11 +379,7 @@ std::optional<int64_t> RuleContext::optInt(StringRef name) const {
       return i.getInt();
     return std::nullopt;
   }
-  const schema::DefaultValue *d = defaultOf(name);
-  if (!d)
-    return std::nullopt;
-  using K = schema::DefaultValue::Kind;
-  if (d->kind == K::Int || d->kind == K::Enum)
+  if (const schema::DefaultValue *d = defaultOf(name, {K::Int, K::Enum}))
     return d->i;
   return std::nullopt;
 }
@@ -386,22 +392,17 @@ std::optional<double> RuleContext::optFloat(StringRef name) const {
       return static_cast<double>(i.getInt());
     return std::nullopt;
   }
-  const schema::DefaultValue *d = defaultOf(name);
+  const schema::DefaultValue *d = defaultOf(name, {K::Double, K::Complex, K::Int});
   if (!d)
     return std::nullopt;
-  using K = schema::DefaultValue::Kind;
-  if (d->kind == K::Double || d->kind == K::Complex)
-    return d->d;
-  if (d->kind == K::Int)
-    return static_cast<double>(d->i);
-  return std::nullopt;
+  return d->kind == K::Int ? static_cast<double>(d->i) : d->d;
 }
 
 bool RuleContext::getBool(StringRef name) const {
   if (auto b = llvm::dyn_cast_or_null<BoolAttr>(attr(name)))
     return b.getValue();
-  const schema::DefaultValue *d = defaultOf(name);
-  return d && d->kind == schema::DefaultValue::Kind::Bool && d->b;
+  const schema::DefaultValue *d = defaultOf(name, {K::Bool});
+  return d && d->b;
 }
 
 std::optional<Shape> RuleContext::optInts(StringRef name) const {
@@ -416,7 +417,6 @@ std::optional<Shape> RuleContext::optInts(StringRef name) const {
   if (!a || !a->defaultValue)
     return std::nullopt;
   const schema::DefaultValue &d = *a->defaultValue;
-  using K = schema::DefaultValue::Kind;
   if (d.kind == K::IntList)
     return Shape(d.ints.begin(), d.ints.end());
   if (d.kind == K::Int) {
@@ -436,10 +436,9 @@ std::optional<SmallVector<double>> RuleContext::optFloats(StringRef name) const 
       return SmallVector<double>{};
     return std::nullopt;
   }
-  const schema::DefaultValue *d = defaultOf(name);
-  if (!d || d->kind != schema::DefaultValue::Kind::DoubleList)
-    return std::nullopt;
-  return SmallVector<double>(d->doubles.begin(), d->doubles.end());
+  if (const schema::DefaultValue *d = defaultOf(name, {K::DoubleList}))
+    return SmallVector<double>(d->doubles.begin(), d->doubles.end());
+  return std::nullopt;
 }
 
 std::optional<ScalarArg> RuleContext::scalar(StringRef name) const {
@@ -464,7 +463,6 @@ std::optional<ScalarArg> RuleContext::scalar(StringRef name) const {
   const schema::DefaultValue *d = defaultOf(name);
   if (!d)
     return std::nullopt;
-  using K = schema::DefaultValue::Kind;
   switch (d->kind) {
   case K::Bool:
     s.kind = ScalarArg::Kind::Bool;
@@ -488,10 +486,9 @@ Type RuleContext::dtype(StringRef name) const {
       return t.getValue();
     return {};
   }
-  const schema::DefaultValue *d = defaultOf(name);
-  if (!d || d->kind != schema::DefaultValue::Kind::Enum)
-    return {};
-  return dtypeNamed(context(), d->s);
+  if (const schema::DefaultValue *d = defaultOf(name, {K::Enum}))
+    return dtypeNamed(context(), d->s);
+  return {};
 }
 
 std::optional<std::string> RuleContext::str(StringRef name) const {
@@ -500,11 +497,7 @@ std::optional<std::string> RuleContext::str(StringRef name) const {
       return s.getValue().str();
     return std::nullopt;
   }
-  const schema::DefaultValue *d = defaultOf(name);
-  if (!d)
-    return std::nullopt;
-  using K = schema::DefaultValue::Kind;
-  if (d->kind == K::String || d->kind == K::Enum)
+  if (const schema::DefaultValue *d = defaultOf(name, {K::String, K::Enum}))
     return d->s;
   return std::nullopt;
 }

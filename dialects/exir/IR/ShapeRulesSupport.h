@@ -218,6 +218,9 @@ private:
   /// The schema default of argument `name`; null when the actual schema
   /// lacks the argument or gives it no default.
   const schema::DefaultValue *defaultOf(StringRef name) const;
+  /// The same, only when the default is of one of `kinds`.
+  const schema::DefaultValue *
+  defaultOf(StringRef name, std::initializer_list<schema::DefaultValue::Kind> kinds) const;
 
   mutable AtenOp op; // op accessors are not const
   const schema::FunctionSchema &actual;
