@@ -85,8 +85,7 @@ LogicalResult pointwise(RuleContext &c, ArrayRef<StringRef> names, Result kind,
     dtype = c.boolType();
   else if (kind == Result::Float)
     dtype = floatResult(c, dtype);
-  c.produce(shape, dtype);
-  return success();
+  return c.succeed(shape, dtype);
 }
 
 //===----------------------------------------------------------------------===//
@@ -101,24 +100,16 @@ LogicalResult unaryBool(RuleContext &c) {
   return pointwise(c, {"self"}, Result::Bool);
 }
 
-LogicalResult bitwiseNot(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult bitwiseNot(RuleContext &c, RankedTensorType t) {
   if (!isIntegral(t.getElementType(), /*includeBool=*/true))
     return c.fail("bitwise_not needs an integer or bool tensor, got " +
                   dtypeName(t.getElementType()));
-  c.produce(Spec::like(t));
-  return success();
+  return c.succeed(Spec::like(t));
 }
 
 /// square is pow(self, 2): bool becomes int64.
-LogicalResult square(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
-  c.produce(t.getShape(), isBool(t.getElementType()) ? c.i64() : t.getElementType());
-  return success();
+LogicalResult square(RuleContext &c, RankedTensorType t) {
+  return c.succeed(t.getShape(), isBool(t.getElementType()) ? c.i64() : t.getElementType());
 }
 
 LogicalResult gelu(RuleContext &c) {
@@ -128,18 +119,13 @@ LogicalResult gelu(RuleContext &c) {
   return sameAsSelf(c);
 }
 
-LogicalResult glu(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult glu(RuleContext &c, RankedTensorType t, int64_t dim) {
   Shape shape(t.getShape());
   if (shape[dim] % 2 != 0)
     return c.fail("glu halves dim " + llvm::Twine(dim) + ", whose size " +
                   llvm::Twine(shape[dim]) + " is odd");
   shape[dim] /= 2;
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 LogicalResult prelu(RuleContext &c) {
@@ -153,8 +139,7 @@ LogicalResult prelu(RuleContext &c) {
     return c.fail("'weight' has " + llvm::Twine(n) +
                   " elements; expected 1 or the number of channels (" +
                   llvm::Twine(channels) + ")");
-  c.produce(Spec::like(t));
-  return success();
+  return c.succeed(Spec::like(t));
 }
 
 LogicalResult dropout(RuleContext &c) {
@@ -170,18 +155,15 @@ LogicalResult dropout(RuleContext &c) {
   return success();
 }
 
-LogicalResult tril(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 2, kMaxTensorRank)))
+LogicalResult tril(RuleContext &c, RankedTensorType t) {
+  if (failed(c.requireRank("self", t, 2, kMaxTensorRank)))
     return failure();
-  c.produce(Spec::like(t));
-  return success();
+  return c.succeed(Spec::like(t));
 }
 
-LogicalResult softmax(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult softmax(RuleContext &c, RankedTensorType t) {
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(c.dimArg("dim", t.getRank(), dim)))
     return failure();
   Type e = t.getElementType();
   if (c.has("half_to_float") && c.getBool("half_to_float")) {
@@ -191,8 +173,7 @@ LogicalResult softmax(RuleContext &c) {
   }
   if (Type d = c.dtype("dtype"))
     e = d;
-  c.produce(t.getShape(), e);
-  return success();
+  return c.succeed(t.getShape(), e);
 }
 
 LogicalResult softmaxBackward(RuleContext &c) {
@@ -204,9 +185,8 @@ LogicalResult softmaxBackward(RuleContext &c) {
   if (g.getShape() != o.getShape())
     return c.fail("'grad_output' " + describe(g) + " and 'output' " + describe(o) +
                   " must have the same shape");
-  c.produce(g.getShape(), c.dtype("input_dtype") ? c.dtype("input_dtype")
-                                                 : g.getElementType());
-  return success();
+  return c.succeed(g.getShape(), c.dtype("input_dtype") ? c.dtype("input_dtype")
+                                                        : g.getElementType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -319,8 +299,7 @@ LogicalResult where(RuleContext &c) {
   if (failed(getOperands(c, {"condition", "self", "other"}, ops)) ||
       failed(combine(c, ops, shape, unused)))
     return failure();
-  c.produce(shape, promotedDtype(c, ArrayRef<Operand>(ops).drop_front()));
-  return success();
+  return c.succeed(shape, promotedDtype(c, ArrayRef<Operand>(ops).drop_front()));
 }
 
 /// where(condition): the indices of the nonzero elements, one 1-D int64
@@ -334,10 +313,7 @@ LogicalResult whereIndices(RuleContext &c) {
   return success();
 }
 
-LogicalResult clampScalars(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult clampScalars(RuleContext &c, RankedTensorType t) {
   SmallVector<StringRef> names = {"self"};
   for (StringRef n : {"min", "max"})
     if (c.has(n) && !c.isNone(n))
@@ -346,10 +322,8 @@ LogicalResult clampScalars(RuleContext &c) {
     return c.fail("at least one of 'min' and 'max' must not be None");
   if (isComplex(t.getElementType()))
     return c.fail("clamp does not support complex tensors");
-  if (isFloating(t.getElementType())) { // floating is the highest category
-    c.produce(Spec::like(t));
-    return success();
-  }
+  if (isFloating(t.getElementType())) // floating is the highest category
+    return c.succeed(Spec::like(t));
   return pointwise(c, names, Result::Promote);
 }
 
@@ -400,8 +374,7 @@ LogicalResult maskedFill(RuleContext &c) {
   Shape shape;
   if (failed(c.broadcast({self.getShape(), mask.getShape()}, {"self", "mask"}, shape)))
     return failure();
-  c.produce(shape, self.getElementType());
-  return success();
+  return c.succeed(shape, self.getElementType());
 }
 
 } // namespace
@@ -418,10 +391,10 @@ void addElementwiseRules(RuleTable &t) {
                "logit"},
            unaryFloat);
   addRules(t, {"logical_not", "isinf", "isnan", "isfinite"}, unaryBool);
-  addRules(t, {"bitwise_not"}, bitwiseNot);
-  addRules(t, {"square"}, square);
+  addRules(t, {"bitwise_not"}, onSelf<bitwiseNot>);
+  addRules(t, {"square"}, onSelf<square>);
   addRules(t, {"gelu"}, gelu);
-  addRules(t, {"glu"}, glu);
+  addRules(t, {"glu"}, onSelfAndDim<glu>);
   addRules(t, {"prelu"}, prelu);
   addRules(t, {"_prelu_kernel"}, [](RuleContext &c) {
     return pointwise(c, {"self", "weight"}, Result::Promote);
@@ -435,8 +408,8 @@ void addElementwiseRules(RuleTable &t) {
     c.results.back().dtype = c.type("grad_output").getElementType();
     return success();
   });
-  addRules(t, {"tril", "triu"}, tril);
-  addRules(t, {"_softmax", "_log_softmax", "softmax.int", "log_softmax.int"}, softmax);
+  addRules(t, {"tril", "triu"}, onSelf<tril>);
+  addRules(t, {"_softmax", "_log_softmax", "softmax.int", "log_softmax.int"}, onSelf<softmax>);
   addRules(t, {"_softmax_backward_data", "_log_softmax_backward_data"},
            softmaxBackward);
 
@@ -466,7 +439,7 @@ void addElementwiseRules(RuleTable &t) {
   addRules(t, {"where.self", "where.ScalarSelf", "where.ScalarOther", "where.Scalar"},
            where);
   addRules(t, {"where"}, whereIndices);
-  addRules(t, {"clamp", "clip", "clamp_min", "clamp_max"}, clampScalars);
+  addRules(t, {"clamp", "clip", "clamp_min", "clamp_max"}, onSelf<clampScalars>);
   addRules(t, {"clamp.Tensor"}, clampTensors);
   addRules(t, {"clamp_min.Tensor", "clamp_max.Tensor"}, clampMinMaxTensor);
   addRules(t, {"addcmul", "addcdiv"}, addcmul);

@@ -41,8 +41,7 @@ LogicalResult sized(RuleContext &c) {
     return failure();
   if (c.has("stride") && c.getInts("stride").size() != size.size())
     return c.fail("'size' and 'stride' must have the same length");
-  c.produce(size, dtypeOr(c, c.defaultFloat()));
-  return success();
+  return c.succeed(size, dtypeOr(c, c.defaultFloat()));
 }
 
 LogicalResult full(RuleContext &c) {
@@ -54,25 +53,18 @@ LogicalResult full(RuleContext &c) {
                   : v->isBool() ? c.boolType()
                   : v->isFloat() ? c.defaultFloat()
                                  : c.i64();
-  c.produce(size, dtypeOr(c, inferred));
-  return success();
+  return c.succeed(size, dtypeOr(c, inferred));
 }
 
-LogicalResult like(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
-  c.produce(t.getShape(), dtypeOr(c, t.getElementType()));
-  return success();
+LogicalResult like(RuleContext &c, RankedTensorType t) {
+  return c.succeed(t.getShape(), dtypeOr(c, t.getElementType()));
 }
 
-LogicalResult newSized(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult newSized(RuleContext &c, RankedTensorType t) {
   Shape size;
-  if (failed(c.require("self", t)) || failed(sizeArg(c, "size", size)))
+  if (failed(sizeArg(c, "size", size)))
     return failure();
-  c.produce(size, dtypeOr(c, t.getElementType()));
-  return success();
+  return c.succeed(size, dtypeOr(c, t.getElementType()));
 }
 
 LogicalResult arange(RuleContext &c) {
@@ -108,38 +100,30 @@ LogicalResult arange(RuleContext &c) {
                     " has no finite length");
     n = *count;
   }
-  c.produce({std::max<int64_t>(n, 0)}, dtype);
-  return success();
+  return c.succeed({std::max<int64_t>(n, 0)}, dtype);
+}
+
+/// A factory of `rank` dims, each as large as integer argument `name` (a
+/// count, called `what` in the message), of dtype `dflt` by default.
+LogicalResult counted(RuleContext &c, StringRef name, StringRef what, size_t rank,
+                      Type dflt) {
+  int64_t n = c.getInt(name);
+  if (n < 0)
+    return c.fail(what + " must not be negative, got " + llvm::Twine(n));
+  return c.succeed(Shape(rank, n), dtypeOr(c, dflt));
 }
 
 LogicalResult linspace(RuleContext &c) {
-  int64_t steps = c.getInt("steps");
-  if (steps < 0)
-    return c.fail("the number of steps must not be negative, got " + llvm::Twine(steps));
-  c.produce({steps}, dtypeOr(c, c.defaultFloat()));
-  return success();
+  return counted(c, "steps", "the number of steps", 1, c.defaultFloat());
 }
 
-LogicalResult eye(RuleContext &c) {
-  int64_t n = c.getInt("n");
-  if (n < 0)
-    return c.fail("n must not be negative, got " + llvm::Twine(n));
-  c.produce({n, n}, dtypeOr(c, c.defaultFloat()));
-  return success();
-}
+LogicalResult eye(RuleContext &c) { return counted(c, "n", "n", 2, c.defaultFloat()); }
 
 LogicalResult scalarTensor(RuleContext &c) {
-  c.produce({}, dtypeOr(c, c.defaultFloat()));
-  return success();
+  return c.succeed({}, dtypeOr(c, c.defaultFloat()));
 }
 
-LogicalResult randperm(RuleContext &c) {
-  int64_t n = c.getInt("n");
-  if (n < 0)
-    return c.fail("n must not be negative, got " + llvm::Twine(n));
-  c.produce({n}, dtypeOr(c, c.i64()));
-  return success();
-}
+LogicalResult randperm(RuleContext &c) { return counted(c, "n", "n", 1, c.i64()); }
 
 LogicalResult randint(RuleContext &c) {
   Shape size;
@@ -149,18 +133,13 @@ LogicalResult randint(RuleContext &c) {
   if (low >= high)
     return c.fail("randint needs low < high, got [" + llvm::Twine(low) + ", " +
                   llvm::Twine(high) + ")");
-  c.produce(size, dtypeOr(c, c.i64()));
-  return success();
+  return c.succeed(size, dtypeOr(c, c.i64()));
 }
 
-LogicalResult bernoulli(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult bernoulli(RuleContext &c, RankedTensorType t) {
   if (std::optional<double> p = c.optFloat("p"); p && (*p < 0 || *p > 1))
     return c.fail("p must be in [0, 1], got " + num(*p));
-  c.produce(Spec::like(t));
-  return success();
+  return c.succeed(Spec::like(t));
 }
 
 LogicalResult fill(RuleContext &c) {
@@ -169,30 +148,23 @@ LogicalResult fill(RuleContext &c) {
     return failure();
   if (value && value.getRank() != 0)
     return c.fail("'value' must be a 0-dim tensor, got " + describe(value));
-  c.produce(Spec::like(t));
-  return success();
+  return c.succeed(Spec::like(t));
 }
 
-LogicalResult resize(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult resize(RuleContext &c, RankedTensorType t) {
   Shape size;
-  if (failed(c.require("self", t)) || failed(sizeArg(c, "size", size)))
+  if (failed(sizeArg(c, "size", size)))
     return failure();
-  c.produce(size, t.getElementType());
-  return success();
+  return c.succeed(size, t.getElementType());
 }
 
-LogicalResult convert(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult convert(RuleContext &c, RankedTensorType t) {
   Type dtype = t.getElementType();
   if (RankedTensorType other = c.type("other"))
     dtype = other.getElementType();
   else
     dtype = dtypeOr(c, dtype); // unknown for _to_copy.out: its out tensor says
-  c.produce(t.getShape(), dtype);
-  return success();
+  return c.succeed(t.getShape(), dtype);
 }
 
 /// copy(self, src): src is expanded to self's shape and cast to its dtype.
@@ -206,8 +178,7 @@ LogicalResult copy(RuleContext &c) {
   if (ArrayRef<int64_t>(b) != self.getShape())
     return c.fail("'src' " + describe(src) + " does not broadcast to 'self' " +
                   describe(self));
-  c.produce(Spec::like(self));
-  return success();
+  return c.succeed(Spec::like(self));
 }
 
 /// quantized_decomposed: scale/zero_point parameters of a per-tensor op are
@@ -241,8 +212,7 @@ LogicalResult quantize(RuleContext &c) {
     return failure();
   if (!isFloating(in.getElementType()))
     return c.fail("quantize needs a floating 'input', got " + describe(in));
-  c.produce(in.getShape(), c.dtype("dtype"));
-  return success();
+  return c.succeed(in.getShape(), c.dtype("dtype"));
 }
 
 LogicalResult dequantize(RuleContext &c) {
@@ -253,8 +223,7 @@ LogicalResult dequantize(RuleContext &c) {
     return c.fail("'input' " + describe(in) + " must have the quantized dtype " +
                   dtypeName(d));
   Type out = c.dtype("out_dtype");
-  c.produce(in.getShape(), out ? out : c.defaultFloat());
-  return success();
+  return c.succeed(in.getShape(), out ? out : c.defaultFloat());
 }
 
 /// A dim order must be a permutation of 0..rank-1.
@@ -277,21 +246,18 @@ LogicalResult dimOrder(RuleContext &c, int64_t rank) {
   return success();
 }
 
-LogicalResult toDimOrderCopy(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)) || failed(dimOrder(c, t.getRank())))
+LogicalResult toDimOrderCopy(RuleContext &c, RankedTensorType t) {
+  if (failed(dimOrder(c, t.getRank())))
     return failure();
   bool clone = c.getOp().getOpName().contains("_clone_dim_order");
-  c.produce(t.getShape(), clone ? t.getElementType() : dtypeOr(c, t.getElementType()));
-  return success();
+  return c.succeed(t.getShape(), clone ? t.getElementType() : dtypeOr(c, t.getElementType()));
 }
 
 LogicalResult emptyDimOrder(RuleContext &c) {
   Shape size;
   if (failed(sizeArg(c, "size", size)) || failed(dimOrder(c, size.size())))
     return failure();
-  c.produce(size, dtypeOr(c, c.defaultFloat()));
-  return success();
+  return c.succeed(size, dtypeOr(c, c.defaultFloat()));
 }
 
 /// Ops that return numbers or nothing: tensor arguments are still checked.
@@ -301,8 +267,7 @@ LogicalResult returnsNumber(RuleContext &c) {
     if (failed(c.dimArg("dim", t.getRank(), dim)))
       return failure();
   }
-  c.produce(Spec::scalarValue());
-  return success();
+  return c.succeed(Spec::scalarValue());
 }
 
 LogicalResult returnsNothing(RuleContext &) { return success(); }
@@ -335,20 +300,20 @@ void addFactoryRules(RuleTable &t) {
   addRules(t, {"full"}, full);
   addRules(t, {"zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
                "randn_like"},
-           like);
-  addRules(t, {"new_zeros", "new_ones", "new_empty", "new_full"}, newSized);
+           onSelf<like>);
+  addRules(t, {"new_zeros", "new_ones", "new_empty", "new_full"}, onSelf<newSized>);
   addRules(t, {"arange", "arange.start", "arange.start_step"}, arange);
   addRules(t, {"linspace"}, linspace);
   addRules(t, {"eye"}, eye);
   addRules(t, {"scalar_tensor"}, scalarTensor);
   addRules(t, {"randperm"}, randperm);
   addRules(t, {"randint", "randint.low"}, randint);
-  addRules(t, {"bernoulli", "bernoulli.p"}, bernoulli);
+  addRules(t, {"bernoulli", "bernoulli.p"}, onSelf<bernoulli>);
   addRules(t, {"fill.Scalar", "fill.Tensor", "zero"}, fill);
-  addRules(t, {"resize_"}, resize);
+  addRules(t, {"resize_"}, onSelf<resize>);
   addRules(t, {"_to_copy", "to.dtype", "to.dtype_layout", "to.device", "to.other",
                "type_as"},
-           convert);
+           onSelf<convert>);
   addRules(t, {"copy"}, copy);
   // One memory space: a device copy is a plain copy.
   addRules(t, {"et_copy::_h2d_copy", "et_copy::_d2h_copy"}, sameAsSelf);
@@ -361,7 +326,7 @@ void addFactoryRules(RuleTable &t) {
                "quantized_decomposed::dequantize_per_channel"},
            dequantize);
   addRules(t, {"dim_order_ops::_to_dim_order_copy", "dim_order_ops::_clone_dim_order"},
-           toDimOrderCopy);
+           onSelf<toDimOrderCopy>);
   addRules(t, {"dim_order_ops::_empty_dim_order"}, emptyDimOrder);
   addRules(t, {"_local_scalar_dense", "item", "sym_size.int", "sym_stride.int",
                "sym_numel", "sym_storage_offset", "size.int", "stride.int", "numel",

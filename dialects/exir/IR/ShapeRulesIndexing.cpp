@@ -107,13 +107,11 @@ LogicalResult indexedShape(RuleContext &c, RankedTensorType self, Shape &out) {
   return success();
 }
 
-LogicalResult index(RuleContext &c) {
-  RankedTensorType self;
+LogicalResult index(RuleContext &c, RankedTensorType self) {
   Shape shape;
-  if (failed(c.require("self", self)) || failed(indexedShape(c, self, shape)))
+  if (failed(indexedShape(c, self, shape)))
     return failure();
-  c.produce(shape, self.getElementType());
-  return success();
+  return c.succeed(shape, self.getElementType());
 }
 
 /// Can `from` broadcast to `to`? Leading 1-dims of `from` may be dropped.
@@ -140,8 +138,7 @@ LogicalResult indexPut(RuleContext &c) {
   if (!expandableTo(values.getShape(), target))
     return c.fail("'values' " + describe(values) +
                   " cannot be broadcast to the indexed shape " + describeShape(target));
-  c.produce(Spec::like(self));
-  return success();
+  return c.succeed(Spec::like(self));
 }
 
 LogicalResult indexSelect(RuleContext &c) {
@@ -156,8 +153,7 @@ LogicalResult indexSelect(RuleContext &c) {
     shape[dim] = numel(idx.getShape());
   else if (numel(idx.getShape()) != 1)
     return c.fail("indexing a 0-dim tensor takes exactly one index");
-  c.produce(shape, self.getElementType());
-  return success();
+  return c.succeed(shape, self.getElementType());
 }
 
 /// index_add/index_copy: source has self's shape except that dim `dim` has
@@ -186,8 +182,7 @@ LogicalResult indexAddCopy(RuleContext &c) {
                       " ('self' " + describe(self) + ", " + llvm::Twine(n) + " indices)");
     }
   }
-  c.produce(Spec::like(self));
-  return success();
+  return c.succeed(Spec::like(self));
 }
 
 LogicalResult indexFill(RuleContext &c) {
@@ -199,8 +194,7 @@ LogicalResult indexFill(RuleContext &c) {
     return failure();
   if (value && value.getRank() != 0)
     return c.fail("'value' must be a 0-dim tensor, got " + describe(value));
-  c.produce(Spec::like(self));
-  return success();
+  return c.succeed(Spec::like(self));
 }
 
 LogicalResult gather(RuleContext &c) {
@@ -217,8 +211,7 @@ LogicalResult gather(RuleContext &c) {
     if (d != dim && idx.getDimSize(d) > self.getDimSize(d))
       return c.fail("'index' " + describe(idx) + " is larger than 'self' " +
                     describe(self) + " in dim " + llvm::Twine(d));
-  c.produce(idx.getShape(), self.getElementType());
-  return success();
+  return c.succeed(idx.getShape(), self.getElementType());
 }
 
 LogicalResult scatter(RuleContext &c) {
@@ -250,8 +243,7 @@ LogicalResult scatter(RuleContext &c) {
                       describe(self) + " in dim " + llvm::Twine(d));
     }
   }
-  c.produce(Spec::like(self));
-  return success();
+  return c.succeed(Spec::like(self));
 }
 
 /// slice/select/diagonal/as_strided_scatter: `src` must have the shape of
@@ -267,8 +259,7 @@ LogicalResult viewScatter(RuleContext &c) {
   if (part.rankKnown && ArrayRef<int64_t>(part.shape) != src.getShape())
     return c.fail("'src' " + describe(src) + " must have the shape of the part of " +
                   describe(self) + " it replaces, " + describeShape(part.shape));
-  c.produce(Spec::like(self));
-  return success();
+  return c.succeed(Spec::like(self));
 }
 
 LogicalResult take(RuleContext &c) {
@@ -276,16 +267,11 @@ LogicalResult take(RuleContext &c) {
   if (failed(c.require("self", self)) || failed(c.require("index", idx)) ||
       failed(requireIndex(c, "index", idx, true)))
     return failure();
-  c.produce(idx.getShape(), self.getElementType());
-  return success();
+  return c.succeed(idx.getShape(), self.getElementType());
 }
 
-LogicalResult nonzero(RuleContext &c) {
-  RankedTensorType self;
-  if (failed(c.require("self", self)))
-    return failure();
-  c.produce({kDataDependent, self.getRank()}, c.i64());
-  return success();
+LogicalResult nonzero(RuleContext &c, RankedTensorType self) {
+  return c.succeed({kDataDependent, self.getRank()}, c.i64());
 }
 
 LogicalResult maskedSelect(RuleContext &c) {
@@ -296,8 +282,7 @@ LogicalResult maskedSelect(RuleContext &c) {
     return failure();
   if (!isBool(mask.getElementType()))
     return c.fail("'mask' must be a bool tensor, got " + describe(mask));
-  c.produce({kDataDependent}, self.getElementType());
-  return success();
+  return c.succeed({kDataDependent}, self.getElementType());
 }
 
 LogicalResult maskedScatter(RuleContext &c) {
@@ -310,8 +295,7 @@ LogicalResult maskedScatter(RuleContext &c) {
     return failure();
   if (!isBool(mask.getElementType()))
     return c.fail("'mask' must be a bool tensor, got " + describe(mask));
-  c.produce(shape, self.getElementType());
-  return success();
+  return c.succeed(shape, self.getElementType());
 }
 
 LogicalResult embedding(RuleContext &c) {
@@ -322,8 +306,7 @@ LogicalResult embedding(RuleContext &c) {
     return failure();
   Shape shape(idx.getShape());
   shape.push_back(w.getDimSize(1));
-  c.produce(shape, w.getElementType());
-  return success();
+  return c.succeed(shape, w.getElementType());
 }
 
 LogicalResult embeddingBackward(RuleContext &c) {
@@ -332,8 +315,7 @@ LogicalResult embeddingBackward(RuleContext &c) {
       failed(c.requireRank("grad_output", g, 1, kMaxTensorRank)) ||
       failed(requireIndex(c, "indices", idx, false)))
     return failure();
-  c.produce({c.getInt("num_weights"), g.getShape().back()}, g.getElementType());
-  return success();
+  return c.succeed({c.getInt("num_weights"), g.getShape().back()}, g.getElementType());
 }
 
 LogicalResult embeddingBag(RuleContext &c) {
@@ -355,10 +337,7 @@ LogicalResult embeddingBag(RuleContext &c) {
   return success();
 }
 
-LogicalResult oneHot(RuleContext &c) {
-  RankedTensorType self;
-  if (failed(c.require("self", self)))
-    return failure();
+LogicalResult oneHot(RuleContext &c, RankedTensorType self) {
   if (!self.getElementType().isInteger(64))
     return c.fail("one_hot needs an int64 tensor, got " + describe(self));
   int64_t n = c.getInt("num_classes");
@@ -366,14 +345,13 @@ LogicalResult oneHot(RuleContext &c) {
     return c.fail("num_classes must be -1 or non-negative, got " + llvm::Twine(n));
   Shape shape(self.getShape());
   shape.push_back(n == -1 ? kDataDependent : n);
-  c.produce(shape, c.i64());
-  return success();
+  return c.succeed(shape, c.i64());
 }
 
 } // namespace
 
 void addIndexingRules(RuleTable &t) {
-  addRules(t, {"index.Tensor", "_unsafe_index.Tensor"}, index);
+  addRules(t, {"index.Tensor", "_unsafe_index.Tensor"}, onSelf<index>);
   addRules(t, {"index_put", "_unsafe_index_put", "_index_put_impl_"}, indexPut);
   addRules(t, {"index_select"}, indexSelect);
   addRules(t, {"index_add", "index_copy"}, indexAddCopy);
@@ -387,13 +365,13 @@ void addIndexingRules(RuleTable &t) {
   addRules(t, {"diagonal_scatter"}, viewScatter<diagonalRule>);
   addRules(t, {"as_strided_scatter"}, viewScatter<asStridedRule>);
   addRules(t, {"take"}, take);
-  addRules(t, {"nonzero"}, nonzero);
+  addRules(t, {"nonzero"}, onSelf<nonzero>);
   addRules(t, {"masked_select"}, maskedSelect);
   addRules(t, {"masked_scatter"}, maskedScatter);
   addRules(t, {"embedding"}, embedding);
   addRules(t, {"embedding_dense_backward"}, embeddingBackward);
   addRules(t, {"_embedding_bag"}, embeddingBag);
-  addRules(t, {"one_hot"}, oneHot);
+  addRules(t, {"one_hot"}, onSelf<oneHot>);
 }
 
 } // namespace ptec::exir::rules

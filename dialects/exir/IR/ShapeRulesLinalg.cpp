@@ -47,24 +47,21 @@ LogicalResult addedTerm(RuleContext &c, ArrayRef<int64_t> shape, Type dtype) {
   if (self.getElementType() != dtype)
     return c.fail("'self' " + describe(self) + " must have the dtype of the product, " +
                   dtypeName(dtype));
-  c.produce(shape, dtype);
-  return success();
+  return c.succeed(shape, dtype);
 }
 
 LogicalResult mm(RuleContext &c) {
   RankedTensorType a, b;
   if (failed(matrices(c, "self", "mat2", 2, a, b)))
     return failure();
-  c.produce({a.getDimSize(0), b.getDimSize(1)}, a.getElementType());
-  return success();
+  return c.succeed({a.getDimSize(0), b.getDimSize(1)}, a.getElementType());
 }
 
 LogicalResult bmm(RuleContext &c) {
   RankedTensorType a, b;
   if (failed(matrices(c, "self", "mat2", 3, a, b)))
     return failure();
-  c.produce({a.getDimSize(0), a.getDimSize(1), b.getDimSize(2)}, a.getElementType());
-  return success();
+  return c.succeed({a.getDimSize(0), a.getDimSize(1), b.getDimSize(2)}, a.getElementType());
 }
 
 LogicalResult addmm(RuleContext &c) {
@@ -98,8 +95,7 @@ LogicalResult mv(RuleContext &c) {
   RankedTensorType m;
   if (failed(matVec(c, "self", "vec", m)))
     return failure();
-  c.produce({m.getDimSize(0)}, m.getElementType());
-  return success();
+  return c.succeed({m.getDimSize(0)}, m.getElementType());
 }
 
 LogicalResult addmv(RuleContext &c) {
@@ -118,8 +114,7 @@ LogicalResult dot(RuleContext &c) {
   if (a.getDimSize(0) != b.getDimSize(0))
     return c.fail("dot needs vectors of one length, got " + describe(a) + " and " +
                   describe(b));
-  c.produce({}, a.getElementType());
-  return success();
+  return c.succeed({}, a.getElementType());
 }
 
 LogicalResult outer(RuleContext &c) {
@@ -130,8 +125,7 @@ LogicalResult outer(RuleContext &c) {
   ResultType rt;
   rt.add(a);
   rt.add(b);
-  c.produce({a.getDimSize(0), b.getDimSize(0)}, rt.get());
-  return success();
+  return c.succeed({a.getDimSize(0), b.getDimSize(0)}, rt.get());
 }
 
 LogicalResult matmul(RuleContext &c) {
@@ -161,8 +155,7 @@ LogicalResult matmul(RuleContext &c) {
     shape.push_back(as[as.size() - 2]);
   if (!vecB)
     shape.push_back(bs.back());
-  c.produce(shape, a.getElementType());
-  return success();
+  return c.succeed(shape, a.getElementType());
 }
 
 LogicalResult linear(RuleContext &c) {
@@ -188,8 +181,7 @@ LogicalResult linear(RuleContext &c) {
       return c.fail("'bias' " + describe(bias) + " does not broadcast to the output " +
                     describeShape(shape));
   }
-  c.produce(shape, in.getElementType());
-  return success();
+  return c.succeed(shape, in.getElementType());
 }
 
 /// einsum: one term of labels per operand ("..." stands for broadcast dims),
@@ -292,8 +284,7 @@ LogicalResult einsum(RuleContext &c) {
     for (char ch : once)
       shape.push_back(sizes[ch]);
   }
-  c.produce(shape, rt.get());
-  return success();
+  return c.succeed(shape, rt.get());
 }
 
 LogicalResult cdist(RuleContext &c) {
@@ -313,34 +304,28 @@ LogicalResult cdist(RuleContext &c) {
     return failure();
   batch.push_back(a.getDimSize(a.getRank() - 2));
   batch.push_back(b.getDimSize(b.getRank() - 2));
-  c.produce(batch, a.getElementType());
-  return success();
+  return c.succeed(batch, a.getElementType());
 }
 
-LogicalResult pdist(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 2, 2)))
+LogicalResult pdist(RuleContext &c, RankedTensorType t) {
+  if (failed(c.requireRank("self", t, 2, 2)))
     return failure();
   if (c.getFloat("p") < 0)
     return c.fail("p must be non-negative");
   int64_t n = t.getDimSize(0);
-  c.produce({n <= 1 ? 0 : mulSat(n, n - 1) / 2}, t.getElementType());
-  return success();
+  return c.succeed({n <= 1 ? 0 : mulSat(n, n - 1) / 2}, t.getElementType());
 }
 
-LogicalResult fftR2c(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult fftR2c(RuleContext &c, RankedTensorType t) {
   Shape dims;
-  if (failed(c.require("self", t)) ||
-      failed(c.wrapDims(c.getInts("dim"), t.getRank(), "dim", dims)))
+  if (failed(c.wrapDims(c.getInts("dim"), t.getRank(), "dim", dims)))
     return failure();
   if (!isFloating(t.getElementType()))
     return c.fail("_fft_r2c needs a floating tensor, got " + describe(t));
   Shape shape(t.getShape());
   if (c.getBool("onesided") && !dims.empty())
     shape[dims.back()] = shape[dims.back()] / 2 + 1;
-  c.produce(shape, toComplexType(t.getElementType()));
-  return success();
+  return c.succeed(shape, toComplexType(t.getElementType()));
 }
 
 LogicalResult attention(RuleContext &c) {
@@ -396,8 +381,8 @@ void addLinalgRules(RuleTable &t) {
   addRules(t, {"linear"}, linear);
   addRules(t, {"einsum"}, einsum);
   addRules(t, {"_cdist_forward"}, cdist);
-  addRules(t, {"_pdist_forward"}, pdist);
-  addRules(t, {"_fft_r2c"}, fftR2c);
+  addRules(t, {"_pdist_forward"}, onSelf<pdist>);
+  addRules(t, {"_fft_r2c"}, onSelf<fftR2c>);
   addRules(t, {"scaled_dot_product_attention",
                "_scaled_dot_product_flash_attention_for_cpu"},
            attention);

@@ -156,8 +156,7 @@ LogicalResult convolution(RuleContext &c) {
                     " would be negative (" + llvm::Twine(out) + ")");
     shape.push_back(out);
   }
-  c.produce(shape, in.getElementType());
-  return success();
+  return c.succeed(shape, in.getElementType());
 }
 
 LogicalResult convolutionBackward(RuleContext &c) {
@@ -168,10 +167,9 @@ LogicalResult convolutionBackward(RuleContext &c) {
   c.produce(Spec::like(in));
   c.produce(Spec::like(w));
   std::optional<Shape> biasSizes = c.optInts("bias_sizes");
-  c.produce(biasSizes ? ArrayRef<int64_t>(*biasSizes)
-                      : ArrayRef<int64_t>{w.getDimSize(c.getBool("transposed") ? 1 : 0)},
-            g.getElementType());
-  return success();
+  return c.succeed(biasSizes ? ArrayRef<int64_t>(*biasSizes)
+                             : ArrayRef<int64_t>{w.getDimSize(c.getBool("transposed") ? 1 : 0)},
+                   g.getElementType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -256,8 +254,7 @@ LogicalResult poolBackward(RuleContext &c) {
   RankedTensorType g, self;
   if (failed(c.require("grad_output", g)) || failed(c.require("self", self)))
     return failure();
-  c.produce(Spec::like(self));
-  return success();
+  return c.succeed(Spec::like(self));
 }
 
 //===----------------------------------------------------------------------===//
@@ -297,8 +294,7 @@ LogicalResult constantPad(RuleContext &c) {
   if (failed(c.require("self", t)) ||
       failed(padShape(c, t, c.getInts("pad"), mode && *mode == "reflect", shape)))
     return failure();
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 LogicalResult namedPad(RuleContext &c) {
@@ -316,8 +312,7 @@ LogicalResult namedPad(RuleContext &c) {
     if (d < 1)
       return c.fail("padding " + describeShape(pad) + " leaves an empty dim of " +
                     describe(t));
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -351,8 +346,7 @@ LogicalResult upsample(RuleContext &c) {
   if (out[0] <= 0 || out[1] <= 0 || t.getDimSize(2) <= 0 || t.getDimSize(3) <= 0)
     return c.fail("input and output sizes must be positive (input " + describe(t) +
                   ", output " + describeShape(out) + ")");
-  c.produce({t.getDimSize(0), t.getDimSize(1), out[0], out[1]}, t.getElementType());
-  return success();
+  return c.succeed({t.getDimSize(0), t.getDimSize(1), out[0], out[1]}, t.getElementType());
 }
 
 LogicalResult gridSampler(RuleContext &c) {
@@ -365,9 +359,8 @@ LogicalResult gridSampler(RuleContext &c) {
   if (grid.getDimSize(0) != in.getDimSize(0) || grid.getDimSize(3) != 2)
     return c.fail("'grid' " + describe(grid) + " must be [N, H, W, 2] with the batch "
                   "size of 'input' " + describe(in));
-  c.produce({in.getDimSize(0), in.getDimSize(1), grid.getDimSize(1), grid.getDimSize(2)},
-            in.getElementType());
-  return success();
+  return c.succeed({in.getDimSize(0), in.getDimSize(1), grid.getDimSize(1), grid.getDimSize(2)},
+                   in.getElementType());
 }
 
 /// im2col/col2im: the number of sliding blocks per spatial dim.
@@ -393,23 +386,20 @@ LogicalResult blocks(RuleContext &c, ArrayRef<int64_t> spatial, Shape &kernel,
   return success();
 }
 
-LogicalResult im2col(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult im2col(RuleContext &c, RankedTensorType t) {
   Shape kernel, n;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 3, 4)) ||
+  if (failed(c.requireRank("self", t, 3, 4)) ||
       failed(blocks(c, t.getShape().take_back(2), kernel, n)))
     return failure();
   Shape shape(t.getShape().drop_back(3));
   shape.push_back(mulSat(t.getDimSize(t.getRank() - 3), mulSat(kernel[0], kernel[1])));
   shape.push_back(mulSat(n[0], n[1]));
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult col2im(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult col2im(RuleContext &c, RankedTensorType t) {
   Shape size, kernel, n;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 2, 3)) ||
+  if (failed(c.requireRank("self", t, 2, 3)) ||
       failed(spatialParam(c, "output_size", 2, size)) ||
       failed(blocks(c, size, kernel, n)))
     return failure();
@@ -424,13 +414,11 @@ LogicalResult col2im(RuleContext &c) {
   Shape shape(t.getShape().drop_back(2));
   shape.push_back(planes / window);
   shape.append(size.begin(), size.end());
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult pixelShuffle(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 3, kMaxTensorRank)))
+LogicalResult pixelShuffle(RuleContext &c, RankedTensorType t) {
+  if (failed(c.requireRank("self", t, 3, kMaxTensorRank)))
     return failure();
   bool up = c.has("upscale_factor");
   int64_t r = c.getInt(up ? "upscale_factor" : "downscale_factor");
@@ -455,8 +443,7 @@ LogicalResult pixelShuffle(RuleContext &c) {
     h /= r;
     w /= r;
   }
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 } // namespace
@@ -484,9 +471,9 @@ void addNNRules(RuleTable &t) {
                "upsample_bilinear2d.vec", "_upsample_bilinear2d_aa"},
            upsample);
   addRules(t, {"grid_sampler_2d"}, gridSampler);
-  addRules(t, {"im2col"}, im2col);
-  addRules(t, {"col2im"}, col2im);
-  addRules(t, {"pixel_shuffle", "pixel_unshuffle"}, pixelShuffle);
+  addRules(t, {"im2col"}, onSelf<im2col>);
+  addRules(t, {"col2im"}, onSelf<col2im>);
+  addRules(t, {"pixel_shuffle", "pixel_unshuffle"}, onSelf<pixelShuffle>);
 }
 
 } // namespace ptec::exir::rules

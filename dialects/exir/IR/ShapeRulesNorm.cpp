@@ -107,8 +107,7 @@ LogicalResult layerNormBackward(RuleContext &c) {
                   describe(in));
   c.produce(Spec::like(in));
   c.produce(normalized, in.getElementType());
-  c.produce(normalized, in.getElementType());
-  return success();
+  return c.succeed(normalized, in.getElementType());
 }
 
 LogicalResult groupNorm(RuleContext &c) {
@@ -121,8 +120,7 @@ LogicalResult groupNorm(RuleContext &c) {
                   " must be divisible by num_groups=" + llvm::Twine(groups));
   if (failed(perChannel(c, {"weight", "bias"}, channels)))
     return failure();
-  c.produce(Spec::like(in));
-  return success();
+  return c.succeed(Spec::like(in));
 }
 
 LogicalResult nativeGroupNorm(RuleContext &c) {
@@ -143,13 +141,11 @@ LogicalResult nativeGroupNorm(RuleContext &c) {
   if (c.getOp().getOpName().contains("backward")) {
     c.produce(Spec::like(in));
     c.produce({ch}, in.getElementType());
-    c.produce({ch}, in.getElementType());
-    return success();
+    return c.succeed({ch}, in.getElementType());
   }
   c.produce(Spec::like(in));
   c.produce({n, group}, statsDtype(in.getElementType()));
-  c.produce({n, group}, statsDtype(in.getElementType()));
-  return success();
+  return c.succeed({n, group}, statsDtype(in.getElementType()));
 }
 
 } // namespace

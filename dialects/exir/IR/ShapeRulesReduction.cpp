@@ -27,19 +27,27 @@ Shape reduced(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims, bool keepdim) {
   return out;
 }
 
-/// Requires tensor `self` and computes its shape reduced over the `dim`
-/// argument (an int, an int list, or None: every dim) with the keepdim flag.
-LogicalResult reduceSelf(RuleContext &c, RankedTensorType &t, Shape &out,
-                         Shape *dimsOut = nullptr) {
-  if (failed(c.require("self", t)))
+/// Tensor `self` reduced over the `dim` argument (an int, an int list, or
+/// None: every dim) with the keepdim flag.
+struct Reduction {
+  RankedTensorType self;
+  Shape dims;  // wrapped; empty: every dim
+  Shape shape; // of the result
+};
+
+/// The reductions below take their Reduction; reduction<rule> computes it.
+using ReductionFn = LogicalResult (*)(RuleContext &, const Reduction &);
+
+template <ReductionFn Rule>
+LogicalResult reduction(RuleContext &c) {
+  Reduction r;
+  if (failed(c.require("self", r.self)))
     return failure();
-  Shape dims;
-  if (c.has("dim") && !c.isNone("dim") && failed(c.dimListArg("dim", t.getRank(), dims)))
+  if (c.has("dim") && !c.isNone("dim") &&
+      failed(c.dimListArg("dim", r.self.getRank(), r.dims)))
     return failure();
-  out = reduced(t.getShape(), dims, c.getBool("keepdim"));
-  if (dimsOut)
-    *dimsOut = dims;
-  return success();
+  r.shape = reduced(r.self.getShape(), r.dims, c.getBool("keepdim"));
+  return Rule(c, r);
 }
 
 /// sum, prod, cumsum: an explicit dtype, else int64 for integral inputs.
@@ -49,108 +57,78 @@ Type accumulateDtype(RuleContext &c, Type self) {
   return isIntegral(self, /*includeBool=*/true) ? c.i64() : self;
 }
 
-LogicalResult sum(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape;
-  if (failed(reduceSelf(c, t, shape)))
-    return failure();
-  c.produce(shape, accumulateDtype(c, t.getElementType()));
-  return success();
+LogicalResult sum(RuleContext &c, const Reduction &r) {
+  return c.succeed(r.shape, accumulateDtype(c, r.self.getElementType()));
 }
 
-LogicalResult mean(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape;
-  if (failed(reduceSelf(c, t, shape)))
-    return failure();
-  Type e = c.dtype("dtype") ? c.dtype("dtype") : t.getElementType();
+LogicalResult mean(RuleContext &c, const Reduction &r) {
+  Type e = c.dtype("dtype") ? c.dtype("dtype") : r.self.getElementType();
   if (!isFloating(e) && !isComplex(e))
     return c.fail("mean needs a floating or complex dtype, got " + dtypeName(e));
-  c.produce(shape, e);
-  return success();
+  return c.succeed(r.shape, e);
 }
 
 /// max/min and their arg- and .dim forms: the extreme values (self's
 /// dtype), their int64 indices, or both. An empty dim has no extreme.
-LogicalResult extremum(RuleContext &c, bool values, bool indices) {
-  RankedTensorType t;
-  Shape shape, dims;
-  if (failed(reduceSelf(c, t, shape, &dims)))
-    return failure();
-  for (int64_t i = 0, e = t.getRank(); i < e; ++i)
-    if ((dims.empty() || llvm::is_contained(dims, i)) && t.getDimSize(i) == 0)
+LogicalResult extremum(RuleContext &c, const Reduction &r, bool values, bool indices) {
+  for (int64_t i = 0, e = r.self.getRank(); i < e; ++i)
+    if ((r.dims.empty() || llvm::is_contained(r.dims, i)) && r.self.getDimSize(i) == 0)
       return c.fail("cannot reduce over dim " + llvm::Twine(i) + " of size 0");
   if (values)
-    c.produce(shape, t.getElementType());
+    c.produce(r.shape, r.self.getElementType());
   if (indices)
-    c.produce(shape, c.i64());
+    c.produce(r.shape, c.i64());
   return success();
 }
 
-LogicalResult sameDtypeReduction(RuleContext &c) { return extremum(c, true, false); }
-LogicalResult argReduction(RuleContext &c) { return extremum(c, false, true); }
-LogicalResult valuesAndIndices(RuleContext &c) { return extremum(c, true, true); }
+LogicalResult sameDtypeReduction(RuleContext &c, const Reduction &r) {
+  return extremum(c, r, true, false);
+}
+LogicalResult argReduction(RuleContext &c, const Reduction &r) {
+  return extremum(c, r, false, true);
+}
+LogicalResult valuesAndIndices(RuleContext &c, const Reduction &r) {
+  return extremum(c, r, true, true);
+}
 
 /// any/all give bool, except for uint8 inputs (kept for compatibility).
-LogicalResult anyAll(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape;
-  if (failed(reduceSelf(c, t, shape)))
-    return failure();
-  Type e = t.getElementType();
-  c.produce(shape, e.isUnsignedInteger(8) ? e : c.boolType());
-  return success();
+LogicalResult anyAll(RuleContext &c, const Reduction &r) {
+  Type e = r.self.getElementType();
+  return c.succeed(r.shape, e.isUnsignedInteger(8) ? e : c.boolType());
 }
 
-LogicalResult varStd(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape;
-  if (failed(reduceSelf(c, t, shape)))
-    return failure();
-  Type e = t.getElementType();
+LogicalResult varStd(RuleContext &c, const Reduction &r) {
+  Type e = r.self.getElementType();
   if (!isFloating(e) && !isComplex(e))
     return c.fail("var and std need a floating or complex tensor, got " + dtypeName(e));
-  c.produce(shape, toRealType(e));
+  c.produce(r.shape, toRealType(e));
   if (c.getOp().getOpName().contains("_mean"))
-    c.produce(shape, e);
+    c.produce(r.shape, e);
   return success();
 }
 
-LogicalResult logsumexp(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape;
-  if (failed(reduceSelf(c, t, shape)))
-    return failure();
-  Type e = t.getElementType();
-  c.produce(shape, isIntegral(e, true) ? c.defaultFloat() : e);
-  return success();
+LogicalResult logsumexp(RuleContext &c, const Reduction &r) {
+  Type e = r.self.getElementType();
+  return c.succeed(r.shape, isIntegral(e, true) ? c.defaultFloat() : e);
 }
 
-LogicalResult norm(RuleContext &c) {
-  RankedTensorType t;
-  Shape shape;
-  if (failed(reduceSelf(c, t, shape)))
-    return failure();
-  Type e = c.dtype("dtype") ? c.dtype("dtype") : t.getElementType();
+LogicalResult norm(RuleContext &c, const Reduction &r) {
+  Type e = c.dtype("dtype") ? c.dtype("dtype") : r.self.getElementType();
   if (!isFloating(e) && !isComplex(e))
     return c.fail("norm needs a floating or complex tensor, got " + dtypeName(e));
-  c.produce(shape, toRealType(e));
-  return success();
+  return c.succeed(r.shape, toRealType(e));
 }
 
-LogicalResult scan(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult scan(RuleContext &c, RankedTensorType t) {
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(c.dimArg("dim", t.getRank(), dim)))
     return failure();
-  c.produce(t.getShape(), accumulateDtype(c, t.getElementType()));
-  return success();
+  return c.succeed(t.getShape(), accumulateDtype(c, t.getElementType()));
 }
 
-LogicalResult topk(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult topk(RuleContext &c, RankedTensorType t) {
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(c.dimArg("dim", t.getRank(), dim)))
     return failure();
   Shape shape(t.getShape());
   int64_t size = t.getRank() ? shape[dim] : 1;
@@ -161,19 +139,16 @@ LogicalResult topk(RuleContext &c) {
   if (t.getRank())
     shape[dim] = k;
   c.produce(shape, t.getElementType());
-  c.produce(shape, c.i64());
-  return success();
+  return c.succeed(shape, c.i64());
 }
 
-LogicalResult sort(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult sort(RuleContext &c, RankedTensorType t) {
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.dimArg("dim", t.getRank(), dim)))
+  if (failed(c.dimArg("dim", t.getRank(), dim)))
     return failure();
   if (!c.getOp().getOpName().contains("argsort"))
     c.produce(Spec::like(t));
-  c.produce(t.getShape(), c.i64());
-  return success();
+  return c.succeed(t.getShape(), c.i64());
 }
 
 LogicalResult bucketize(RuleContext &c) {
@@ -182,28 +157,27 @@ LogicalResult bucketize(RuleContext &c) {
     return failure();
   RankedTensorType self = c.type("self");
   Type e = c.getBool("out_int32") ? IntegerType::get(c.context(), 32) : c.i64();
-  c.produce(self ? self.getShape() : ArrayRef<int64_t>{}, e);
-  return success();
+  return c.succeed(self ? self.getShape() : ArrayRef<int64_t>{}, e);
 }
 
 } // namespace
 
 void addReductionRules(RuleTable &t) {
-  addRules(t, {"sum", "sum.dim_IntList", "prod", "prod.dim_int"}, sum);
-  addRules(t, {"mean", "mean.dim"}, mean);
-  addRules(t, {"amax", "amin", "max", "min"}, sameDtypeReduction);
-  addRules(t, {"argmax", "argmin"}, argReduction);
-  addRules(t, {"max.dim", "min.dim"}, valuesAndIndices);
-  addRules(t, {"any", "any.dim", "any.dims", "all", "all.dim", "all.dims"}, anyAll);
+  addRules(t, {"sum", "sum.dim_IntList", "prod", "prod.dim_int"}, reduction<sum>);
+  addRules(t, {"mean", "mean.dim"}, reduction<mean>);
+  addRules(t, {"amax", "amin", "max", "min"}, reduction<sameDtypeReduction>);
+  addRules(t, {"argmax", "argmin"}, reduction<argReduction>);
+  addRules(t, {"max.dim", "min.dim"}, reduction<valuesAndIndices>);
+  addRules(t, {"any", "any.dim", "any.dims", "all", "all.dim", "all.dims"}, reduction<anyAll>);
   addRules(t, {"var", "var.dim", "var.correction", "std", "std.dim", "std.correction",
                "var_mean", "var_mean.dim", "var_mean.correction",
                "std_mean.correction"},
-           varStd);
-  addRules(t, {"logsumexp"}, logsumexp);
-  addRules(t, {"norm.ScalarOpt_dim", "linalg_vector_norm"}, norm);
-  addRules(t, {"cumsum", "cumprod"}, scan);
-  addRules(t, {"topk"}, topk);
-  addRules(t, {"sort", "sort.stable", "argsort", "argsort.stable"}, sort);
+           reduction<varStd>);
+  addRules(t, {"logsumexp"}, reduction<logsumexp>);
+  addRules(t, {"norm.ScalarOpt_dim", "linalg_vector_norm"}, reduction<norm>);
+  addRules(t, {"cumsum", "cumprod"}, onSelf<scan>);
+  addRules(t, {"topk"}, onSelf<topk>);
+  addRules(t, {"sort", "sort.stable", "argsort", "argsort.stable"}, onSelf<sort>);
   addRules(t, {"bucketize.Tensor", "bucketize.Scalar"}, bucketize);
 }
 

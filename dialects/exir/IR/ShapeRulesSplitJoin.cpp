@@ -46,11 +46,7 @@ LogicalResult produceEqualPieces(RuleContext &c, RankedTensorType t, int64_t dim
   return success();
 }
 
-LogicalResult split(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult split(RuleContext &c, RankedTensorType t, int64_t dim) {
   int64_t size = t.getDimSize(dim);
   if (std::optional<int64_t> each = c.optInt("split_size")) {
     if (*each < 0 || (*each == 0 && size != 0))
@@ -73,11 +69,7 @@ LogicalResult split(RuleContext &c) {
   return success();
 }
 
-LogicalResult chunk(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult chunk(RuleContext &c, RankedTensorType t, int64_t dim) {
   int64_t chunks = c.getInt("chunks"), size = t.getDimSize(dim);
   if (chunks <= 0)
     return c.fail("chunks must be positive, got " + llvm::Twine(chunks));
@@ -91,11 +83,7 @@ LogicalResult chunk(RuleContext &c) {
   return produceEqualPieces(c, t, dim, each);
 }
 
-LogicalResult tensorSplit(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult tensorSplit(RuleContext &c, RankedTensorType t, int64_t dim) {
   int64_t size = t.getDimSize(dim);
   Shape sizes;
   if (std::optional<int64_t> sections = c.optInt("sections")) {
@@ -117,11 +105,7 @@ LogicalResult tensorSplit(RuleContext &c) {
   return success();
 }
 
-LogicalResult unbind(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult unbind(RuleContext &c, RankedTensorType t, int64_t dim) {
   Shape shape(t.getShape());
   shape.erase(shape.begin() + dim);
   if (failed(c.checkPieces(t.getDimSize(dim))))
@@ -154,10 +138,8 @@ LogicalResult catOf(RuleContext &c, ArrayRef<RankedTensorType> ts, int64_t dimAr
   for (auto [i, t] : llvm::enumerate(ts))
     if (!(t.getRank() == 1 && t.getDimSize(0) == 0))
       kept.emplace_back(i, t);
-  if (kept.empty()) {
-    c.produce({0}, rt.get());
-    return success();
-  }
+  if (kept.empty())
+    return c.succeed({0}, rt.get());
   RankedTensorType first = kept.front().second;
   if (first.getRank() == 0)
     return c.fail("a 0-dim tensor (entry " + llvm::Twine(kept.front().first) +
@@ -179,8 +161,7 @@ LogicalResult catOf(RuleContext &c, ArrayRef<RankedTensorType> ts, int64_t dimAr
                       llvm::Twine(i) + ")");
     shape[dim] = addSat(shape[dim], t.getDimSize(dim));
   }
-  c.produce(shape, rt.get());
-  return success();
+  return c.succeed(shape, rt.get());
 }
 
 LogicalResult cat(RuleContext &c) {
@@ -206,8 +187,7 @@ LogicalResult stack(RuleContext &c) {
     return failure();
   Shape shape(ts.front().getShape());
   shape.insert(shape.begin() + dim, ts.size());
-  c.produce(shape, rt.get());
-  return success();
+  return c.succeed(shape, rt.get());
 }
 
 /// hstack/vstack: atleast_1d/atleast_2d, then cat.
@@ -227,10 +207,7 @@ LogicalResult hvstack(RuleContext &c) {
   return catOf(c, ts, vertical || ts.front().getRank() == 1 ? 0 : 1);
 }
 
-LogicalResult repeat(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult repeat(RuleContext &c, RankedTensorType t) {
   bool tile = c.has("dims");
   Shape reps = c.getInts(tile ? "dims" : "repeats");
   if (tile && static_cast<int64_t>(reps.size()) < t.getRank())
@@ -245,8 +222,7 @@ LogicalResult repeat(RuleContext &c) {
     int64_t in = i - (reps.size() - t.getRank());
     shape[i] = mulSat(reps[i], in >= 0 ? t.getDimSize(in) : 1);
   }
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 LogicalResult repeatInterleave(RuleContext &c) {
@@ -256,8 +232,7 @@ LogicalResult repeatInterleave(RuleContext &c) {
       return failure();
     if (!isIntegral(reps.getElementType(), false))
       return c.fail("'repeats' must be an integer tensor, got " + describe(reps));
-    c.produce({outputSize.value_or(kDataDependent)}, reps.getElementType());
-    return success();
+    return c.succeed({outputSize.value_or(kDataDependent)}, reps.getElementType());
   }
   RankedTensorType t;
   if (failed(c.require("self", t)))
@@ -282,32 +257,24 @@ LogicalResult repeatInterleave(RuleContext &c) {
   if (outputSize && *outputSize != shape[repeated])
     return c.fail("output_size " + llvm::Twine(*outputSize) + " does not match the "
                   "repeated size " + llvm::Twine(shape[repeated]));
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult flip(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult flip(RuleContext &c, RankedTensorType t) {
   Shape dims;
-  if (failed(c.require("self", t)) ||
-      failed(c.wrapDims(c.getInts("dims"), t.getRank(), "dims", dims)))
+  if (failed(c.wrapDims(c.getInts("dims"), t.getRank(), "dims", dims)))
     return failure();
-  c.produce(Spec::like(t));
-  return success();
+  return c.succeed(Spec::like(t));
 }
 
-LogicalResult roll(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult roll(RuleContext &c, RankedTensorType t) {
   Shape shifts = c.getInts("shifts"), dims = c.getInts("dims"), wrapped;
   if (dims.empty() ? shifts.size() != 1 : shifts.size() != dims.size())
     return c.fail("shifts " + describeShape(shifts) + " and dims " +
                   describeShape(dims) + " must align");
   if (failed(c.wrapDims(dims, t.getRank(), "dims", wrapped, /*allowDuplicates=*/true)))
     return failure();
-  c.produce(Spec::like(t));
-  return success();
+  return c.succeed(Spec::like(t));
 }
 
 LogicalResult broadcastTensors(RuleContext &c) {
@@ -357,18 +324,18 @@ void addSplitJoinRules(RuleTable &t) {
 
   addRules(t, {"split.Tensor", "split.sizes", "split_copy.Tensor", "split_with_sizes",
                "split_with_sizes_copy", "unsafe_split.Tensor"},
-           split);
-  addRules(t, {"chunk"}, chunk);
-  addRules(t, {"tensor_split.sections", "tensor_split.indices"}, tensorSplit);
-  addRules(t, {"unbind.int", "unbind_copy.int"}, unbind);
+           onSelfAndDim<split>);
+  addRules(t, {"chunk"}, onSelfAndDim<chunk>);
+  addRules(t, {"tensor_split.sections", "tensor_split.indices"}, onSelfAndDim<tensorSplit>);
+  addRules(t, {"unbind.int", "unbind_copy.int"}, onSelfAndDim<unbind>);
   addRules(t, {"cat", "concat"}, cat);
   addRules(t, {"stack"}, stack);
   addRules(t, {"hstack", "vstack"}, hvstack);
-  addRules(t, {"repeat", "tile"}, repeat);
+  addRules(t, {"repeat", "tile"}, onSelf<repeat>);
   addRules(t, {"repeat_interleave.self_int", "repeat_interleave.Tensor"},
            repeatInterleave);
-  addRules(t, {"flip"}, flip);
-  addRules(t, {"roll"}, roll);
+  addRules(t, {"flip"}, onSelf<flip>);
+  addRules(t, {"roll"}, onSelf<roll>);
   addRules(t, {"broadcast_tensors"}, broadcastTensors);
   addRules(t, {"meshgrid.indexing"}, meshgrid);
 }

@@ -210,6 +210,14 @@ public:
   // ---- Results.
   void produce(Spec s) { results.push_back(std::move(s)); }
   void produce(ArrayRef<int64_t> shape, Type dtype) { produce(Spec::of(shape, dtype)); }
+  /// Produces the last result and succeeds: how most rules end.
+  LogicalResult succeed(Spec s) {
+    produce(std::move(s));
+    return mlir::success();
+  }
+  LogicalResult succeed(ArrayRef<int64_t> shape, Type dtype) {
+    return succeed(Spec::of(shape, dtype));
+  }
   SmallVector<Spec, 2> results;
 
 private:
@@ -230,6 +238,30 @@ private:
 /// argument wrapped (select, slice, narrow, unflatten, glu, the splits).
 LogicalResult requireSelfAndDim(RuleContext &c, RankedTensorType &t, int64_t &dim);
 
+/// Rules that start by reading tensor `self` (and its `dim`) take them as
+/// parameters and are registered as onSelf<rule> or onSelfAndDim<rule>,
+/// which read and check them first (require("self"), requireSelfAndDim).
+using SelfRuleFn = LogicalResult (*)(RuleContext &, RankedTensorType self);
+using SelfDimRuleFn = LogicalResult (*)(RuleContext &, RankedTensorType self,
+                                        int64_t dim);
+
+template <SelfRuleFn Rule>
+LogicalResult onSelf(RuleContext &c) {
+  RankedTensorType t;
+  if (failed(c.require("self", t)))
+    return mlir::failure();
+  return Rule(c, t);
+}
+
+template <SelfDimRuleFn Rule>
+LogicalResult onSelfAndDim(RuleContext &c) {
+  RankedTensorType t;
+  int64_t dim;
+  if (failed(requireSelfAndDim(c, t, dim)))
+    return mlir::failure();
+  return Rule(c, t, dim);
+}
+
 /// The rule of ops whose result is like tensor `self`: same shape, same
 /// dtype (unary ops that keep the dtype, alias/clone, device copies).
 LogicalResult sameAsSelf(RuleContext &c);
@@ -248,19 +280,20 @@ void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
 
+/// Adds `fn` under every name in `names` ("aten::" is implied when a name
+/// has no namespace).
+void addRules(RuleTable &t, std::initializer_list<const char *> names, RuleFn fn);
+
 /// View rules the scatter rules reuse: a scattered source has the shape of
 /// the view with the same arguments (ShapeRulesView.cpp).
 LogicalResult sliceRule(RuleContext &c);
 LogicalResult selectRule(RuleContext &c);
 LogicalResult diagonalRule(RuleContext &c);
 LogicalResult asStridedRule(RuleContext &c);
+
 /// The length of x[start:end:step] over a dim of `size` (Python's clamping),
 /// which tensor_split shares with slice (ShapeRulesView.cpp).
 int64_t sliceLength(int64_t size, std::optional<int64_t> start,
                     std::optional<int64_t> end, int64_t step);
-
-/// Adds `fn` under every name in `names` ("aten::" is implied when a name
-/// has no namespace).
-void addRules(RuleTable &t, std::initializer_list<const char *> names, RuleFn fn);
 
 } // namespace ptec::exir::rules

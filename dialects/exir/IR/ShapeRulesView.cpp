@@ -51,18 +51,14 @@ LogicalResult inferSize(RuleContext &c, ArrayRef<int64_t> size, int64_t count,
   return success();
 }
 
-LogicalResult view(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult view(RuleContext &c, RankedTensorType t) {
   StringRef arg = c.has("shape") ? "shape" : "size";
   Shape shape;
   if (failed(inferSize(c, c.getInts(arg), numel(t.getShape()), arg, shape)))
     return failure();
   if (c.has("stride") && c.getInts("stride").size() != shape.size())
     return c.fail("'size' and 'stride' must have the same length");
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 LogicalResult viewAs(RuleContext &c) {
@@ -72,8 +68,7 @@ LogicalResult viewAs(RuleContext &c) {
   if (numel(t.getShape()) != numel(other.getShape()))
     return c.fail("'self' " + describe(t) + " and 'other' " + describe(other) +
                   " have different element counts");
-  c.produce(other.getShape(), t.getElementType());
-  return success();
+  return c.succeed(other.getShape(), t.getElementType());
 }
 
 unsigned byteWidth(Type t) {
@@ -83,15 +78,10 @@ unsigned byteWidth(Type t) {
 }
 
 /// view.dtype: the last dim absorbs a change of element size.
-LogicalResult viewDtype(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult viewDtype(RuleContext &c, RankedTensorType t) {
   Type to = c.dtype("dtype");
-  if (!to) {
-    c.produce(Spec::anyRank({}));
-    return success();
-  }
+  if (!to)
+    return c.succeed(Spec::anyRank({}));
   unsigned from = byteWidth(t.getElementType()), size = byteWidth(to);
   Shape shape(t.getShape());
   if (from != size) {
@@ -107,14 +97,10 @@ LogicalResult viewDtype(RuleContext &c) {
       shape.back() /= size / from;
     }
   }
-  c.produce(shape, to);
-  return success();
+  return c.succeed(shape, to);
 }
 
-LogicalResult permute(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult permute(RuleContext &c, RankedTensorType t) {
   Shape dims = c.getInts("dims"), perm;
   int64_t rank = t.getRank();
   auto notPermutation = [&](const llvm::Twine &why) {
@@ -135,59 +121,44 @@ LogicalResult permute(RuleContext &c) {
   Shape shape;
   for (int64_t d : perm)
     shape.push_back(t.getDimSize(d));
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult transposeT(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 0, 2)))
-    return failure();
+/// numpy_T: the dims in reverse order.
+LogicalResult numpyT(RuleContext &c, RankedTensorType t) {
   Shape shape(t.getShape());
   std::reverse(shape.begin(), shape.end());
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult numpyT(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
+/// t: numpy_T of a tensor of at most 2 dims.
+LogicalResult transposeT(RuleContext &c, RankedTensorType t) {
+  if (failed(c.requireRank("self", t, 0, 2)))
     return failure();
-  Shape shape(t.getShape());
-  std::reverse(shape.begin(), shape.end());
-  c.produce(shape, t.getElementType());
-  return success();
+  return numpyT(c, t);
 }
 
-LogicalResult transpose(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult transpose(RuleContext &c, RankedTensorType t) {
   int64_t a, b;
-  if (failed(c.require("self", t)) || failed(c.dimArg("dim0", t.getRank(), a)) ||
+  if (failed(c.dimArg("dim0", t.getRank(), a)) ||
       failed(c.dimArg("dim1", t.getRank(), b)))
     return failure();
   Shape shape(t.getShape());
   if (!shape.empty())
     std::swap(shape[a], shape[b]);
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult unsqueeze(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult unsqueeze(RuleContext &c, RankedTensorType t) {
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.wrapDim(c.getInt("dim"), t.getRank() + 1,
-                                                       "dim", dim)))
+  if (failed(c.wrapDim(c.getInt("dim"), t.getRank() + 1, "dim", dim)))
     return failure();
   Shape shape(t.getShape());
   shape.insert(shape.begin() + dim, 1);
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult squeeze(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult squeeze(RuleContext &c, RankedTensorType t) {
   Shape dims;
   if (c.has("dim")) {
     if (failed(c.dimListArg("dim", t.getRank(), dims)))
@@ -200,23 +171,17 @@ LogicalResult squeeze(RuleContext &c) {
   for (int64_t i = 0; i < t.getRank(); ++i)
     if (!(llvm::is_contained(dims, i) && t.getDimSize(i) == 1))
       shape.push_back(t.getDimSize(i));
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult select(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult select(RuleContext &c, RankedTensorType t, int64_t dim) {
   int64_t size = t.getDimSize(dim), index = c.getInt("index");
   if (index < -size || index >= size)
     return c.fail("index " + llvm::Twine(index) + " is out of range for dim " +
                   llvm::Twine(dim) + " of size " + llvm::Twine(size));
   Shape shape(t.getShape());
   shape.erase(shape.begin() + dim);
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 } // namespace
@@ -224,37 +189,25 @@ LogicalResult select(RuleContext &c) {
 /// The length of x[start:end:step] over a dim of `size` (Python's clamping).
 int64_t sliceLength(int64_t size, std::optional<int64_t> start,
                     std::optional<int64_t> end, int64_t step) {
+  // Negative bounds count from the end; both are clamped into the dim.
   int64_t s = start.value_or(0), e = end.value_or(size);
-  if (s < 0)
-    s += size;
-  if (e < 0)
-    e += size;
-  s = std::clamp<int64_t>(s, 0, size);
-  e = std::clamp<int64_t>(e, s, size);
+  s = std::clamp<int64_t>(s < 0 ? s + size : s, 0, size);
+  e = std::clamp<int64_t>(e < 0 ? e + size : e, s, size);
   return e == s ? 0 : (e - s - 1) / step + 1;
 }
 
 namespace {
 
-LogicalResult slice(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult slice(RuleContext &c, RankedTensorType t, int64_t dim) {
   int64_t step = c.getInt("step");
   if (step <= 0)
     return c.fail("slice step must be positive, got " + llvm::Twine(step));
   Shape shape(t.getShape());
   shape[dim] = sliceLength(shape[dim], c.optInt("start"), c.optInt("end"), step);
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult narrow(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult narrow(RuleContext &c, RankedTensorType t, int64_t dim) {
   int64_t size = t.getDimSize(dim), start = c.getInt("start"),
           length = c.getInt("length");
   if (length < 0)
@@ -270,8 +223,7 @@ LogicalResult narrow(RuleContext &c) {
                   " of size " + llvm::Twine(size));
   Shape shape(t.getShape());
   shape[dim] = length;
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
 /// expand's rules: new dims lead, existing dims are kept (-1) or grow from 1.
@@ -300,23 +252,18 @@ LogicalResult expandTo(RuleContext &c, RankedTensorType t, ArrayRef<int64_t> siz
                     ", not 1");
     }
   }
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult expand(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult expand(RuleContext &c, RankedTensorType t) {
   if (RankedTensorType other = c.type("other"))
     return expandTo(c, t, other.getShape());
   return expandTo(c, t, c.getInts("size"));
 }
 
-LogicalResult diagonal(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult diagonal(RuleContext &c, RankedTensorType t) {
   int64_t a, b;
-  if (failed(c.require("self", t)) || failed(c.requireRank("self", t, 2, kMaxTensorRank)) ||
+  if (failed(c.requireRank("self", t, 2, kMaxTensorRank)) ||
       failed(c.dimArg("dim1", t.getRank(), a)) || failed(c.dimArg("dim2", t.getRank(), b)))
     return failure();
   if (a == b)
@@ -329,14 +276,10 @@ LogicalResult diagonal(RuleContext &c) {
     if (i != a && i != b)
       shape.push_back(t.getDimSize(i));
   shape.push_back(std::max<int64_t>(len, 0));
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult asStrided(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult asStrided(RuleContext &c, RankedTensorType t) {
   Shape size = c.getInts("size"), stride = c.getInts("stride");
   if (size.size() != stride.size())
     return c.fail("'size' " + describeShape(size) + " and 'stride' " +
@@ -347,14 +290,12 @@ LogicalResult asStrided(RuleContext &c) {
                     describeShape(size) + " and stride " + describeShape(stride));
   if (std::optional<int64_t> off = c.optInt("storage_offset"); off && *off < 0)
     return c.fail("storage_offset must not be negative, got " + llvm::Twine(*off));
-  c.produce(size, t.getElementType());
-  return success();
+  return c.succeed(size, t.getElementType());
 }
 
-LogicalResult unfold(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult unfold(RuleContext &c, RankedTensorType t) {
   int64_t dim;
-  if (failed(c.require("self", t)) || failed(c.dimArg("dimension", t.getRank(), dim)))
+  if (failed(c.dimArg("dimension", t.getRank(), dim)))
     return failure();
   int64_t have = t.getRank() ? t.getDimSize(dim) : 1, size = c.getInt("size"),
           step = c.getInt("step");
@@ -367,36 +308,26 @@ LogicalResult unfold(RuleContext &c) {
   if (!shape.empty())
     shape[dim] = (have - size) / step + 1;
   shape.push_back(size);
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult flatten(RuleContext &c) {
-  RankedTensorType t;
+LogicalResult flatten(RuleContext &c, RankedTensorType t) {
   int64_t s, e;
-  if (failed(c.require("self", t)) ||
-      failed(c.dimArg("start_dim", t.getRank(), s)) ||
+  if (failed(c.dimArg("start_dim", t.getRank(), s)) ||
       failed(c.dimArg("end_dim", t.getRank(), e)))
     return failure();
   if (s > e)
     return c.fail("start_dim (" + llvm::Twine(s) + ") comes after end_dim (" +
                   llvm::Twine(e) + ")");
-  if (t.getRank() == 0) {
-    c.produce({1}, t.getElementType());
-    return success();
-  }
+  if (t.getRank() == 0)
+    return c.succeed({1}, t.getElementType());
   Shape shape(t.getShape().take_front(s));
   shape.push_back(numel(t.getShape().slice(s, e - s + 1)));
   shape.append(t.getShape().begin() + e + 1, t.getShape().end());
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult unflatten(RuleContext &c) {
-  RankedTensorType t;
-  int64_t dim;
-  if (failed(requireSelfAndDim(c, t, dim)))
-    return failure();
+LogicalResult unflatten(RuleContext &c, RankedTensorType t, int64_t dim) {
   Shape sizes = c.getInts("sizes"), inner;
   if (sizes.empty())
     return c.fail("sizes must not be empty");
@@ -405,56 +336,51 @@ LogicalResult unflatten(RuleContext &c) {
   Shape shape(t.getShape().take_front(dim));
   shape.append(inner.begin(), inner.end());
   shape.append(t.getShape().begin() + dim + 1, t.getShape().end());
-  c.produce(shape, t.getElementType());
-  return success();
+  return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult viewAsReal(RuleContext &c) {
-  RankedTensorType t;
-  if (failed(c.require("self", t)))
-    return failure();
+LogicalResult viewAsReal(RuleContext &c, RankedTensorType t) {
   if (!isComplex(t.getElementType()))
     return c.fail("view_as_real needs a complex tensor, got " + describe(t));
   Shape shape(t.getShape());
   shape.push_back(2);
-  c.produce(shape, toRealType(t.getElementType()));
-  return success();
+  return c.succeed(shape, toRealType(t.getElementType()));
 }
 
 } // namespace
 
-LogicalResult sliceRule(RuleContext &c) { return slice(c); }
-LogicalResult selectRule(RuleContext &c) { return select(c); }
-LogicalResult diagonalRule(RuleContext &c) { return diagonal(c); }
-LogicalResult asStridedRule(RuleContext &c) { return asStrided(c); }
+LogicalResult sliceRule(RuleContext &c) { return onSelfAndDim<slice>(c); }
+LogicalResult selectRule(RuleContext &c) { return onSelfAndDim<select>(c); }
+LogicalResult diagonalRule(RuleContext &c) { return onSelf<diagonal>(c); }
+LogicalResult asStridedRule(RuleContext &c) { return onSelf<asStrided>(c); }
 
 void addViewRules(RuleTable &t) {
   addRules(t, {"view", "view_copy", "_unsafe_view", "reshape", "_reshape_alias",
                "executorch_prim::et_view.default", "executorch_prim::et_view"},
-           view);
-  addRules(t, {"view.dtype", "view_copy.dtype"}, viewDtype);
+           onSelf<view>);
+  addRules(t, {"view.dtype", "view_copy.dtype"}, onSelf<viewDtype>);
   addRules(t, {"view_as", "reshape_as"}, viewAs);
-  addRules(t, {"permute", "permute_copy"}, permute);
-  addRules(t, {"t", "t_", "t_copy"}, transposeT);
-  addRules(t, {"numpy_T"}, numpyT);
-  addRules(t, {"transpose.int", "transpose_", "transpose_copy.int"}, transpose);
-  addRules(t, {"unsqueeze", "unsqueeze_", "unsqueeze_copy"}, unsqueeze);
+  addRules(t, {"permute", "permute_copy"}, onSelf<permute>);
+  addRules(t, {"t", "t_", "t_copy"}, onSelf<transposeT>);
+  addRules(t, {"numpy_T"}, onSelf<numpyT>);
+  addRules(t, {"transpose.int", "transpose_", "transpose_copy.int"}, onSelf<transpose>);
+  addRules(t, {"unsqueeze", "unsqueeze_", "unsqueeze_copy"}, onSelf<unsqueeze>);
   addRules(t, {"squeeze", "squeeze.dim", "squeeze.dims", "squeeze_", "squeeze_.dim",
                "squeeze_.dims", "squeeze_copy", "squeeze_copy.dim", "squeeze_copy.dims"},
-           squeeze);
-  addRules(t, {"select.int", "select_copy.int"}, select);
-  addRules(t, {"slice.Tensor", "slice_copy.Tensor"}, slice);
-  addRules(t, {"narrow", "narrow_copy"}, narrow);
-  addRules(t, {"expand", "expand_copy", "expand_as"}, expand);
+           onSelf<squeeze>);
+  addRules(t, {"select.int", "select_copy.int"}, onSelfAndDim<select>);
+  addRules(t, {"slice.Tensor", "slice_copy.Tensor"}, onSelfAndDim<slice>);
+  addRules(t, {"narrow", "narrow_copy"}, onSelfAndDim<narrow>);
+  addRules(t, {"expand", "expand_copy", "expand_as"}, onSelf<expand>);
   addRules(t, {"alias", "alias_copy", "detach", "detach_", "detach_copy",
                "contiguous", "lift_fresh", "lift", "lift_fresh_copy", "clone"},
            sameAsSelf);
-  addRules(t, {"diagonal", "diagonal_copy"}, diagonal);
-  addRules(t, {"as_strided", "as_strided_", "as_strided_copy"}, asStrided);
-  addRules(t, {"unfold", "unfold_copy"}, unfold);
-  addRules(t, {"flatten.using_ints"}, flatten);
-  addRules(t, {"unflatten.int"}, unflatten);
-  addRules(t, {"view_as_real", "view_as_real_copy"}, viewAsReal);
+  addRules(t, {"diagonal", "diagonal_copy"}, onSelf<diagonal>);
+  addRules(t, {"as_strided", "as_strided_", "as_strided_copy"}, onSelf<asStrided>);
+  addRules(t, {"unfold", "unfold_copy"}, onSelf<unfold>);
+  addRules(t, {"flatten.using_ints"}, onSelf<flatten>);
+  addRules(t, {"unflatten.int"}, onSelfAndDim<unflatten>);
+  addRules(t, {"view_as_real", "view_as_real_copy"}, onSelf<viewAsReal>);
 }
 
 } // namespace ptec::exir::rules
