@@ -42,28 +42,33 @@ bool ptec::exir::isValidOutputKind(llvm::StringRef kind) {
       {"user_output", "buffer_mutation", "user_input_mutation"}, kind);
 }
 
+/// What InputAttr and OutputAttr check: a known kind (`expected` lists
+/// them), and a name unless the kind is `unnamedKind`.
+static LogicalResult verifyKind(function_ref<InFlightDiagnostic()> emitError,
+                                StringRef what, StringAttr kind, bool known,
+                                StringRef expected, StringRef unnamedKind,
+                                StringAttr name, StringRef nameIs) {
+  if (!known)
+    return emitError() << "unknown " << what << " kind '" << kind.getValue()
+                       << "' (expected " << expected << ")";
+  if (kind.getValue() != unnamedKind && (!name || name.getValue().empty()))
+    return emitError() << what << " of kind '" << kind.getValue() << "' needs "
+                       << nameIs;
+  return success();
+}
+
 LogicalResult InputAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 StringAttr kind, StringAttr fqn) {
-  if (!isValidInputKind(kind.getValue()))
-    return emitError() << "unknown graph input kind '" << kind.getValue()
-                       << "' (expected user_input, parameter, buffer, "
-                          "constant or custom_obj)";
-  if (kind.getValue() != "user_input" && (!fqn || fqn.getValue().empty()))
-    return emitError() << "graph input of kind '" << kind.getValue()
-                       << "' needs a fully qualified name";
-  return success();
+  return verifyKind(emitError, "graph input", kind, isValidInputKind(kind.getValue()),
+                    "user_input, parameter, buffer, constant or custom_obj",
+                    "user_input", fqn, "a fully qualified name");
 }
 
 LogicalResult OutputAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringAttr kind, StringAttr target) {
-  if (!isValidOutputKind(kind.getValue()))
-    return emitError() << "unknown output kind '" << kind.getValue()
-                       << "' (expected user_output, buffer_mutation or "
-                          "user_input_mutation)";
-  if (kind.getValue() != "user_output" && (!target || target.getValue().empty()))
-    return emitError() << "output of kind '" << kind.getValue()
-                       << "' needs the name of the state it writes";
-  return success();
+  return verifyKind(emitError, "output", kind, isValidOutputKind(kind.getValue()),
+                    "user_output, buffer_mutation or user_input_mutation",
+                    "user_output", target, "the name of the state it writes");
 }
 
 InputAttr ptec::exir::getInputAttr(Operation *op, unsigned i) {
