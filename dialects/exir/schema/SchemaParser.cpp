@@ -209,23 +209,7 @@ private:
   bool parseParams(FunctionSchema *fs) {
     if (accept(')'))
       return true;
-    bool kwargOnly = false;
-    for (;;) {
-      if (acceptStr("..."))
-        return parseVarEnd(&fs->varArgs, "parameter");
-      if (accept('*')) {
-        kwargOnly = true;
-      } else {
-        Argument a;
-        a.kwargOnly = kwargOnly;
-        if (!parseArgument(&a, /*isReturn=*/false))
-          return false;
-        fs->arguments.push_back(std::move(a));
-      }
-      if (accept(','))
-        continue;
-      return expect(')');
-    }
+    return parseArgumentList(&fs->arguments, &fs->varArgs, /*isReturn=*/false);
   }
 
   bool parseReturns(FunctionSchema *fs) {
@@ -242,24 +226,33 @@ private:
     }
     if (accept(')'))
       return true;
-    for (;;) {
-      if (acceptStr("..."))
-        return parseVarEnd(&fs->varRets, "return");
-      Argument r;
-      if (!parseArgument(&r, /*isReturn=*/true))
-        return false;
-      fs->returns.push_back(std::move(r));
-      if (accept(','))
-        continue;
-      return expect(')');
-    }
+    return parseArgumentList(&fs->returns, &fs->varRets, /*isReturn=*/true);
   }
 
-  // After a "..." in a parameter or return list: it must close the list.
-  bool parseVarEnd(bool *var, const char *what) {
-    *var = true;
-    if (peek(','))
-      return fail(std::string("'...' must be the last ") + what, p_);
+  // The rest of a parameter or return list after "(": arguments separated
+  // by "," up to ")". A "..." (setting *var) must close the list; a "*"
+  // makes the parameters after it keyword-only.
+  bool parseArgumentList(std::vector<Argument> *out, bool *var, bool isReturn) {
+    bool kwargOnly = false;
+    do {
+      if (acceptStr("...")) {
+        *var = true;
+        if (peek(','))
+          return fail(std::string("'...' must be the last ") +
+                          (isReturn ? "return" : "parameter"),
+                      p_);
+        break;
+      }
+      if (!isReturn && accept('*')) {
+        kwargOnly = true;
+        continue;
+      }
+      Argument a;
+      a.kwargOnly = kwargOnly;
+      if (!parseArgument(&a, isReturn))
+        return false;
+      out->push_back(std::move(a));
+    } while (accept(','));
     return expect(')');
   }
 
@@ -364,15 +357,13 @@ private:
 
   // type { "," type } ")": the element types of a tuple, Dict, Union, ...
   bool parseTypeList(SchemaType *t) {
-    for (;;) {
+    do {
       SchemaType e;
       if (!parseType(&e))
         return false;
       t->elems.push_back(std::move(e));
-      if (accept(','))
-        continue;
-      return expect(')');
-    }
+    } while (accept(','));
+    return expect(')');
   }
 
   bool parsePrimary(SchemaType *t) {
@@ -533,17 +524,14 @@ private:
     ++p_;
     std::vector<DefaultValue> items;
     if (!accept(']')) {
-      for (;;) {
+      do {
         DefaultValue v;
         if (!parseScalarDefault(elemT.kind, &v))
           return false;
         items.push_back(std::move(v));
-        if (accept(','))
-          continue;
-        if (!expect(']'))
-          return false;
-        break;
-      }
+      } while (accept(','));
+      if (!expect(']'))
+        return false;
     }
     return fillList(items, floatElems, boolElems, start, d);
   }
