@@ -508,6 +508,16 @@ def _same_list(values, a, b):
     return la.get("items") == lb.get("items")
 
 
+def parse_suite_args(ap):
+    """For the suites that run this checker next to ptec's tools: adds the required
+    --schemas (the ATen schema table) to `ap`, parses the command line and loads the
+    table. Returns (args, schemas)."""
+    ap.add_argument("--schemas", required=True,
+                    help="ATen schema table: its folder (dialects/exir/schema/aten) or one file")
+    args = ap.parse_args()
+    return args, load_schemas(args.schemas)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
