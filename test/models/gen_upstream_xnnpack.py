@@ -137,26 +137,6 @@ def models():
         def forward(self, q, k, v, m):
             return F.scaled_dot_product_attention(q, k, v, attn_mask=m)
 
-    class Permute3d(nn.Module):
-        def forward(self, x):
-            return x.permute(2, 0, 1) + 1.0
-
-    class Permute4d(nn.Module):
-        def forward(self, x):
-            return x.permute(0, 2, 3, 1) * 2.0, x.transpose(1, 2) + 1.0
-
-    class Upsample(nn.Module):
-        def forward(self, x):
-            return F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
-
-    class Pad(nn.Module):
-        def forward(self, x):
-            return F.pad(x, (1, 2, 0, 1), value=0.5) * 2.0
-
-    class MaxDim(nn.Module):
-        def forward(self, x):
-            return torch.max(x, dim=3, keepdim=True)[0] + 1.0
-
     class PRelu(nn.Module):
         def __init__(self):
             super().__init__()
@@ -164,10 +144,6 @@ def models():
 
         def forward(self, x):
             return self.p(x)
-
-    class Mean(nn.Module):
-        def forward(self, x):
-            return torch.mean(x, dim=(-1, -2), keepdim=True)
 
     class Binary(nn.Module):
         def forward(self, x, y):
@@ -203,11 +179,10 @@ def models():
 
     return dict(nn=nn, F=F, torch=torch, MLP=MLP, SmallCNN=SmallCNN, CatNeck=CatNeck,
                 CatDims=CatDims, Unary=Unary, Slice=Slice, Bmm=Bmm, Matmul3d=Matmul3d,
-                Sdpa=Sdpa, SdpaMask=SdpaMask, Permute3d=Permute3d, Permute4d=Permute4d,
+                Sdpa=Sdpa, SdpaMask=SdpaMask,
                 ConvT=lambda: Unary(nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1)),
                 DwConv=lambda: Unary(nn.Conv2d(6, 6, 3, padding=1, groups=6)),
-                Upsample=Upsample, Pad=Pad, MaxDim=MaxDim, PRelu=PRelu, Mean=Mean,
-                Binary=Binary, ScalarInput=ScalarInput, ScalarConst=ScalarConst,
+                PRelu=PRelu, Binary=Binary, ScalarInput=ScalarInput, ScalarConst=ScalarConst,
                 ScalarOut=ScalarOut, DynSeq=DynSeq, CatMany=CatMany)
 
 
@@ -290,25 +265,30 @@ def cases():
                                                 "XNNAdd"],
                                   notes="F.scaled_dot_product_attention with a 2-d float "
                                         "mask, decomposed as in sdpa")
-    C["permute_3d"] = one_call("Permute3d", [(2, 3, 4)], ["XNNStaticTranspose"],
-                               "x.permute(2, 0, 1)")
-    C["permute_4d"] = one_call("Permute4d", [(1, 3, 4, 5)], ["XNNStaticTranspose"],
-                               "x.permute(0, 2, 3, 1), x.transpose(1, 2)")
+    C["permute_3d"] = unary(lambda x: x.permute(2, 0, 1) + 1.0, ["XNNStaticTranspose"],
+                            "x.permute(2, 0, 1)", shape=(2, 3, 4))
+    C["permute_4d"] = unary(lambda x: (x.permute(0, 2, 3, 1) * 2.0, x.transpose(1, 2) + 1.0),
+                            ["XNNStaticTranspose"], "x.permute(0, 2, 3, 1), x.transpose(1, 2)",
+                            shape=(1, 3, 4, 5))
     C["conv_transpose"] = one_call("ConvT", [(1, 4, 5, 5)], ["XNNConvTranspose2d"],
                                    "ConvTranspose2d(4, 6, 3, stride 2, pad 1)")
     C["depthwise_conv"] = one_call("DwConv", [(1, 6, 7, 7)], ["XNNDepthwiseConv2d"],
                                    "Conv2d(6, 6, 3, groups=6)")
-    C["upsample_bilinear"] = one_call("Upsample", [(1, 3, 4, 5)], ["XNNStaticResizeBilinear2D"],
-                                      "F.interpolate bilinear x2")
-    C["constant_pad"] = one_call("Pad", [(1, 2, 3, 4)], ["XNNStaticConstantPad"],
-                                 "F.pad (1, 2, 0, 1) value 0.5")
-    C["max_dim"] = one_call("MaxDim", [(1, 3, 4, 6)], ["XNNMaxPooling2d"],
-                            "torch.max(x, 3, keepdim=True)[0]: upstream writes a 1xW "
-                            "XNNMaxPooling2d (no XNNArgMaxPooling2d for values only; dim=-1 is "
-                            "refused by upstream's partitioner: 'amax.default only supports "
-                            "dim == 2 or dim == 3')")
-    C["mean_dims"] = one_call("Mean", [(1, 3, 4, 6)], ["XNNGlobalAvgPooling2d"],
-                              "mean over H, W keepdim")
+    C["upsample_bilinear"] = unary(
+        lambda x: F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False),
+        ["XNNStaticResizeBilinear2D"], "F.interpolate bilinear x2", shape=(1, 3, 4, 5))
+    C["constant_pad"] = unary(lambda x: F.pad(x, (1, 2, 0, 1), value=0.5) * 2.0,
+                              ["XNNStaticConstantPad"], "F.pad (1, 2, 0, 1) value 0.5",
+                              shape=(1, 2, 3, 4))
+    C["max_dim"] = unary(lambda x: torch.max(x, dim=3, keepdim=True)[0] + 1.0,
+                         ["XNNMaxPooling2d"],
+                         "torch.max(x, 3, keepdim=True)[0]: upstream writes a 1xW "
+                         "XNNMaxPooling2d (no XNNArgMaxPooling2d for values only; dim=-1 is "
+                         "refused by upstream's partitioner: 'amax.default only supports "
+                         "dim == 2 or dim == 3')", shape=(1, 3, 4, 6))
+    C["mean_dims"] = unary(lambda x: torch.mean(x, dim=(-1, -2), keepdim=True),
+                           ["XNNGlobalAvgPooling2d"], "mean over H, W keepdim",
+                           shape=(1, 3, 4, 6))
     C["mlp_f16"] = lambda: dict(model=m["MLP"]().half(), inputs=[[r(4, 16).half()]],
                                 expect_nodes=["XNNFullyConnected"],
                                 tol={"atol": 2e-3, "rtol": 2e-3},
