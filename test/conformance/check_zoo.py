@@ -33,11 +33,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bin", required=True, help="directory with aot-compile and pte-inspect")
     ap.add_argument("--models", required=True, help="the zoo (test/models)")
-    ap.add_argument("--schemas", required=True, help="ATen schema table: its folder (dialects/exir/schema/aten) or one file")
     ap.add_argument("--extra", nargs="*", default=[],
                     help="more compiler inputs (.pt2 or saved IR) to compile and check")
-    args = ap.parse_args()
-    schemas = pte_check.load_schemas(args.schemas)
+    args, schemas = pte_check.parse_suite_args(ap)
     aot = os.path.join(args.bin, "aot-compile")
     inspect = os.path.join(args.bin, "pte-inspect")
 

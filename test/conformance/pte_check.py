@@ -20,6 +20,7 @@ import sys
 import ptefb
 import schema_table
 from ptefb import FbError
+from schema_table import split_top
 
 MIN_FILE = 64
 ELEMENT_SIZE = {0: 1, 1: 1, 2: 2, 3: 4, 4: 8, 5: 2, 6: 4, 7: 8, 11: 1, 12: 1, 13: 1, 14: 4,
@@ -32,23 +33,6 @@ BOOL_DTYPE = 11
 # ---------------------------------------------------------------------------
 # Operator schemas: argument count, written arguments and returns' alias sets
 # ---------------------------------------------------------------------------
-
-def _split_top(text):
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
-
 
 def _alias(type_text):
     """(alias set, written) of a type such as Tensor(a!) or Tensor(a!)[]."""
@@ -75,7 +59,7 @@ def load_schemas(path):
             continue
         name = m.group(1) if "::" in m.group(1) else "aten::" + m.group(1)
         args = []
-        for a in _split_top(m.group(2)):
+        for a in split_top(m.group(2)):
             if a == "*":
                 continue
             type_text = a.rsplit(" ", 1)[0] if " " in a else a
@@ -85,7 +69,7 @@ def load_schemas(path):
         if ret.startswith("(") and ret.endswith(")"):
             ret = ret[1:-1]
         returns = []
-        for r in _split_top(ret):
+        for r in split_top(ret):
             type_text = r.split(" ")[0]
             s, _ = _alias(type_text)
             returns.append((s, type_text.endswith("]")))
@@ -522,6 +506,16 @@ def _same_list(values, a, b):
     if la is None or lb is None or la.type != "TensorList" or lb.type != "TensorList":
         return False
     return la.get("items") == lb.get("items")
+
+
+def parse_suite_args(ap):
+    """For the suites that run this checker next to ptec's tools: adds the required
+    --schemas (the ATen schema table) to `ap`, parses the command line and loads the
+    table. Returns (args, schemas)."""
+    ap.add_argument("--schemas", required=True,
+                    help="ATen schema table: its folder (dialects/exir/schema/aten) or one file")
+    args = ap.parse_args()
+    return args, load_schemas(args.schemas)
 
 
 def main():

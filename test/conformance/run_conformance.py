@@ -49,12 +49,10 @@ def split(found):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bin", required=True, help="directory with pte-run and pte-inspect")
-    ap.add_argument("--schemas", required=True, help="ATen schema table: its folder (dialects/exir/schema/aten) or one file")
     ap.add_argument("--keep", help="write the corpus here instead of a temporary directory")
     ap.add_argument("--corruptions", type=int, default=8,
                     help="seeded random corruptions of each file both checkers must agree on")
-    args = ap.parse_args()
-    schemas = pte_check.load_schemas(args.schemas)
+    args, schemas = pte_check.parse_suite_args(ap)
     inspect = os.path.join(args.bin, "pte-inspect")
     run_tool = os.path.join(args.bin, "pte-run")
 

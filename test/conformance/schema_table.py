@@ -36,3 +36,24 @@ def table_lines(path):
         with open(part, encoding="utf-8") as f:
             lines.extend(f)
     return lines
+
+
+def split_top(text, brackets="()[]"):
+    """`text` split at the commas outside `brackets` (pairs of opening and closing
+    characters), each part stripped; a last part that is empty is dropped. For schema
+    argument lists (`Tensor self, int[2] size=[1, 1]`) and MLIR attribute lists."""
+    opening, closing = brackets[0::2], brackets[1::2]
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in opening:
+            depth += 1
+        elif ch in closing:
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts

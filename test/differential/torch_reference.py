@@ -27,6 +27,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
+from schema_table import split_top  # noqa: E402
+
 
 def venv_python():
     venv = os.environ.get("PTEC_VENV") or os.path.join(
@@ -80,24 +83,8 @@ def parse_value(v):
 
 def split_attrs(text):
     """`a = 1 : i64, b = array<i64: 1, 2>` -> {a: ..., b: ...}."""
-    out, depth, cur = {}, 0, ""
-    parts = []
-    for ch in text:
-        if ch in "<[(":
-            depth += 1
-        elif ch in ">])":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur)
-    for p in parts:
-        k, v = p.split("=", 1)
-        out[k.strip()] = v.strip()
-    return out
+    pairs = (p.split("=", 1) for p in split_top(text, brackets="<>[]()"))
+    return {k.strip(): v.strip() for k, v in pairs}
 
 
 def parse_dense(text, shape, dtype):

@@ -17,6 +17,15 @@ import sys
 import warnings
 
 
+def attempt(what, fn, *args):
+    """fn(*args), or None after printing `FAIL pybind: what: the error` when it raises."""
+    try:
+        return fn(*args)
+    except Exception as e:
+        print(f"FAIL pybind: {what}: {e}")
+        return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pte", required=True)
@@ -40,10 +49,8 @@ def main():
     failures = 0
     for m in meta["methods"]:
         name = m["method"]
-        try:
-            method = program.load_method(name)
-        except Exception as e:
-            print(f"FAIL pybind: method {name} does not load: {e}")
+        method = attempt(f"method {name} does not load", program.load_method, name)
+        if method is None:
             failures += 1
             continue
         calls = m.get("calls") or [m]
@@ -51,10 +58,8 @@ def main():
         for k, call in enumerate(calls):
             inputs = [torch.from_numpy(np.load(os.path.join(args.model, f["file"])))
                       for f in call["inputs"]]
-            try:
-                outs = method.execute(inputs)
-            except Exception as e:
-                print(f"FAIL pybind: method {name} call {k}: {e}")
+            outs = attempt(f"method {name} call {k}", method.execute, inputs)
+            if outs is None:
                 bad += 1
                 break
             for i, (got, want) in enumerate(zip(outs, call["outputs"])):

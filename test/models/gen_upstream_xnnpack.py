@@ -107,12 +107,15 @@ def models():
             return a * 2.0, b + 1.0, c - 1.0, d * 3.0
 
     class Unary(nn.Module):
-        def __init__(self, fn):
+        """c(x): a function (the unary cases) or one layer, its parameters under `c`
+        (ConvT, DwConv)."""
+
+        def __init__(self, c):
             super().__init__()
-            self.fn = fn
+            self.c = c
 
         def forward(self, x):
-            return self.fn(x)
+            return self.c(x)
 
     class Slice(nn.Module):
         def forward(self, x):
@@ -134,42 +137,6 @@ def models():
         def forward(self, q, k, v, m):
             return F.scaled_dot_product_attention(q, k, v, attn_mask=m)
 
-    class Permute3d(nn.Module):
-        def forward(self, x):
-            return x.permute(2, 0, 1) + 1.0
-
-    class Permute4d(nn.Module):
-        def forward(self, x):
-            return x.permute(0, 2, 3, 1) * 2.0, x.transpose(1, 2) + 1.0
-
-    class ConvT(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.c = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1)
-
-        def forward(self, x):
-            return self.c(x)
-
-    class DwConv(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.c = nn.Conv2d(6, 6, 3, padding=1, groups=6)
-
-        def forward(self, x):
-            return self.c(x)
-
-    class Upsample(nn.Module):
-        def forward(self, x):
-            return F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
-
-    class Pad(nn.Module):
-        def forward(self, x):
-            return F.pad(x, (1, 2, 0, 1), value=0.5) * 2.0
-
-    class MaxDim(nn.Module):
-        def forward(self, x):
-            return torch.max(x, dim=3, keepdim=True)[0] + 1.0
-
     class PRelu(nn.Module):
         def __init__(self):
             super().__init__()
@@ -177,10 +144,6 @@ def models():
 
         def forward(self, x):
             return self.p(x)
-
-    class Mean(nn.Module):
-        def forward(self, x):
-            return torch.mean(x, dim=(-1, -2), keepdim=True)
 
     class Binary(nn.Module):
         def forward(self, x, y):
@@ -216,11 +179,11 @@ def models():
 
     return dict(nn=nn, F=F, torch=torch, MLP=MLP, SmallCNN=SmallCNN, CatNeck=CatNeck,
                 CatDims=CatDims, Unary=Unary, Slice=Slice, Bmm=Bmm, Matmul3d=Matmul3d,
-                Sdpa=Sdpa, SdpaMask=SdpaMask, Permute3d=Permute3d, Permute4d=Permute4d,
-                ConvT=ConvT, DwConv=DwConv, Upsample=Upsample, Pad=Pad, MaxDim=MaxDim,
-                PRelu=PRelu, Mean=Mean, Binary=Binary, ScalarInput=ScalarInput,
-                ScalarConst=ScalarConst, ScalarOut=ScalarOut, DynSeq=DynSeq,
-                CatMany=CatMany)
+                Sdpa=Sdpa, SdpaMask=SdpaMask,
+                ConvT=lambda: Unary(nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1)),
+                DwConv=lambda: Unary(nn.Conv2d(6, 6, 3, padding=1, groups=6)),
+                PRelu=PRelu, Binary=Binary, ScalarInput=ScalarInput, ScalarConst=ScalarConst,
+                ScalarOut=ScalarOut, DynSeq=DynSeq, CatMany=CatMany)
 
 
 def cases():
@@ -236,34 +199,36 @@ def cases():
         return lambda: dict(model=m["Unary"](fn), inputs=[[r(*shape, lo=lo, hi=hi)]],
                             expect_nodes=expect, notes=notes)
 
+    def one_call(model, shapes, expect, notes):
+        """m[model]() (its weights drawn first), called once on fresh float inputs of
+        `shapes`."""
+        return lambda: dict(model=m[model](), inputs=[[r(*shape) for shape in shapes]],
+                            expect_nodes=expect, notes=notes)
+
     C = collections.OrderedDict()
     # 1. float basics
-    C["mlp_f32"] = lambda: dict(model=m["MLP"](), inputs=[[r(4, 16)]],
-                                expect_nodes=["XNNFullyConnected"],
-                                notes="Linear(16,32) ReLU Linear(32,8).")
-    C["cnn_f32"] = lambda: dict(model=m["SmallCNN"](), inputs=[[r(1, 3, 16, 16)]],
-                                expect_nodes=["XNNConv2d", "XNNMaxPooling2d", "XNNHardswish",
-                                              "XNNAvgPooling2d", "XNNFullyConnected"],
-                                notes="conv relu maxpool conv hardswish avgpool flatten linear.")
+    C["mlp_f32"] = one_call("MLP", [(4, 16)], ["XNNFullyConnected"],
+                            "Linear(16,32) ReLU Linear(32,8).")
+    C["cnn_f32"] = one_call("SmallCNN", [(1, 3, 16, 16)],
+                            ["XNNConv2d", "XNNMaxPooling2d", "XNNHardswish", "XNNAvgPooling2d",
+                             "XNNFullyConnected"],
+                            "conv relu maxpool conv hardswish avgpool flatten linear.")
     # 2. concatenate
-    C["cat_channels"] = lambda: dict(
-        model=m["CatNeck"](), inputs=[[r(1, 3, 8, 8)]],
-        expect_nodes=["XNNConcatenate2", "XNNConcatenate3", "XNNConcatenate4",
-                      "XNNConcatenate5"],
-        notes="YOLOX-nano-like neck: torch.cat of 2, 3, 4 and 5 conv outputs along channels.")
-    C["cat_dims"] = lambda: dict(
-        model=m["CatDims"](), inputs=[[r(2, 3, 4, 5), r(2, 3, 4, 5)]],
-        expect_nodes=["XNNConcatenate2", "XNNConcatenate3", "XNNConcatenate4"],
-        notes="torch.cat on dims 0, 2, 3 (4-d) and -1 (3-d).")
-    C["cat_many"] = lambda: dict(
-        model=m["CatMany"](), inputs=[[r(1, 2, 3, 3)]],
-        expect_nodes=["XNNConcatenate5"],
-        notes="torch.cat of 7 tensors along channels (upstream splits it into nodes of at "
-              "most 5 inputs).")
+    C["cat_channels"] = one_call(
+        "CatNeck", [(1, 3, 8, 8)],
+        ["XNNConcatenate2", "XNNConcatenate3", "XNNConcatenate4", "XNNConcatenate5"],
+        "YOLOX-nano-like neck: torch.cat of 2, 3, 4 and 5 conv outputs along channels.")
+    C["cat_dims"] = one_call(
+        "CatDims", [(2, 3, 4, 5), (2, 3, 4, 5)],
+        ["XNNConcatenate2", "XNNConcatenate3", "XNNConcatenate4"],
+        "torch.cat on dims 0, 2, 3 (4-d) and -1 (3-d).")
+    C["cat_many"] = one_call(
+        "CatMany", [(1, 2, 3, 3)], ["XNNConcatenate5"],
+        "torch.cat of 7 tensors along channels (upstream splits it into nodes of at most 5 "
+        "inputs).")
     # 3. node kinds Debian's XNNPACK lacks (or may lack)
-    C["slice"] = lambda: dict(model=m["Slice"](), inputs=[[r(2, 8, 10)]],
-                              expect_nodes=["XNNStaticSlice"],
-                              notes="x[:, 1:5] and x[:, :, 2:7].")
+    C["slice"] = one_call("Slice", [(2, 8, 10)], ["XNNStaticSlice"],
+                          "x[:, 1:5] and x[:, :, 2:7].")
     C["rsqrt"] = unary(torch.rsqrt, ["XNNReciprocalSquareRoot"], "torch.rsqrt", lo=0.1, hi=4.0)
     C["sqrt"] = unary(torch.sqrt, ["XNNSquareRoot"], "torch.sqrt", lo=0.0, hi=4.0)
     C["tanh"] = unary(torch.tanh, ["XNNTanh"], "torch.tanh")
@@ -281,24 +246,18 @@ def cases():
     C["leaky_relu"] = unary(lambda x: F.leaky_relu(x, 0.1), ["XNNLeakyReLU"], "leaky_relu 0.1")
     # F.elu: upstream 1.5.1 leaves aten::elu on portable kernels (no XNNELU written).
     C["hardtanh"] = unary(lambda x: F.hardtanh(x, -0.5, 1.5), ["XNNClamp"], "hardtanh")
-    C["prelu"] = lambda: dict(model=m["PRelu"](), inputs=[[r(1, 4, 5, 5)]],
-                              expect_nodes=["XNNPReLU"], notes="nn.PReLU(4)")
-    C["binary"] = lambda: dict(model=m["Binary"](), inputs=[[r(2, 3, 4), r(2, 3, 4)]],
-                               expect_nodes=["XNNMaximum", "XNNMinimum", "XNNDiv",
-                                             "XNNSubtract"],
-                               notes="maximum, minimum, div, sub")
-    C["bmm"] = lambda: dict(model=m["Bmm"](), inputs=[[r(3, 4, 5), r(3, 5, 6)]],
-                            expect_nodes=["XNNBatchMatrixMultiply"], notes="torch.bmm")
-    C["matmul_3d"] = lambda: dict(model=m["Matmul3d"](), inputs=[[r(2, 4, 5), r(2, 5, 3)]],
-                                  expect_nodes=["XNNBatchMatrixMultiply"],
-                                  notes="torch.matmul of two 3-d inputs")
-    C["sdpa"] = lambda: dict(model=m["Sdpa"](), inputs=[[r(1, 2, 4, 8), r(1, 2, 4, 8),
-                                                         r(1, 2, 4, 8)]],
-                             expect_nodes=["XNNBatchMatrixMultiply", "XNNSoftmax"],
-                             notes="F.scaled_dot_product_attention, no mask: upstream 1.5.1 "
-                                   "does not emit XNNScaledDotProductAttention; it decomposes "
-                                   "SDPA (bmm, softmax, transposes, reshapes in the delegate; "
-                                   "the mask logic on portable kernels)")
+    C["prelu"] = one_call("PRelu", [(1, 4, 5, 5)], ["XNNPReLU"], "nn.PReLU(4)")
+    C["binary"] = one_call("Binary", [(2, 3, 4), (2, 3, 4)],
+                           ["XNNMaximum", "XNNMinimum", "XNNDiv", "XNNSubtract"],
+                           "maximum, minimum, div, sub")
+    C["bmm"] = one_call("Bmm", [(3, 4, 5), (3, 5, 6)], ["XNNBatchMatrixMultiply"], "torch.bmm")
+    C["matmul_3d"] = one_call("Matmul3d", [(2, 4, 5), (2, 5, 3)], ["XNNBatchMatrixMultiply"],
+                              "torch.matmul of two 3-d inputs")
+    C["sdpa"] = one_call("Sdpa", [(1, 2, 4, 8)] * 3, ["XNNBatchMatrixMultiply", "XNNSoftmax"],
+                         "F.scaled_dot_product_attention, no mask: upstream 1.5.1 does not emit "
+                         "XNNScaledDotProductAttention; it decomposes SDPA (bmm, softmax, "
+                         "transposes, reshapes in the delegate; the mask logic on portable "
+                         "kernels)")
     C["sdpa_mask"] = lambda: dict(model=m["SdpaMask"](),
                                   inputs=[[r(1, 2, 4, 8), r(1, 2, 4, 8), r(1, 2, 4, 8),
                                            torch.zeros(4, 4)]],
@@ -306,33 +265,30 @@ def cases():
                                                 "XNNAdd"],
                                   notes="F.scaled_dot_product_attention with a 2-d float "
                                         "mask, decomposed as in sdpa")
-    C["permute_3d"] = lambda: dict(model=m["Permute3d"](), inputs=[[r(2, 3, 4)]],
-                                   expect_nodes=["XNNStaticTranspose"],
-                                   notes="x.permute(2, 0, 1)")
-    C["permute_4d"] = lambda: dict(model=m["Permute4d"](), inputs=[[r(1, 3, 4, 5)]],
-                                   expect_nodes=["XNNStaticTranspose"],
-                                   notes="x.permute(0, 2, 3, 1), x.transpose(1, 2)")
-    C["conv_transpose"] = lambda: dict(model=m["ConvT"](), inputs=[[r(1, 4, 5, 5)]],
-                                       expect_nodes=["XNNConvTranspose2d"],
-                                       notes="ConvTranspose2d(4, 6, 3, stride 2, pad 1)")
-    C["depthwise_conv"] = lambda: dict(model=m["DwConv"](), inputs=[[r(1, 6, 7, 7)]],
-                                       expect_nodes=["XNNDepthwiseConv2d"],
-                                       notes="Conv2d(6, 6, 3, groups=6)")
-    C["upsample_bilinear"] = lambda: dict(model=m["Upsample"](), inputs=[[r(1, 3, 4, 5)]],
-                                          expect_nodes=["XNNStaticResizeBilinear2D"],
-                                          notes="F.interpolate bilinear x2")
-    C["constant_pad"] = lambda: dict(model=m["Pad"](), inputs=[[r(1, 2, 3, 4)]],
-                                     expect_nodes=["XNNStaticConstantPad"],
-                                     notes="F.pad (1, 2, 0, 1) value 0.5")
-    C["max_dim"] = lambda: dict(model=m["MaxDim"](), inputs=[[r(1, 3, 4, 6)]],
-                                expect_nodes=["XNNMaxPooling2d"],
-                                notes="torch.max(x, 3, keepdim=True)[0]: upstream writes a 1xW "
-                                      "XNNMaxPooling2d (no XNNArgMaxPooling2d for values only; "
-                                      "dim=-1 is refused by upstream's partitioner: "
-                                      "'amax.default only supports dim == 2 or dim == 3')")
-    C["mean_dims"] = lambda: dict(model=m["Mean"](), inputs=[[r(1, 3, 4, 6)]],
-                                  expect_nodes=["XNNGlobalAvgPooling2d"],
-                                  notes="mean over H, W keepdim")
+    C["permute_3d"] = unary(lambda x: x.permute(2, 0, 1) + 1.0, ["XNNStaticTranspose"],
+                            "x.permute(2, 0, 1)", shape=(2, 3, 4))
+    C["permute_4d"] = unary(lambda x: (x.permute(0, 2, 3, 1) * 2.0, x.transpose(1, 2) + 1.0),
+                            ["XNNStaticTranspose"], "x.permute(0, 2, 3, 1), x.transpose(1, 2)",
+                            shape=(1, 3, 4, 5))
+    C["conv_transpose"] = one_call("ConvT", [(1, 4, 5, 5)], ["XNNConvTranspose2d"],
+                                   "ConvTranspose2d(4, 6, 3, stride 2, pad 1)")
+    C["depthwise_conv"] = one_call("DwConv", [(1, 6, 7, 7)], ["XNNDepthwiseConv2d"],
+                                   "Conv2d(6, 6, 3, groups=6)")
+    C["upsample_bilinear"] = unary(
+        lambda x: F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False),
+        ["XNNStaticResizeBilinear2D"], "F.interpolate bilinear x2", shape=(1, 3, 4, 5))
+    C["constant_pad"] = unary(lambda x: F.pad(x, (1, 2, 0, 1), value=0.5) * 2.0,
+                              ["XNNStaticConstantPad"], "F.pad (1, 2, 0, 1) value 0.5",
+                              shape=(1, 2, 3, 4))
+    C["max_dim"] = unary(lambda x: torch.max(x, dim=3, keepdim=True)[0] + 1.0,
+                         ["XNNMaxPooling2d"],
+                         "torch.max(x, 3, keepdim=True)[0]: upstream writes a 1xW "
+                         "XNNMaxPooling2d (no XNNArgMaxPooling2d for values only; dim=-1 is "
+                         "refused by upstream's partitioner: 'amax.default only supports "
+                         "dim == 2 or dim == 3')", shape=(1, 3, 4, 6))
+    C["mean_dims"] = unary(lambda x: torch.mean(x, dim=(-1, -2), keepdim=True),
+                           ["XNNGlobalAvgPooling2d"], "mean over H, W keepdim",
+                           shape=(1, 3, 4, 6))
     C["mlp_f16"] = lambda: dict(model=m["MLP"]().half(), inputs=[[r(4, 16).half()]],
                                 expect_nodes=["XNNFullyConnected"],
                                 tol={"atol": 2e-3, "rtol": 2e-3},
@@ -390,12 +346,10 @@ def cases():
                                      inputs=[[r(2, 3), torch.tensor(1.75)]],
                                      expect_nodes=["XNNMultiply"],
                                      notes="x * s with s a 0-d input")
-    C["scalar_const"] = lambda: dict(model=m["ScalarConst"](), inputs=[[r(2, 3)]],
-                                     expect_nodes=["XNNMultiply"],
-                                     notes="x * s + 1 with s a 0-d buffer")
-    C["scalar_output"] = lambda: dict(model=m["ScalarOut"](), inputs=[[r(2, 3)]],
-                                      expect_nodes=["XNNMultiply"],
-                                      notes="(x * 2).sum(): a 0-d output (sum stays portable)")
+    C["scalar_const"] = one_call("ScalarConst", [(2, 3)], ["XNNMultiply"],
+                                 "x * s + 1 with s a 0-d buffer")
+    C["scalar_output"] = one_call("ScalarOut", [(2, 3)], ["XNNMultiply"],
+                                  "(x * 2).sum(): a 0-d output (sum stays portable)")
     return C
 
 

@@ -23,6 +23,7 @@ The output is deterministic: rerunning gives byte-identical files.
 
 import argparse
 import builtins
+import dataclasses
 import hashlib
 import io
 import json
@@ -47,8 +48,8 @@ except ImportError:  # newer torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
-from zoo_calls import (CALLS, call_files, call_inputs, method_meta,  # noqa: E402
-                       record_sequence)
+from zoo_calls import (CALLS, call_files, call_inputs, fixture_meta,  # noqa: E402
+                       method_meta, record_sequence)
 
 MODELS_FILE = os.path.abspath(zoo_models.__file__).replace(".pyc", ".py")
 MODELS_REL = "test/models/zoo_models.py"   # path written into stack traces
@@ -266,18 +267,20 @@ def trace_method(model, user_inputs):
 # --------------------------------------------------------------------------------------
 # Graph clean-up to the torch 2.9 ATen dialect
 # --------------------------------------------------------------------------------------
+@dataclasses.dataclass(eq=False)
 class Program:
     """A traced method in export form: ordered inputs with kinds, outputs with kinds."""
 
-    def __init__(self):
-        self.graph = None            # torch.fx.Graph, output = mutations + user outputs
-        self.placeholders = []       # fx placeholder nodes, graph input order
-        self.input_kinds = []        # (kind, fqn or user name), same order
-        self.output_kinds = []       # (kind, target name or None), graph output order
-        self.single_return = False   # forward returned a bare tensor (leaf out_spec)
-        self.node_names = {}         # fx node -> serialized name
-        self.model = None
-        self.pnames, self.bnames, self.user_names = [], [], []
+    graph: torch.fx.Graph    # output = mutations + user outputs
+    placeholders: list       # fx placeholder nodes, graph input order
+    input_kinds: list        # (kind, fqn or user name), same order
+    output_kinds: list       # (kind, target name or None), graph output order
+    single_return: bool      # forward returned a bare tensor (leaf out_spec)
+    model: torch.nn.Module
+    pnames: list
+    bnames: list
+    user_names: list
+    node_names: dict = dataclasses.field(default_factory=dict)  # fx node -> serialized name
 
 
 def build_program(gm, model, pnames, bnames, user_names):
@@ -355,14 +358,9 @@ def build_program(gm, model, pnames, bnames, user_names):
                 changed = True
     graph.lint()
 
-    prog = Program()
-    prog.graph = graph
-    prog.input_kinds = kinds
-    prog.output_kinds = output_kinds
-    prog.single_return = single_return
-    prog.placeholders = placeholders
-    prog.model = model
-    prog.pnames, prog.bnames, prog.user_names = pnames, bnames, user_names
+    prog = Program(graph=graph, placeholders=placeholders, input_kinds=kinds,
+                   output_kinds=output_kinds, single_return=single_return, model=model,
+                   pnames=pnames, bnames=bnames, user_names=user_names)
     _assign_names(prog)
     return prog
 
@@ -962,15 +960,9 @@ def generate_entry(entry):
         f, m = generate_method(entry, method, stem, user_names, inputs, progs)
         files.update(f)
         methods.append(m)
-    meta = {"name": entry.name}
-    if len(methods) == 1:
-        m = methods[0]
-        meta.update({"file": m["file"], "inputs": m["inputs"], "outputs": m["outputs"]})
-    meta["methods"] = methods
     # an entry may set its own tolerance (reduced-precision models; the notes say why)
-    meta["rtol"] = getattr(entry, "rtol", 1e-4)
-    meta["atol"] = getattr(entry, "atol", 1e-5)
-    meta["buffers_after"] = methods[0]["buffers_after"] if len(methods) == 1 else {}
+    meta = fixture_meta(entry.name, methods, getattr(entry, "rtol", 1e-4),
+                        getattr(entry, "atol", 1e-5))
     if entry.sequence is not None:
         f, meta["sequence"] = record_sequence(entry, {m["method"]: m for m in methods},
                                               sequence_check(entry, progs))

@@ -430,11 +430,9 @@ def main_program(model, user_names, build):
         order.append(ph)
     outs, single = build(g, phs)
     g.output(tuple(outs))
-    prog = gz.Program()
-    prog.graph, prog.placeholders, prog.input_kinds = g, order, kinds
-    prog.output_kinds = [("user_output", None)] * len(outs)
-    prog.single_return = single
-    prog.model, prog.pnames, prog.bnames, prog.user_names = model, pnames, [], user_names
+    prog = gz.Program(graph=g, placeholders=order, input_kinds=kinds,
+                      output_kinds=[("user_output", None)] * len(outs), single_return=single,
+                      model=model, pnames=pnames, bnames=[], user_names=user_names)
     gz._assign_names(prog)
     return prog
 

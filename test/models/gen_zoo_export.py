@@ -34,8 +34,8 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
-from zoo_calls import (CALLS, call_files, call_inputs, method_meta,  # noqa: E402
-                       record_sequence)
+from zoo_calls import (CALLS, call_files, call_inputs, fixture_meta,  # noqa: E402
+                       method_meta, record_sequence)
 
 def _flat(out):
     return list(out) if isinstance(out, (tuple, list)) else [out]
@@ -106,14 +106,7 @@ def main(argv=None):
             f, m = export_method(entry, method, stem, user_names, inputs, d)
             files.update(f)
             methods.append(m)
-        meta = {"name": entry.name}
-        if len(methods) == 1:
-            meta.update({"file": methods[0]["file"], "inputs": methods[0]["inputs"],
-                         "outputs": methods[0]["outputs"]})
-        meta["methods"] = methods
-        meta["rtol"] = 1e-4
-        meta["atol"] = 1e-5
-        meta["buffers_after"] = methods[0]["buffers_after"] if len(methods) == 1 else {}
+        meta = fixture_meta(entry.name, methods, 1e-4, 1e-5)
         if entry.sequence is not None:
             f, meta["sequence"] = record_sequence(entry, {m["method"]: m for m in methods})
             files.update(f)

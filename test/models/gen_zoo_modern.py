@@ -90,7 +90,7 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from zoo_calls import (CALLS, NP_DTYPE, call_files, call_inputs,  # noqa: E402
-                       method_meta, npy_bytes, record_sequence)
+                       fixture_meta, method_meta, npy_bytes, record_sequence)
 
 DEFAULT_OUT = os.path.join(os.path.dirname(HERE), "models_modern")
 RTOL, ATOL = 1e-4, 1e-5
@@ -732,13 +732,7 @@ def generate(fx, out_dir):
         f, meta = record_method(fx, m, ex)
         files.update(f)
         methods.append(meta)
-    meta = {"name": fx.name}
-    if len(methods) == 1:
-        meta.update({"file": methods[0]["file"], "inputs": methods[0]["inputs"],
-                     "outputs": methods[0]["outputs"]})
-    meta["methods"] = methods
-    meta["rtol"], meta["atol"] = fx.rtol, fx.atol
-    meta["buffers_after"] = methods[0]["buffers_after"] if len(methods) == 1 else {}
+    meta = fixture_meta(fx.name, methods, fx.rtol, fx.atol)
     meta["forms"] = forms
     meta["graphs"] = graphs
     dyn = {m.method: {nm: {str(d): _sym_name(exported[m.method], m.user_names.index(nm), d)

@@ -40,6 +40,8 @@ from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
     XNNPACKQuantizer, get_symmetric_quantization_config)
 from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
+from gen_zoo_modern import strip_metadata
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The int8 program may differ from the reference by requantization rounding: the
 # reference rounds float products once per op, XNNPACK rounds its fixed-point
@@ -94,15 +96,6 @@ FIXTURES = {
                          "PT2E int8 MLP (XNNPACKQuantizer, symmetric, per-tensor weights): "
                          "Linear(16,32)+ReLU, Linear(32,8)."),
 }
-
-
-def strip_metadata(ep):
-    for mod in ep.graph_module.modules():
-        if isinstance(mod, torch.fx.GraphModule):
-            for n in mod.graph.nodes:
-                n.meta.pop("stack_trace", None)
-                n.meta.pop("from_node", None)
-    return ep
 
 
 def output_qparams(ep):

@@ -40,6 +40,8 @@ import zipfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "conformance"))
+from schema_table import split_top  # noqa: E402
 # fixtures that wait for ptec support (dynamic shapes, control flow): gen_zoo_dynamic.py
 PENDING = os.path.join(os.path.dirname(HERE), "models_pending")
 
@@ -134,29 +136,12 @@ ELEMENT_SIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 2, 7: 4, 8: 8, 9: 4, 10: 8, 11:
 NPY_DTYPE = {"float32": "<f4", "int64": "<i8", "bool": "|b1", "int32": "<i4", "float64": "<f8"}
 
 
-def _split_top(s):
-    parts, depth, cur = [], 0, ""
-    for ch in s:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur)
-    return [p.strip() for p in parts]
-
-
 def parse_schema(s):
     m = re.match(r"^(?:(\w+)::)?([\w]+)(?:\.(\w+))?\((.*)\)\s*->\s*(.*)$", s)
     ns, name, overload = m.group(1) or "aten", m.group(2), m.group(3) or "default"
     params, rets = m.group(4), m.group(5)
     args, kwarg_only = [], False
-    for p in _split_top(params):
+    for p in split_top(params):
         if p == "*":
             kwarg_only = True
             continue
@@ -165,7 +150,7 @@ def parse_schema(s):
         args.append({"name": arg_name, "type": ty, "kwarg_only": kwarg_only,
                      "has_default": bool(_)})
     rets = rets.strip()
-    n_ret = len(_split_top(rets[1:-1])) if rets.startswith("(") else 1
+    n_ret = len(split_top(rets[1:-1])) if rets.startswith("(") else 1
     return "torch.ops.%s.%s.%s" % (ns, name, overload), {"args": args, "n_returns": n_ret}
 
 

@@ -81,6 +81,21 @@ def method_meta(method, stem, metas, stateful):
     return meta
 
 
+def fixture_meta(name, methods, rtol, atol):
+    """meta.json's leading entries, from its methods' entries (method_meta): a
+    single-method fixture also has that method's file, inputs, outputs and buffers at
+    top level."""
+    single = methods[0] if len(methods) == 1 else None
+    meta = {"name": name}
+    if single:
+        meta.update({"file": single["file"], "inputs": single["inputs"],
+                     "outputs": single["outputs"]})
+    meta["methods"] = methods
+    meta["rtol"], meta["atol"] = rtol, atol
+    meta["buffers_after"] = single["buffers_after"] if single else {}
+    return meta
+
+
 def record_sequence(entry, method_metas, check=None):
     """An ordered multi-method run (entry.sequence) on ONE eager module: the state
     carries over from call to call and from method to method. `method_metas` maps a

@@ -18,7 +18,6 @@ Needs the modern-PyTorch venv (scripts/venv.sh; PTEC_VENV) and flatc: exits 77
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,15 +44,21 @@ def blobs(path, schema, tmp):
     return graphs
 
 
+def normalize(lines):
+    """The models' weights are drawn anew here, so constants compare by presence, dims
+    and datatype, not by their bytes' keys. A Python scalar operand (x + 1.0) is a
+    lifted tensor constant that upstream passes in as a delegate input and ptec bakes:
+    the same [1]."""
+    return [re.sub(r"fp32\[1\] (external1|data)$", "fp32[1] scalar",
+                   re.sub(r"data:[0-9a-f]+", "data", x), flags=re.M) for x in lines]
+
+
 def inner(args):
-    import difflib
-    import executorch.backends.xnnpack as xnn
     import torch
     sys.path.insert(0, os.path.join(ROOT, "models"))
     import gen_upstream_xnnpack as gen
-    schema = os.path.join(os.path.dirname(xnn.__file__), "serialization", "runtime_schema.fbs")
-    if not os.path.exists(schema):
-        print("skipped: the executorch package has no XNNPACK runtime schema")
+    schema = cmp.xnnpack_schema()
+    if not schema:
         return SKIP
     torch.manual_seed(0)
     cases = gen.cases()
@@ -76,28 +81,7 @@ def inner(args):
                 failures += 1
                 continue
             a, b = blobs(ours, schema, tmp), blobs(theirs, schema, tmp)
-        if len(a) != len(b):
-            print("FAIL: %s: %d XNNPACK delegates, upstream writes %d" % (name, len(a), len(b)))
-            failures += 1
-            continue
-        for i, (ga, gb) in enumerate(zip(a, b)):
-            # The models' weights are drawn anew here, so constants compare by
-            # presence, dims and datatype, not by their bytes' keys.
-            # A Python scalar operand (x + 1.0) is a lifted tensor constant that
-            # upstream passes in as a delegate input and ptec bakes: the same [1].
-            da, db = [[re.sub(r"fp32\[1\] (external1|data)$", "fp32[1] scalar",
-                              re.sub(r"data:[0-9a-f]+", "data", x), flags=re.M)
-                       for x in cmp.describe(g)] for g in (ga, gb)]
-            if da == db:
-                print("ok: %s delegate %d: %d nodes as upstream writes them" % (name, i, len(da)))
-                continue
-            failures += 1
-            print("FAIL: %s delegate %d differs from upstream's (%d vs %d nodes):" %
-                  (name, i, len(da), len(db)))
-            for line in difflib.unified_diff("\n".join(da).split("\n"),
-                                             "\n".join(db).split("\n"), "ptec", "upstream",
-                                             lineterm="", n=2):
-                print(line)
+        failures += cmp.compare(name, a, b, normalize)
     return 1 if failures else 0
 
 
@@ -110,17 +94,8 @@ def main():
     args = ap.parse_args()
     if args.inner:
         return inner(args)
-    py = cmp.venv_python()
-    if not py:
-        print("skipped: the modern-PyTorch venv is not ready (scripts/venv.sh; PTEC_VENV)")
-        return SKIP
-    if not shutil.which("flatc"):
-        print("skipped: flatc is not installed")
-        return SKIP
-    cmd = [py, os.path.abspath(__file__), "--inner", "--bin", args.bin]
-    for c in args.case:
-        cmd += ["--case", c]
-    return subprocess.run(cmd).returncode
+    return cmp.run_inner(__file__, ["--bin", args.bin] + [a for c in args.case
+                                                           for a in ("--case", c)])
 
 
 if __name__ == "__main__":

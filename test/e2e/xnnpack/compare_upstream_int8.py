@@ -123,27 +123,28 @@ def describe(g):
     return out
 
 
-def inner(args):
-    import difflib
+def xnnpack_schema():
+    """The XNNPACK flatbuffer schema the executorch package ships, or None (printed as
+    a skip)."""
     import executorch.backends.xnnpack as xnn
     schema = os.path.join(os.path.dirname(xnn.__file__), "serialization", "runtime_schema.fbs")
     if not os.path.exists(schema):
         print("skipped: the executorch package has no XNNPACK runtime schema")
-        return SKIP
-    model = os.path.join(args.model, "model.pt2")
-    with tempfile.TemporaryDirectory() as tmp:
-        ours, theirs = os.path.join(tmp, "ours.pte"), os.path.join(tmp, "upstream.pte")
-        subprocess.run([os.path.join(args.bin, "aot-compile"), model, "--backend", "xnnpack",
-                        "-o", ours], check=True)
-        upstream_pte(model, theirs)
-        a, b = blobs(ours, schema, tmp), blobs(theirs, schema, tmp)
-    name = os.path.basename(os.path.normpath(args.model))
+        return None
+    return schema
+
+
+def compare(name, a, b, normalize=lambda lines: lines):
+    """Prints how our delegate graphs `a` compare with upstream's `b` (describe()'s lines,
+    passed through `normalize`), one line per delegate and a diff where they differ;
+    returns the number of failures."""
+    import difflib
     if len(a) != len(b):
         print("FAIL: %s: %d XNNPACK delegates, upstream writes %d" % (name, len(a), len(b)))
         return 1
     failures = 0
     for i, (ga, gb) in enumerate(zip(a, b)):
-        da, db = describe(ga), describe(gb)
+        da, db = normalize(describe(ga)), normalize(describe(gb))
         if da == db:
             print("ok: %s delegate %d: %d nodes as upstream writes them" % (name, i, len(da)))
             continue
@@ -153,7 +154,34 @@ def inner(args):
         for line in difflib.unified_diff("\n".join(da).split("\n"), "\n".join(db).split("\n"),
                                          "ptec", "upstream", lineterm="", n=2):
             print(line)
-    return 1 if failures else 0
+    return failures
+
+
+def run_inner(script, args):
+    """`script --inner ARGS` in the modern-PyTorch venv; SKIP without the venv or flatc."""
+    py = venv_python()
+    if not py:
+        print("skipped: the modern-PyTorch venv is not ready (scripts/venv.sh; PTEC_VENV)")
+        return SKIP
+    if not shutil.which("flatc"):
+        print("skipped: flatc is not installed")
+        return SKIP
+    return subprocess.run([py, os.path.abspath(script), "--inner"] + args).returncode
+
+
+def inner(args):
+    schema = xnnpack_schema()
+    if not schema:
+        return SKIP
+    model = os.path.join(args.model, "model.pt2")
+    with tempfile.TemporaryDirectory() as tmp:
+        ours, theirs = os.path.join(tmp, "ours.pte"), os.path.join(tmp, "upstream.pte")
+        subprocess.run([os.path.join(args.bin, "aot-compile"), model, "--backend", "xnnpack",
+                        "-o", ours], check=True)
+        upstream_pte(model, theirs)
+        a, b = blobs(ours, schema, tmp), blobs(theirs, schema, tmp)
+    name = os.path.basename(os.path.normpath(args.model))
+    return 1 if compare(name, a, b) else 0
 
 
 def main():
@@ -164,15 +192,7 @@ def main():
     args = ap.parse_args()
     if args.inner:
         return inner(args)
-    py = venv_python()
-    if not py:
-        print("skipped: the modern-PyTorch venv is not ready (scripts/venv.sh; PTEC_VENV)")
-        return SKIP
-    if not shutil.which("flatc"):
-        print("skipped: flatc is not installed")
-        return SKIP
-    return subprocess.run([py, os.path.abspath(__file__), "--inner", "--bin", args.bin,
-                           "--model", args.model]).returncode
+    return run_inner(__file__, ["--bin", args.bin, "--model", args.model])
 
 
 if __name__ == "__main__":
