@@ -69,8 +69,7 @@ std::vector<uint8_t> segmentedProgram() {
   int alpha = b.intValue(1);
   int out = b.plannedTensor({2}, 1, 48);
   int d = b.delegate("RtTestBackend", 0);
-  b.plan().delegates[d]->processed->location = fb::DataLocation::SEGMENT;
-  b.plan().delegates[d]->processed->index = 2;
+  useSegmentBlob(*b.plan().delegates[d], 2);
   b.delegateCall(d, {x, cv, mid});
   b.kernelCall(b.op("aten::add", "out"), {mid, state, alpha, out, out});
   b.plan().inputs = {x};

@@ -1,15 +1,12 @@
 #include "test/unit/runtime/RuntimeTestHelpers.h"
+#include "test/unit/runtime/ModuleTestUtil.h"
 
 #include <catch2/catch.hpp>
 
 namespace ptec::rt::test {
 
 std::unique_ptr<Module> loadModule(const std::vector<uint8_t> &bytes) {
-  std::string detail;
-  auto m = Module::fromBytes(bytes.data(), bytes.size(), testOptions(), &detail);
-  INFO(detail);
-  REQUIRE(m.ok());
-  return std::move(m.get());
+  return loadModuleWith(bytes, testOptions());
 }
 
 Error loadMethodError(const std::vector<uint8_t> &bytes, const char *name, std::string &detail) {
