@@ -421,6 +421,7 @@ TEST_CASE("malformed schemas report what and where", "[schema][parser][errors]")
       {"f(Tensor a) -> ((Tensor, Tensor)", nullptr, -1},
   };
   for (const Malformed &c : cases) {
+    INFO(c.text);
     ParseError e = mustFail(c.text);
     if (c.part)
       CHECK(e.message.find(c.part) != std::string::npos);
