@@ -88,10 +88,7 @@ std::vector<float> runSegmented(const std::vector<uint8_t> &bytes) {
   auto m = loadModule(bytes);
   REQUIRE(m->loadMethod("forward") == Error::Ok);
   REQUIRE(testBackendStats().lastBlob == "blob");
-  HostTensor hx({2}, {1, 2});
-  REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
-  REQUIRE(m->execute("forward") == Error::Ok);
-  return floatsOf(m->output("forward", 0));
+  return runWithInput(*m, "forward", {2}, {1, 2});
 }
 
 std::vector<float> runPlain(const std::vector<uint8_t> &bytes) {

@@ -9,6 +9,14 @@ std::unique_ptr<Module> loadModule(const std::vector<uint8_t> &bytes) {
   return loadModuleWith(bytes, testOptions());
 }
 
+std::vector<float> runWithInput(Module &m, const char *method, std::vector<int64_t> sizes,
+                                std::vector<float> values) {
+  HostTensor x(std::move(sizes), std::move(values));
+  REQUIRE(m.setInput(method, 0, x.t) == Error::Ok);
+  REQUIRE(m.execute(method) == Error::Ok);
+  return floatsOf(m.output(method, 0));
+}
+
 Error loadMethodError(const std::vector<uint8_t> &bytes, const char *name, std::string &detail) {
   auto m = Module::fromBytes(bytes.data(), bytes.size(), testOptions(), &detail);
   if (!m.ok())
