@@ -17,12 +17,7 @@ using namespace mlir;
 
 namespace {
 
-std::string str(const std::vector<int64_t> &v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
+std::string str(const std::vector<int64_t> &v) { return "[" + commaList(v) + "]"; }
 
 using Storage = AliasMethod::Storage;
 
@@ -50,12 +45,6 @@ struct View {
     for (int64_t i = 0; i < numel(); ++i)
       t.data.push_back(storage->data.at(at(i)));
     return t;
-  }
-  std::set<int64_t> positions() const {
-    std::set<int64_t> out;
-    for (int64_t i = 0; i < numel(); ++i)
-      out.insert(at(i));
-    return out;
   }
   bool sameAs(const View &o) const {
     return storage == o.storage && sizes == o.sizes && strides == o.strides &&
@@ -114,15 +103,13 @@ std::optional<View> makeView(exir::AtenOp op, const View &self, std::string *err
   } else if (name == "aten::slice.Tensor") {
     int64_t dim = wrapDim(intAttr(op, "dim", 0), rank);
     int64_t n = self.sizes.at(dim), step = intAttr(op, "step", 1);
-    int64_t start = intAttr(op, "start", 0), end = intAttr(op, "end", n);
     if (step <= 0)
       return bad("step must be positive");
-    if (start < 0)
-      start += n;
-    if (end < 0)
-      end += n;
-    start = std::clamp<int64_t>(start, 0, n);
-    end = std::clamp<int64_t>(end, start, n);
+    // x[start:end] as Python bounds it: from the end when negative, then
+    // within [0, n], the end not before the start.
+    auto within = [n](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + n : i, 0, n); };
+    int64_t start = within(intAttr(op, "start", 0));
+    int64_t end = std::max(start, within(intAttr(op, "end", n)));
     v.offset += start * self.strides[dim];
     v.sizes[dim] = (end - start + step - 1) / step;
     v.strides[dim] *= step;
@@ -184,18 +171,7 @@ std::optional<View> makeView(exir::AtenOp op, const View &self, std::string *err
     int64_t d1 = wrapDim(intAttr(op, "dim1", 0), rank), d2 = wrapDim(intAttr(op, "dim2", 1), rank);
     if (d1 == d2)
       return bad("diagonal dimensions cannot be identical");
-    int64_t n = offset >= 0 ? std::min(self.sizes[d1], self.sizes[d2] - offset)
-                            : std::min(self.sizes[d1] + offset, self.sizes[d2]);
-    n = std::max<int64_t>(n, 0);
-    if (n > 0)
-      v.offset += offset >= 0 ? offset * self.strides[d2] : -offset * self.strides[d1];
-    int64_t stride = self.strides[d1] + self.strides[d2];
-    for (int64_t d : {std::max(d1, d2), std::min(d1, d2)}) {
-      v.sizes.erase(v.sizes.begin() + d);
-      v.strides.erase(v.strides.begin() + d);
-    }
-    v.sizes.push_back(n);
-    v.strides.push_back(stride);
+    takeDiagonal(v, d1, d2, offset);
   } else if (name == "aten::expand") {
     std::vector<int64_t> size = listAttr(op, "size");
     if (size.size() < rank)
@@ -441,11 +417,7 @@ std::optional<RefTensor> inplaceValue(exir::AtenOp op, const std::vector<RefTens
 /// index_copy_ / masked_fill_, any overlap); the same view is a full overlap
 /// that elementwise ops and copy_ accept.
 bool overlapAllowed(StringRef name, const View &self, const View &read) {
-  if (self.storage != read.storage)
-    return true;
-  std::set<int64_t> a = self.positions(), b = read.positions();
-  bool disjoint = std::none_of(a.begin(), a.end(), [&](int64_t p) { return b.count(p); });
-  if (disjoint)
+  if (self.storage != read.storage || !sharePosition(self, read))
     return true;
   bool elementwise = name != "aten::index_put_" && name != "aten::index_copy_" &&
                      name != "aten::masked_fill_.Scalar";

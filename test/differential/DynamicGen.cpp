@@ -57,9 +57,7 @@ public:
     bound_ = uniform(3, 8);
     cols_ = uniform(2, 4);
     declareInputs();
-    int numOps = uniform(4, 12);
-    for (int i = 0; i < numOps; ++i)
-      emitOp();
+    repeat(4, 12, [&](int) { emitOp(); });
     return finish();
   }
 
@@ -67,7 +65,7 @@ private:
   std::string literal() {
     static const char *k[] = {"-1.000000e+00", "5.000000e-01", "2.000000e+00",
                                "-2.500000e-01", "1.500000e+00"};
-    return k[uniform(0, 4)];
+    return oneOf(k);
   }
 
   int64_t boundOf(const Dim &d) const { return d.sym >= 0 ? syms_[d.sym].at[bound_] : d.n; }
@@ -208,18 +206,7 @@ private:
   }
   /// A random f32 literal of shape [rows, cols] ([cols] when rows is 0).
   std::string dense(int64_t rows, int64_t cols) {
-    std::string t = "dense<";
-    for (int64_t r = 0; r < std::max<int64_t>(rows, 1); ++r) {
-      t += r ? ", [" : "[";
-      for (int64_t c = 0; c < cols; ++c) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%s%.3f", c ? ", " : "",
-                      std::uniform_real_distribution<double>(-1, 1)(rng_));
-        t += buf;
-      }
-      t += "]";
-    }
-    return rows ? "dense<[" + t.substr(6) + "]>" : t + ">";
+    return "dense<" + (rows ? randomRows(rows, cols) : randomRow(cols)) + ">";
   }
   /// A parameter of static shape (rows x cols, or a vector when rows is 0).
   size_t weight(int64_t rows, int64_t cols) {
@@ -501,11 +488,10 @@ private:
         if (isDynamic(i))
           dyn.push_back(i);
       }
-    int numOutputs = uniform(1, 3);
-    for (int i = 0; i < numOutputs; ++i) {
+    repeat(1, 3, [&](int i) {
       const std::vector<size_t> &c = chance(0.75) ? dyn : any;
       results.push_back({i == 0 ? c.back() : pick(c), "#exir.output<user_output>"});
-    }
+    });
     std::vector<GenOutput> outputs;
     for (const auto &[v, kind] : results)
       outputs.push_back({values_[v].name, typeOf(v), kind});

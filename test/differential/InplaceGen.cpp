@@ -32,7 +32,6 @@
 #include <cstdio>
 #include <functional>
 #include <numeric>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -41,12 +40,6 @@ namespace {
 
 using Shape = std::vector<int64_t>;
 
-std::string ints(const Shape &v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s;
-}
 
 enum class Kind { Input, Buffer, Param, Fresh, Constant };
 
@@ -74,18 +67,6 @@ struct Val {
       t += std::to_string(d) + "x";
     return t + (dtype == DType::F32 ? "f32>" : dtype == DType::Bool ? "i1>" : "i64>");
   }
-  std::set<int64_t> positions() const {
-    std::set<int64_t> out;
-    for (int64_t i = 0; i < numelOf(sizes); ++i) {
-      int64_t p = offset, f = i;
-      for (int d = static_cast<int>(sizes.size()) - 1; d >= 0; --d) {
-        p += (f % sizes[d]) * strides[d];
-        f /= sizes[d];
-      }
-      out.insert(p);
-    }
-    return out;
-  }
   bool isContiguous() const {
     Shape want = contiguousStrides(sizes);
     for (size_t d = 0; d < sizes.size(); ++d)
@@ -101,9 +82,7 @@ public:
 
   std::string run() {
     declareInputs();
-    int numOps = uniform(4, 14);
-    for (int i = 0; i < numOps; ++i)
-      step();
+    repeat(4, 14, [&](int) { step(); });
     if (inplaceOps_ == 0) // always a non-functional program
       while (inplaceOps_ == 0)
         inplace(pickTarget(true));
@@ -116,13 +95,12 @@ private:
   std::string literal() {
     static const char *k[] = {"-1.000000e+00", "5.000000e-01", "2.000000e+00",
                                "-2.500000e-01", "1.500000e+00", "3.000000e+00"};
-    return k[uniform(0, 5)];
+    return oneOf(k);
   }
   std::string dense(const Shape &s, bool isInt, const std::vector<int64_t> &intValues = {}) {
     if (s.empty()) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.3f", std::uniform_real_distribution<double>(-1, 1)(rng_));
-      return std::string("dense<") + (isInt ? std::to_string(intValues.at(0)) : buf) + ">";
+      const std::string f = randomFloat(); // drawn for an int too
+      return "dense<" + (isInt ? std::to_string(intValues.at(0)) : f) + ">";
     }
     int64_t k = 0;
     std::function<std::string(size_t)> level = [&](size_t d) {
@@ -134,10 +112,7 @@ private:
         } else if (isInt) {
           t += std::to_string(intValues.at(k++));
         } else {
-          char buf[32];
-          std::snprintf(buf, sizeof buf, "%.3f",
-                        std::uniform_real_distribution<double>(-1, 1)(rng_));
-          t += buf;
+          t += randomFloat();
         }
       }
       return t + "]";
@@ -169,14 +144,13 @@ private:
   }
 
   void declareInputs() {
-    int numBuffers = uniform(0, 3);
-    for (int i = 0; i < numBuffers; ++i) {
+    repeat(0, 3, [&](int i) {
       std::string name = "b" + std::to_string(i);
       Shape s = randomShape();
       weights_.push_back("exir.weight @" + name + " \"buffer\" = " + dense(s, false) + " : " +
                          Val{"", s}.type());
       addArg(name, s, Kind::Buffer, "buffer");
-    }
+    });
     if (chance(0.5)) {
       Shape s = randomShape();
       weights_.push_back("exir.weight @p0 \"parameter\" = " + dense(s, false) + " : " +
@@ -247,19 +221,22 @@ private:
   bool stale(const Val &v) const { return v.writesAtCreation < storages_[v.storage].writes; }
 
   /// A float value to read: recent ones, and stale views, more likely.
-  long pickRead() {
-    std::vector<size_t> all = floats(false);
-    if (all.empty())
+  long pickRead() { return pickFavouringStale(floats(false), true); }
+
+  /// One of `c` (-1 if none), stale views more likely, and with
+  /// `favourRecent` the most recent one too.
+  long pickFavouringStale(const std::vector<size_t> &c, bool favourRecent) {
+    if (c.empty())
       return -1;
     std::vector<size_t> old;
-    for (size_t i : all)
+    for (size_t i : c)
       if (stale(values_[i]))
         old.push_back(i);
     if (!old.empty() && chance(0.4))
       return static_cast<long>(pick(old));
-    if (chance(0.4))
-      return static_cast<long>(all.back());
-    return static_cast<long>(pick(all));
+    if (favourRecent && chance(0.4))
+      return static_cast<long>(c.back());
+    return static_cast<long>(pick(c));
   }
 
   /// A value to write: by the kind of its storage (inputs, buffers,
@@ -296,11 +273,7 @@ private:
   /// PyTorch refuses a partial overlap, and any overlap for index_put_ /
   /// index_copy_ / masked_fill_.
   bool readable(const Val &self, const Val &read, bool elementwise) const {
-    if (self.storage != read.storage)
-      return true;
-    std::set<int64_t> a = self.positions(), b = read.positions();
-    bool disjoint = std::none_of(a.begin(), a.end(), [&](int64_t p) { return b.count(p); });
-    if (disjoint)
+    if (self.storage != read.storage || !sharePosition(self, read))
       return true;
     return elementwise && self.sizes == read.sizes && self.strides == read.strides &&
            self.offset == read.offset;
@@ -316,22 +289,14 @@ private:
           readable(self, v, elementwise))
         c.push_back(i);
     }
-    if (c.empty())
-      return -1;
-    std::vector<size_t> old;
-    for (size_t i : c)
-      if (stale(values_[i]))
-        old.push_back(i);
-    if (!old.empty() && chance(0.4))
-      return static_cast<long>(pick(old));
-    return static_cast<long>(pick(c));
+    return pickFavouringStale(c, false);
   }
 
   /// A fresh float of `sizes` (aten::full), for when nothing fits.
   size_t full(const Shape &sizes) {
     return emit("aten::full", {},
                 "fill_value = " + literal() + " : f64, size = array<i64" +
-                    (sizes.empty() ? "" : ": " + ints(sizes)) + ">",
+                    (sizes.empty() ? "" : ": " + commaList(sizes)) + ">",
                 "", freshVal(sizes, true));
   }
 
@@ -355,12 +320,11 @@ private:
   /// writable value), the other views of the chain kept for later reads.
   void chainWrite() {
     size_t v = pickTarget(false);
-    int n = uniform(1, 3);
-    for (int i = 0; i < n; ++i) {
+    repeat(1, 3, [&](int) {
       long next = view(v);
       if (next >= 0 && values_[next].writable && numelOf(values_[next].sizes) > 0)
         v = size_t(next);
-    }
+    });
     inplace(v);
   }
 
@@ -432,7 +396,7 @@ private:
         if (chance(0.3))
           attr[uniform(0, int(attr.size()) - 1)] = -1;
         op = "aten::view";
-        attrs = "size = array<i64: " + ints(attr) + ">";
+        attrs = "size = array<i64: " + commaList(attr) + ">";
         break;
       }
       case 3: // t (rank <= 2; the identity below 2)
@@ -455,7 +419,7 @@ private:
           v.strides[i] = s.strides[dims[i]];
         }
         op = "aten::permute";
-        attrs = "dims = array<i64: " + ints(dims) + ">";
+        attrs = "dims = array<i64: " + commaList(dims) + ">";
         break;
       }
       case 5: { // transpose
@@ -506,18 +470,9 @@ private:
           d2 = uniform(0, int(rank) - 1);
         while (d2 == d1);
         int64_t offset = uniform(-int(s.sizes[d1]) + 1, int(s.sizes[d2]) - 1);
-        int64_t n = offset >= 0 ? std::min(s.sizes[d1], s.sizes[d2] - offset)
-                                : std::min(s.sizes[d1] + offset, s.sizes[d2]);
-        if (n <= 0)
+        if (diagonalLength(s.sizes, d1, d2, offset) <= 0)
           break;
-        v.offset = s.offset + (offset >= 0 ? offset * s.strides[d2] : -offset * s.strides[d1]);
-        int64_t stride = s.strides[d1] + s.strides[d2];
-        for (int64_t d : {std::max(d1, d2), std::min(d1, d2)}) {
-          v.sizes.erase(v.sizes.begin() + d);
-          v.strides.erase(v.strides.begin() + d);
-        }
-        v.sizes.push_back(n);
-        v.strides.push_back(stride);
+        takeDiagonal(v, d1, d2, offset);
         op = "aten::diagonal";
         attrs = "dim1 = " + std::to_string(d1) + " : i64, dim2 = " + std::to_string(d2) +
                 " : i64, offset = " + std::to_string(offset) + " : i64";
@@ -544,7 +499,7 @@ private:
           break;
         v.writable = false;
         op = "aten::expand";
-        attrs = "size = array<i64: " + ints(size) + ">";
+        attrs = "size = array<i64: " + commaList(size) + ">";
         break;
       }
       }

@@ -49,9 +49,7 @@ public:
 
   std::string run() {
     declareInputs();
-    int numOps = uniform(3, 12);
-    for (int i = 0; i < numOps; ++i)
-      emitOp();
+    repeat(3, 12, [&](int) { emitOp(); });
     return finish();
   }
 
@@ -76,23 +74,9 @@ private:
   std::string literal() {
     static const char *k[] = {"-1.000000e+00", "5.000000e-01", "2.000000e+00",
                                "-2.500000e-01", "3.000000e+00"};
-    return k[uniform(0, 4)];
+    return oneOf(k);
   }
-  std::string dense(Shape s) {
-    int r = rows(s), c = 2;
-    std::string t = "dense<[";
-    for (int i = 0; i < r; ++i) {
-      t += i ? ", [" : "[";
-      for (int j = 0; j < c; ++j) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%s%.3f", j ? ", " : "",
-                      std::uniform_real_distribution<double>(-1, 1)(rng_));
-        t += buf;
-      }
-      t += "]";
-    }
-    return t + "]>";
-  }
+  std::string dense(Shape s) { return "dense<" + randomRows(rows(s), 2) + ">"; }
 
   size_t addArg(const std::string &name, Shape s, const std::string &attr) {
     args_.push_back("%" + name + ": " + typeOf(s) + " {exir.input = " + attr + "}");
@@ -101,8 +85,7 @@ private:
   }
 
   void declareInputs() {
-    int numBuffers = uniform(1, 3);
-    for (int i = 0; i < numBuffers; ++i) {
+    repeat(1, 3, [&](int i) {
       Shape s = chance(0.5) ? Shape::S : Shape::C;
       std::string name = "b" + std::to_string(i);
       size_t v = addArg(name, s, "#exir.input<buffer, \"" + name + "\">");
@@ -110,7 +93,7 @@ private:
       // "mutable" is added by finish() when the buffer is written back.
       weights_.push_back("exir.weight @" + name + " \"buffer\" = " + dense(s) + " : " +
                          typeOf(s));
-    }
+    });
     addArg("x0", Shape::S, "#exir.input<user_input, \"x0\">");
     if (chance(0.4))
       addArg("x1", Shape::C, "#exir.input<user_input, \"x1\">");
@@ -373,14 +356,13 @@ private:
     for (size_t v : sums_)
       if (chance(0.8))
         results.push_back({v, "#exir.output<user_output>"});
-    int numOutputs = uniform(1, 3);
-    for (int i = 0; i < numOutputs; ++i) {
+    repeat(1, 3, [&](int) {
       size_t v;
       do
         v = static_cast<size_t>(uniform(0, static_cast<int>(values_.size()) - 1));
       while (values_[v].shape == Shape::I || values_[v].reserved);
       results.push_back({v, "#exir.output<user_output>"});
-    }
+    });
 
     std::vector<GenOutput> outputs;
     for (const auto &[v, kind] : results)

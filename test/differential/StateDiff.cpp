@@ -541,13 +541,24 @@ int usage(const char *msg) {
 
 int main(int argc, char **argv) {
   Options o;
+  const std::map<std::string, bool *> flags = {
+      {"--quick", &o.quick},   {"--dynamic", &o.dynamic}, {"--inplace", &o.inplace},
+      {"--print", &o.print},   {"--strict", &o.strict},   {"-v", &o.verbose}};
+  const std::set<std::string> withValue = {"--seeds", "--first",          "--calls",
+                                           "--sizes", "--dump-reference", "--save"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (a == "--seeds" || a == "--first" || a == "--calls") {
-      const char *v = value();
-      if (!v)
+    if (auto flag = flags.find(a); flag != flags.end()) {
+      *flag->second = true;
+      continue;
+    }
+    const char *v = nullptr;
+    if (withValue.count(a)) {
+      if (i + 1 >= argc)
         return usage(("missing value for " + a).c_str());
+      v = argv[++i];
+    }
+    if (a == "--seeds" || a == "--first" || a == "--calls") {
       char *end = nullptr;
       long n = std::strtol(v, &end, 10);
       if (*end != '\0' || n < 0 || (a == "--calls" && (n < 1 || n > 100)))
@@ -558,12 +569,7 @@ int main(int argc, char **argv) {
         o.first = static_cast<size_t>(n);
       else
         o.calls = static_cast<int>(n);
-    } else if (a == "--quick") {
-      o.quick = true;
     } else if (a == "--sizes") {
-      const char *v = value();
-      if (!v)
-        return usage("missing value for --sizes");
       std::istringstream list(v);
       for (std::string item; std::getline(list, item, ',');) {
         char *end = nullptr;
@@ -572,25 +578,9 @@ int main(int argc, char **argv) {
           return usage("bad value for --sizes");
         o.sizes.push_back(n);
       }
-    } else if (a == "--dynamic") {
-      o.dynamic = true;
-    } else if (a == "--inplace") {
-      o.inplace = true;
-    } else if (a == "--print") {
-      o.print = true;
-    } else if (a == "--strict") {
-      o.strict = true;
     } else if (a == "--dump-reference") {
-      const char *v = value();
-      if (!v)
-        return usage("missing value for --dump-reference");
       o.dumpFile = v;
-    } else if (a == "-v") {
-      o.verbose = true;
     } else if (a == "--save") {
-      const char *v = value();
-      if (!v)
-        return usage("missing value for --save");
       o.saveDir = v;
     } else if (a.size() > 5 && a.compare(a.size() - 5, 5, ".mlir") == 0) {
       o.files.push_back(a);

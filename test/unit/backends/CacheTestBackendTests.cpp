@@ -48,6 +48,19 @@ rt::Result<void *> load(CacheTestBackend &backend, Program &program,
   return backend.init(ctx, {blob.data(), blob.size()}, {});
 }
 
+/// load's handle; the test stops when the load fails.
+void *loaded(CacheTestBackend &backend, Program &program, const std::vector<uint8_t> &blob) {
+  auto h = load(backend, program, blob);
+  REQUIRE(h.ok());
+  return h.get();
+}
+
+/// load's handle, or null when the load failed (no assertion: for threads).
+void *tryLoad(CacheTestBackend &backend, Program &program, const std::vector<uint8_t> &blob) {
+  auto h = load(backend, program, blob);
+  return h.ok() ? h.get() : nullptr;
+}
+
 std::vector<float> reference(const std::vector<float> &x, const std::vector<float> &w,
                              const std::vector<float> &b, uint32_t in) {
   const size_t n = b.size(), m = x.size() / in;
@@ -82,6 +95,12 @@ std::vector<float> run(CacheTestBackend &backend, void *handle,
 
 const std::vector<float> kX = {1, 2, 3, -0.5f, 0, 2};
 
+/// A backend and one program's memory, for the tests of one program.
+struct OneProgram {
+  CacheTestBackend backend;
+  Program p;
+};
+
 void requireBalanced(CacheTestBackend &backend) {
   auto &h = backend.hooks();
   REQUIRE(backend.cache().size() == 0);
@@ -103,13 +122,11 @@ TEST_CASE("cachetest: blob builder writes the signature header", "[cachetest]") 
   CHECK(cachetest::makeCacheTestBlob(42, kW, {}, kIn).empty());
 }
 
-TEST_CASE("cachetest: computes x @ W^T + b from the packed weights", "[cachetest]") {
-  CacheTestBackend backend;
-  Program p;
+TEST_CASE_METHOD(OneProgram, "cachetest: computes x @ W^T + b from the packed weights",
+                 "[cachetest]") {
   auto blob = cachetest::makeCacheTestBlob(1, kW, kB, kIn);
-  auto h = load(backend, p, blob);
-  REQUIRE(h.ok());
-  const auto *ctx = CacheTestBackend::contextOf(h.get());
+  void *h = loaded(backend, p, blob);
+  const auto *ctx = CacheTestBackend::contextOf(h);
   REQUIRE(ctx != nullptr);
   // W^T was precomputed: [K, N].
   CHECK(ctx->weightT[0] == 1);
@@ -117,38 +134,32 @@ TEST_CASE("cachetest: computes x @ W^T + b from the packed weights", "[cachetest
   CHECK(ctx->weightT[2 * kOut + 1] == 4);
   // The blob can go away: the context holds copies.
   std::fill(blob.begin(), blob.end(), 0);
-  const auto y = run(backend, h.get(), kX);
+  const auto y = run(backend, h, kX);
   CHECK(y == reference(kX, kW, kB, kIn));
   CHECK(y[0] == Approx(14.25f));
-  backend.destroy(h.get());
+  backend.destroy(h);
   requireBalanced(backend);
 }
 
-TEST_CASE("cachetest: two methods of one program share one context", "[cachetest]") {
-  CacheTestBackend backend;
-  Program p;
+TEST_CASE_METHOD(OneProgram, "cachetest: two methods of one program share one context",
+                 "[cachetest]") {
   const auto blob = cachetest::makeCacheTestBlob(7, kW, kB, kIn);
-  auto prefill = load(backend, p, blob);
-  auto decode = load(backend, p, blob);
-  REQUIRE(prefill.ok());
-  REQUIRE(decode.ok());
-  CHECK(prefill.get() == decode.get());
+  void *prefill = loaded(backend, p, blob);
+  void *decode = loaded(backend, p, blob);
+  CHECK(prefill == decode);
   CHECK(backend.hooks().builds == 1);
   CHECK(backend.hooks().hits == 1);
   CHECK(backend.cache().useCount({7, &p.allocator}) == 2);
-  backend.destroy(prefill.get());
-  backend.destroy(decode.get());
+  backend.destroy(prefill);
+  backend.destroy(decode);
   CHECK(backend.hooks().releases == 2);
   CHECK(backend.hooks().destructions == 1);
   requireBalanced(backend);
 }
 
-TEST_CASE("cachetest: a hit allocates nothing", "[cachetest]") {
-  CacheTestBackend backend;
-  Program p;
+TEST_CASE_METHOD(OneProgram, "cachetest: a hit allocates nothing", "[cachetest]") {
   const auto blob = cachetest::makeCacheTestBlob(7, kW, kB, kIn);
-  auto first = load(backend, p, blob);
-  REQUIRE(first.ok());
+  void *first = loaded(backend, p, blob);
   const size_t usedBefore = p.allocator.used();
   const size_t heapBefore = test::threadHeapAllocations();
   auto second = load(backend, p, blob);
@@ -156,7 +167,7 @@ TEST_CASE("cachetest: a hit allocates nothing", "[cachetest]") {
   CHECK(heapAfter == heapBefore);
   CHECK(p.allocator.used() == usedBefore);
   REQUIRE(second.ok());
-  backend.destroy(first.get());
+  backend.destroy(first);
   backend.destroy(second.get());
 }
 
@@ -167,27 +178,24 @@ TEST_CASE("cachetest: two programs from identical bytes, both destruction orders
   const auto blob = cachetest::makeCacheTestBlob(99, kW, kB, kIn);
   const auto expected = reference(kX, kW, kB, kIn);
   Program a, b;
-  auto ha = load(backend, a, blob);
-  auto ha2 = load(backend, a, blob);
-  auto hb = load(backend, b, blob);
-  REQUIRE(ha.ok());
-  REQUIRE(ha2.ok());
-  REQUIRE(hb.ok());
-  CHECK(ha.get() != hb.get());
+  void *ha = loaded(backend, a, blob);
+  void *ha2 = loaded(backend, a, blob);
+  void *hb = loaded(backend, b, blob);
+  CHECK(ha != hb);
   CHECK(backend.hooks().builds == 2);
-  const auto *ca = CacheTestBackend::contextOf(ha.get());
-  const auto *cb = CacheTestBackend::contextOf(hb.get());
+  const auto *ca = CacheTestBackend::contextOf(ha);
+  const auto *cb = CacheTestBackend::contextOf(hb);
   CHECK(a.owns(ca->group->workspace()));
   CHECK(b.owns(cb->group->workspace()));
 
   Program &gone = aFirst ? a : b;
   Program &stays = aFirst ? b : a;
-  void *stayHandle = aFirst ? hb.get() : ha.get();
+  void *stayHandle = aFirst ? hb : ha;
   if (aFirst) {
-    backend.destroy(ha.get());
-    backend.destroy(ha2.get());
+    backend.destroy(ha);
+    backend.destroy(ha2);
   } else {
-    backend.destroy(hb.get());
+    backend.destroy(hb);
   }
   gone.unload();
   CHECK(backend.cache().size() == 1);
@@ -196,34 +204,28 @@ TEST_CASE("cachetest: two programs from identical bytes, both destruction orders
   CHECK(run(backend, stayHandle, kX) == expected);
   CHECK(run(backend, stayHandle, kX) == expected);
   if (aFirst) {
-    backend.destroy(hb.get());
+    backend.destroy(hb);
   } else {
-    backend.destroy(ha.get());
-    CHECK(run(backend, ha2.get(), kX) == expected);
-    backend.destroy(ha2.get());
+    backend.destroy(ha);
+    CHECK(run(backend, ha2, kX) == expected);
+    backend.destroy(ha2);
   }
   stays.unload();
   requireBalanced(backend);
 }
 
-TEST_CASE("cachetest: unload and reload one method while the other keeps running",
-          "[cachetest]") {
-  CacheTestBackend backend;
-  Program p;
+TEST_CASE_METHOD(OneProgram,
+                 "cachetest: unload and reload one method while the other keeps running",
+                 "[cachetest]") {
   const auto blob = cachetest::makeCacheTestBlob(3, kW, kB, kIn);
   const auto expected = reference(kX, kW, kB, kIn);
-  auto loadHandle = [&] {
-    auto h = load(backend, p, blob);
-    REQUIRE(h.ok());
-    return h.get();
-  };
-  void *prefill = loadHandle();
-  void *decode = loadHandle();
+  void *prefill = loaded(backend, p, blob);
+  void *decode = loaded(backend, p, blob);
   for (int cycle = 0; cycle < 5; ++cycle) {
     backend.destroy(prefill);
     CHECK(backend.cache().useCount({3, &p.allocator}) == 1);
     CHECK(run(backend, decode, kX) == expected);
-    prefill = loadHandle();
+    prefill = loaded(backend, p, blob);
     CHECK(prefill == decode);
     CHECK(run(backend, prefill, kX) == expected);
     CHECK(run(backend, decode, kX) == expected);
@@ -234,11 +236,10 @@ TEST_CASE("cachetest: unload and reload one method while the other keeps running
   backend.destroy(prefill);
   backend.destroy(decode);
   CHECK(backend.cache().size() == 0);
-  auto again = load(backend, p, blob);
-  REQUIRE(again.ok());
+  void *again = loaded(backend, p, blob);
   CHECK(backend.hooks().builds == 2);
-  CHECK(run(backend, again.get(), kX) == expected);
-  backend.destroy(again.get());
+  CHECK(run(backend, again, kX) == expected);
+  backend.destroy(again);
   requireBalanced(backend);
 }
 
@@ -250,27 +251,22 @@ TEST_CASE("cachetest: allocator isolation and reference counts", "[cachetest]") 
   const auto blob2 = cachetest::makeCacheTestBlob(2, w2, kB, kIn);
 
   std::vector<void *> handles;
-  for (int i = 0; i < 3; ++i) {
-    auto h = load(backend, a, blob1);
-    REQUIRE(h.ok());
-    handles.push_back(h.get());
-  }
-  auto hb = load(backend, b, blob1);
-  auto h2 = load(backend, a, blob2);
-  REQUIRE(hb.ok());
-  REQUIRE(h2.ok());
+  for (int i = 0; i < 3; ++i)
+    handles.push_back(loaded(backend, a, blob1));
+  void *hb = loaded(backend, b, blob1);
+  void *h2 = loaded(backend, a, blob2);
   CHECK(backend.cache().size() == 3);
   CHECK(backend.cache().useCount({1, &a.allocator}) == 3);
   CHECK(backend.cache().useCount({1, &b.allocator}) == 1);
   CHECK(backend.cache().useCount({2, &a.allocator}) == 1);
-  CHECK(hb.get() != handles[0]);
-  CHECK(h2.get() != handles[0]);
-  CHECK(run(backend, h2.get(), kX) == reference(kX, w2, kB, kIn));
-  CHECK(run(backend, hb.get(), kX) == reference(kX, kW, kB, kIn));
+  CHECK(hb != handles[0]);
+  CHECK(h2 != handles[0]);
+  CHECK(run(backend, h2, kX) == reference(kX, w2, kB, kIn));
+  CHECK(run(backend, hb, kX) == reference(kX, kW, kB, kIn));
   // Same program, same workspace size: one group for both of a's contexts.
-  CHECK(CacheTestBackend::contextOf(h2.get())->group.group() ==
+  CHECK(CacheTestBackend::contextOf(h2)->group.group() ==
         CacheTestBackend::contextOf(handles[0])->group.group());
-  CHECK(CacheTestBackend::contextOf(hb.get())->group.group() !=
+  CHECK(CacheTestBackend::contextOf(hb)->group.group() !=
         CacheTestBackend::contextOf(handles[0])->group.group());
 
   for (size_t i = 0; i < handles.size(); ++i) {
@@ -280,8 +276,8 @@ TEST_CASE("cachetest: allocator isolation and reference counts", "[cachetest]") 
   }
   CHECK(!backend.cache().contains({1, &a.allocator}));
   CHECK(backend.hooks().destructions == 1);
-  backend.destroy(hb.get());
-  backend.destroy(h2.get());
+  backend.destroy(hb);
+  backend.destroy(h2);
   requireBalanced(backend);
 }
 
@@ -301,8 +297,7 @@ TEST_CASE("cachetest: concurrent initialization racing on one key",
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
         start.arriveAndWait();
-        auto h = load(backend, p, t % 2 ? blob1 : blob2);
-        handles[t] = h.ok() ? h.get() : nullptr;
+        handles[t] = tryLoad(backend, p, t % 2 ? blob1 : blob2);
       });
     }
     for (auto &th : threads)
@@ -355,34 +350,30 @@ TEST_CASE("cachetest: group isolation and owner lifetime", "[cachetest][group]")
   const auto small2 = cachetest::makeCacheTestBlob(2, kW, kB, kIn, 64);
   const auto large = cachetest::makeCacheTestBlob(3, kW, kB, kIn, 256);
   const auto expected = reference(kX, kW, kB, kIn);
-  auto owner = load(backend, a, small1);   // creates group (a, 64)
-  auto member = load(backend, a, small2);  // joins it
-  auto largeA = load(backend, a, large);   // group (a, 256)
-  auto otherProg = load(backend, b, small1); // group (b, 64)
-  REQUIRE(owner.ok());
-  REQUIRE(member.ok());
-  REQUIRE(largeA.ok());
-  REQUIRE(otherProg.ok());
+  void *owner = loaded(backend, a, small1);     // creates group (a, 64)
+  void *member = loaded(backend, a, small2);    // joins it
+  void *largeA = loaded(backend, a, large);     // group (a, 256)
+  void *otherProg = loaded(backend, b, small1); // group (b, 64)
   auto groupOf = [](void *h) { return CacheTestBackend::contextOf(h)->group.group(); };
-  CHECK(groupOf(owner.get()) == groupOf(member.get()));
-  CHECK(groupOf(owner.get()) != groupOf(largeA.get()));
-  CHECK(groupOf(owner.get()) != groupOf(otherProg.get()));
+  CHECK(groupOf(owner) == groupOf(member));
+  CHECK(groupOf(owner) != groupOf(largeA));
+  CHECK(groupOf(owner) != groupOf(otherProg));
   CHECK(backend.groups().size() == 3);
   CHECK(backend.groups().memberCount({&a.allocator, 64}) == 2);
-  CHECK(a.owns(groupOf(owner.get())->workspace()));
-  CHECK(b.owns(groupOf(otherProg.get())->workspace()));
+  CHECK(a.owns(groupOf(owner)->workspace()));
+  CHECK(b.owns(groupOf(otherProg)->workspace()));
 
   // The creator goes; the group and its workspace stay for the other member.
-  backend.destroy(owner.get());
+  backend.destroy(owner);
   CHECK(backend.groups().contains({&a.allocator, 64}));
   CHECK(backend.groups().memberCount({&a.allocator, 64}) == 1);
-  CHECK(run(backend, member.get(), kX) == expected);
-  backend.destroy(member.get());
+  CHECK(run(backend, member, kX) == expected);
+  backend.destroy(member);
   CHECK(!backend.groups().contains({&a.allocator, 64}));
   CHECK(backend.groups().contains({&a.allocator, 256}));
-  CHECK(run(backend, largeA.get(), kX) == expected);
-  backend.destroy(largeA.get());
-  backend.destroy(otherProg.get());
+  CHECK(run(backend, largeA, kX) == expected);
+  backend.destroy(largeA);
+  backend.destroy(otherProg);
   requireBalanced(backend);
 }
 
@@ -403,8 +394,7 @@ TEST_CASE("cachetest: initialization inside a group is serialized",
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&, t] {
         start.arriveAndWait();
-        auto h = load(backend, a, blobs[t]); // distinct keys, one group
-        handles[t] = h.ok() ? h.get() : nullptr;
+        handles[t] = tryLoad(backend, a, blobs[t]); // distinct keys, one group
       });
     for (auto &th : threads)
       th.join();
@@ -422,13 +412,11 @@ TEST_CASE("cachetest: initialization inside a group is serialized",
     void *ha = nullptr, *hb = nullptr;
     std::thread ta([&] {
       start.arriveAndWait();
-      auto h = load(backend, a, blobs[0]);
-      ha = h.ok() ? h.get() : nullptr;
+      ha = tryLoad(backend, a, blobs[0]);
     });
     std::thread tb([&] {
       start.arriveAndWait();
-      auto h = load(backend, b, blobs[0]);
-      hb = h.ok() ? h.get() : nullptr;
+      hb = tryLoad(backend, b, blobs[0]);
     });
     ta.join();
     tb.join();
@@ -451,11 +439,8 @@ TEST_CASE("cachetest: a failure at every init step leaks nothing", "[cachetest][
   const auto blob = cachetest::makeCacheTestBlob(5, kW, kB, kIn);
   const auto neighbour = cachetest::makeCacheTestBlob(6, kW, kB, kIn);
   void *other = nullptr;
-  if (groupBusy) { // another context already lives in the same group
-    auto h = load(backend, p, neighbour);
-    REQUIRE(h.ok());
-    other = h.get();
-  }
+  if (groupBusy) // another context already lives in the same group
+    other = loaded(backend, p, neighbour);
   auto &hk = backend.hooks();
   hk.failAt = step;
   auto failed = load(backend, p, blob);
@@ -469,18 +454,16 @@ TEST_CASE("cachetest: a failure at every init step leaks nothing", "[cachetest][
 
   // A retry works and everything balances afterwards.
   hk.failAt = InitStep::None;
-  auto retry = load(backend, p, blob);
-  REQUIRE(retry.ok());
-  CHECK(run(backend, retry.get(), kX) == reference(kX, kW, kB, kIn));
-  backend.destroy(retry.get());
+  void *retry = loaded(backend, p, blob);
+  CHECK(run(backend, retry, kX) == reference(kX, kW, kB, kIn));
+  backend.destroy(retry);
   if (other != nullptr)
     backend.destroy(other);
   requireBalanced(backend);
 }
 
-TEST_CASE("cachetest: malformed blobs and bad arguments are errors", "[cachetest][fail]") {
-  CacheTestBackend backend;
-  Program p;
+TEST_CASE_METHOD(OneProgram, "cachetest: malformed blobs and bad arguments are errors",
+                 "[cachetest][fail]") {
   auto blob = cachetest::makeCacheTestBlob(5, kW, kB, kIn);
 
   SECTION("header problems") {
@@ -521,8 +504,7 @@ TEST_CASE("cachetest: malformed blobs and bad arguments are errors", "[cachetest
           Error::MemoryAllocationFailed);
   }
   SECTION("bad execute arguments") {
-    auto h = load(backend, p, blob);
-    REQUIRE(h.ok());
+    void *h = loaded(backend, p, blob);
     rt::BackendExecuteContext ectx;
     std::vector<float> x(4), y(2);
     rt::Tensor tx, ty;
@@ -533,28 +515,26 @@ TEST_CASE("cachetest: malformed blobs and bad arguments are errors", "[cachetest
     ty.setData(y.data(), 8);
     rt::EValue ex = rt::EValue::fromTensor(&tx), ey = rt::EValue::fromTensor(&ty);
     rt::EValue *args[2] = {&ex, &ey};
-    CHECK(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(args, 2)) ==
+    CHECK(backend.execute(ectx, h, rt::Span<rt::EValue *>(args, 2)) ==
           Error::InvalidArgument); // K is 3, not 4
-    CHECK(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(args, 1)) ==
+    CHECK(backend.execute(ectx, h, rt::Span<rt::EValue *>(args, 1)) ==
           Error::InvalidArgument);
     CHECK(backend.execute(ectx, nullptr, rt::Span<rt::EValue *>(args, 2)) ==
           Error::DelegateInvalidHandle);
-    backend.destroy(h.get());
+    backend.destroy(h);
     backend.destroy(nullptr); // ignored
   }
   requireBalanced(backend);
 }
 
-TEST_CASE("cachetest: the compiled argument forms [x, wT, y] and [bias, x, wT, y]",
-          "[cachetest]") {
+TEST_CASE_METHOD(OneProgram,
+                 "cachetest: the compiled argument forms [x, wT, y] and [bias, x, wT, y]",
+                 "[cachetest]") {
   // What the ahead-of-time half (backends/cachetest/aot) emits: the region's
   // captured values (weights included) then the output. The weight
   // arguments are only shape-checked; the context's copies are used.
-  CacheTestBackend backend;
-  Program p;
   auto blob = cachetest::makeCacheTestBlob(5, kW, kB, kIn);
-  auto h = load(backend, p, blob);
-  REQUIRE(h.ok());
+  void *h = loaded(backend, p, blob);
   std::vector<float> x = kX, y(4, -99.0f), wT(kIn * kOut, 0.0f), b(kOut, 0.0f);
   rt::Tensor tx, ty, tw, tb;
   const int64_t xs[2] = {2, kIn}, ys[2] = {2, kOut}, ws[2] = {kIn, kOut}, bs[1] = {kOut};
@@ -571,20 +551,20 @@ TEST_CASE("cachetest: the compiled argument forms [x, wT, y] and [bias, x, wT, y
   rt::BackendExecuteContext ectx;
   const auto want = reference(kX, kW, kB, kIn);
   rt::EValue *addmm[4] = {&eb, &ex, &ew, &ey};
-  REQUIRE(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(addmm, 4)) == Error::Ok);
+  REQUIRE(backend.execute(ectx, h, rt::Span<rt::EValue *>(addmm, 4)) == Error::Ok);
   CHECK(y == want);
   std::fill(y.begin(), y.end(), -99.0f);
   rt::EValue *mm[3] = {&ex, &ew, &ey};
-  REQUIRE(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(mm, 3)) == Error::Ok);
+  REQUIRE(backend.execute(ectx, h, rt::Span<rt::EValue *>(mm, 3)) == Error::Ok);
   CHECK(y == want);
   // Weight arguments of the wrong shape are refused.
   rt::EValue *swapped[4] = {&ew, &ex, &eb, &ey};
-  CHECK(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(swapped, 4)) ==
+  CHECK(backend.execute(ectx, h, rt::Span<rt::EValue *>(swapped, 4)) ==
         Error::InvalidArgument);
   rt::EValue *five[5] = {&eb, &ex, &ew, &ey, &ey};
-  CHECK(backend.execute(ectx, h.get(), rt::Span<rt::EValue *>(five, 5)) ==
+  CHECK(backend.execute(ectx, h, rt::Span<rt::EValue *>(five, 5)) ==
         Error::InvalidArgument);
-  backend.destroy(h.get());
+  backend.destroy(h);
   requireBalanced(backend);
 }
 

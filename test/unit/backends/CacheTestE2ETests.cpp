@@ -7,18 +7,14 @@
 #include "backends/cachetest/runtime/CacheTestBackend.h"
 #include "runtime/backend/cache/ContextBlobHeader.h"
 #include "runtime/executor/Module.h"
-#include "runtime/executor/Npy.h"
-#include "runtime/kernels/KernelRegistry.h"
+#include "test/unit/runtime/ModuleTestUtil.h"
 #ifdef PTEC_HAVE_CACHETEST_AOT
 #include "backends/cachetest/aot/CacheTestAot.h"
 #endif
 
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,11 +22,13 @@
 using namespace ptec;
 using cachetest::CacheTestBackend;
 using rt::Error;
+using rt::test::checkMethodOutput;
+using rt::test::loadMethod;
+using rt::test::readBytes;
 
 namespace {
 
 constexpr size_t kLinearsPerMethod = 2; // proj and out: two weight sets
-constexpr double kRtol = 1e-4, kAtol = 1e-5;
 
 CacheTestBackend &backend() {
   cachetest::registerCacheTestBackend();
@@ -39,69 +37,15 @@ CacheTestBackend &backend() {
   return *b;
 }
 
-std::string modelFile(const char *name) {
-  return std::string(PTEC_TWO_METHODS_DIR) + "/" + name;
-}
-
-std::vector<uint8_t> programBytes() {
-  std::ifstream f(PTEC_CACHETEST_PTE, std::ios::binary);
-  REQUIRE(f.good());
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f),
-                              std::istreambuf_iterator<char>());
-}
-
-rt::ModuleOptions options() {
-  rt::ModuleOptions o;
-  o.kernels = rt::KernelResolver(&rt::findKernel);
-  return o;
-}
+std::vector<uint8_t> programBytes() { return readBytes(PTEC_CACHETEST_PTE); }
 
 std::unique_ptr<rt::Module> loadModule(const std::vector<uint8_t> &bytes) {
-  std::string detail;
-  auto m = rt::Module::fromBytes(bytes.data(), bytes.size(), options(), &detail);
-  INFO(detail);
-  REQUIRE(m.ok());
-  return std::move(m.get());
-}
-
-void loadMethod(rt::Module &m, const char *name) {
-  Error e = m.loadMethod(name);
-  INFO(m.errorDetail());
-  REQUIRE(e == Error::Ok);
+  return rt::test::loadModuleWith(bytes, rt::test::portableOptions());
 }
 
 /// Runs `method` on its stored input and compares with PyTorch's output.
 void runAndCompare(rt::Module &m, const std::string &method) {
-  std::string detail;
-  auto input = rt::readNpy(modelFile((method + "_input_0.npy").c_str()).c_str(), &detail);
-  auto expected =
-      rt::readNpy(modelFile((method + "_expected_0.npy").c_str()).c_str(), &detail);
-  INFO(detail);
-  REQUIRE(input.ok());
-  REQUIRE(expected.ok());
-  rt::Tensor x;
-  REQUIRE(x.init(input->dtype, rt::Span<const int64_t>(input->shape.data(),
-                                                       input->shape.size())) == Error::Ok);
-  x.setData(input->data.data(), input->data.size());
-  REQUIRE(m.setInput(method.c_str(), 0, x) == Error::Ok);
-  Error e = m.execute(method.c_str());
-  INFO(m.errorDetail());
-  REQUIRE(e == Error::Ok);
-  const rt::EValue *out = m.output(method.c_str(), 0);
-  REQUIRE(out != nullptr);
-  REQUIRE(out->isTensor());
-  const rt::Tensor &y = out->toTensor();
-  REQUIRE(y.dtype() == rt::ScalarType::Float);
-  REQUIRE(static_cast<size_t>(y.numel()) * sizeof(float) == expected->data.size());
-  std::vector<float> want(static_cast<size_t>(y.numel()));
-  std::memcpy(want.data(), expected->data.data(), expected->data.size());
-  const float *got = y.dataAs<const float>();
-  size_t bad = 0;
-  for (size_t i = 0; i < want.size(); ++i)
-    if (!(std::fabs(double(got[i]) - want[i]) <= kAtol + kRtol * std::fabs(double(want[i]))))
-      ++bad;
-  INFO(method << ": " << bad << " of " << want.size() << " elements outside tolerance");
-  CHECK(bad == 0);
+  checkMethodOutput(m, method, PTEC_TWO_METHODS_DIR, method + "_");
 }
 
 /// Every context released and destroyed, no group left.

@@ -43,15 +43,24 @@ struct ToyContext {
 
 int alloc1, alloc2; // stand-ins for two programs' allocators (identity only)
 
-} // namespace
-
-TEST_CASE("cache: a hit shares the context and takes a reference", "[cache]") {
+/// A cache of toy contexts and the counts of their lives.
+struct ToyCache {
   Counters c;
   ContextCache<ToyContext> cache;
+
+  /// The build function of the context of `key` holding `value`.
+  auto builder(ContextKey key, int value) {
+    return [this, key, value]() -> Result<ToyContext *> {
+      return new (std::nothrow) ToyContext(&c, &cache, key, value);
+    };
+  }
+};
+
+} // namespace
+
+TEST_CASE_METHOD(ToyCache, "cache: a hit shares the context and takes a reference", "[cache]") {
   const ContextKey key{0x1234, &alloc1};
-  auto build = [&]() -> Result<ToyContext *> {
-    return new (std::nothrow) ToyContext(&c, &cache, key, 7);
-  };
+  auto build = builder(key, 7);
   AcquireOutcome how;
   auto e1 = cache.acquire(key, build, &how);
   REQUIRE(e1.ok());
@@ -78,13 +87,9 @@ TEST_CASE("cache: a hit shares the context and takes a reference", "[cache]") {
   CHECK(cache.release(nullptr) == Error::NotFound);
 }
 
-TEST_CASE("cache: a hit allocates nothing", "[cache]") {
-  Counters c;
-  ContextCache<ToyContext> cache;
+TEST_CASE_METHOD(ToyCache, "cache: a hit allocates nothing", "[cache]") {
   const ContextKey key{1, &alloc1};
-  auto build = [&]() -> Result<ToyContext *> {
-    return new (std::nothrow) ToyContext(&c, &cache, key, 1);
-  };
+  auto build = builder(key, 1);
   auto first = cache.acquire(key, build);
   REQUIRE(first.ok());
   const size_t before = ptec::test::threadHeapAllocations();
@@ -96,13 +101,9 @@ TEST_CASE("cache: a hit allocates nothing", "[cache]") {
   cache.release(first.get());
 }
 
-TEST_CASE("cache: the key is (signature, allocator)", "[cache]") {
-  Counters c;
-  ContextCache<ToyContext> cache;
+TEST_CASE_METHOD(ToyCache, "cache: the key is (signature, allocator)", "[cache]") {
   auto acquire = [&](ContextKey key) {
-    auto e = cache.acquire(key, [&]() -> Result<ToyContext *> {
-      return new (std::nothrow) ToyContext(&c, &cache, key, 0);
-    });
+    auto e = cache.acquire(key, builder(key, 0));
     REQUIRE(e.ok());
     return e.get();
   };
@@ -121,9 +122,8 @@ TEST_CASE("cache: the key is (signature, allocator)", "[cache]") {
   CHECK(c.destroyed == 3);
 }
 
-TEST_CASE("cache: failed builds and vetoed publications leave nothing", "[cache]") {
-  Counters c;
-  ContextCache<ToyContext> cache;
+TEST_CASE_METHOD(ToyCache, "cache: failed builds and vetoed publications leave nothing",
+                 "[cache]") {
   const ContextKey key{9, &alloc1};
   auto failing = cache.acquire(key, []() -> Result<ToyContext *> {
     return Error::MemoryAllocationFailed;
@@ -131,12 +131,7 @@ TEST_CASE("cache: failed builds and vetoed publications leave nothing", "[cache]
   CHECK(failing.error() == Error::MemoryAllocationFailed);
   CHECK(cache.size() == 0);
 
-  auto vetoed = cache.acquire(
-      key,
-      [&]() -> Result<ToyContext *> {
-        return new (std::nothrow) ToyContext(&c, &cache, key, 0);
-      },
-      [] { return Error::Internal; });
+  auto vetoed = cache.acquire(key, builder(key, 0), [] { return Error::Internal; });
   CHECK(vetoed.error() == Error::Internal);
   CHECK(cache.size() == 0);
   CHECK(c.built == 1);
@@ -196,18 +191,15 @@ TEST_CASE("cache: racing initializers, first published wins", "[cache][race]") {
   }
 }
 
-TEST_CASE("cache: concurrent acquire and release on several keys", "[cache][race]") {
-  Counters c;
-  ContextCache<ToyContext> cache;
+TEST_CASE_METHOD(ToyCache, "cache: concurrent acquire and release on several keys",
+                 "[cache][race]") {
   constexpr int kThreads = 16;
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 200; ++i) {
         const ContextKey key{static_cast<uint64_t>(i % 3), t % 2 ? &alloc1 : &alloc2};
-        auto e = cache.acquire(key, [&]() -> Result<ToyContext *> {
-          return new (std::nothrow) ToyContext(&c, &cache, key, i);
-        });
+        auto e = cache.acquire(key, builder(key, i));
         if (e.ok())
           cache.release(e.get());
       }

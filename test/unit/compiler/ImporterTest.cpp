@@ -27,18 +27,24 @@ pt2::TensorMeta meta(std::vector<int64_t> sizes, pt2::DType dtype = pt2::DType::
   return m;
 }
 
-pt2::Argument tensor(const std::string &name) {
+/// An argument of `kind` whose `field` holds `value`.
+template <typename T> pt2::Argument argument(AK kind, T pt2::Argument::*field, T value) {
   pt2::Argument a;
-  a.kind = AK::Tensor;
-  a.name = name;
+  a.kind = kind;
+  a.*field = std::move(value);
   return a;
 }
 
+pt2::Argument tensor(const std::string &name) {
+  return argument(AK::Tensor, &pt2::Argument::name, name);
+}
+
+pt2::Argument tensors(std::vector<std::string> names) {
+  return argument(AK::Tensors, &pt2::Argument::names, std::move(names));
+}
+
 pt2::Argument ints(std::vector<int64_t> v) {
-  pt2::Argument a;
-  a.kind = AK::Ints;
-  a.ints = std::move(v);
-  return a;
+  return argument(AK::Ints, &pt2::Argument::ints, std::move(v));
 }
 
 pt2::NamedArgument named(const std::string &name, pt2::Argument arg) {
@@ -157,10 +163,7 @@ TEST_CASE("tensor lists and optional tensor lists", "[import]") {
   pt2::Node cat;
   cat.target = "torch.ops.aten.cat.default";
   cat.name = "cat";
-  pt2::Argument list;
-  list.kind = AK::Tensors;
-  list.names = {"x", "x"};
-  cat.inputs = {named("tensors", list)};
+  cat.inputs = {named("tensors", tensors({"x", "x"}))};
   cat.outputs = {tensor("cat")};
   p.graph.tensorValues["cat"] = meta({4, 3});
 
@@ -199,10 +202,7 @@ TEST_CASE("list returns give one result per element", "[import]") {
   split.target = "torch.ops.aten.split_with_sizes.default";
   split.name = "split";
   split.inputs = {named("self", tensor("x")), named("split_sizes", ints({1, 1}))};
-  pt2::Argument outs;
-  outs.kind = AK::Tensors;
-  outs.names = {"a", "b"};
-  split.outputs = {outs};
+  split.outputs = {tensors({"a", "b"})};
   p.graph.tensorValues["a"] = meta({1, 3});
   p.graph.tensorValues["b"] = meta({1, 3});
   p.graph.nodes = {split};

@@ -9,6 +9,7 @@
 #include "runtime/backend/BackendInterface.h"
 #include "runtime/executor/Module.h"
 #include "runtime/kernels/KernelRegistry.h"
+#include "test/unit/runtime/ModuleTestUtil.h"
 #include "test/unit/runtime/PteTestUtil.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -127,13 +128,8 @@ struct RunResult {
 
 RunResult runTenCalls(const std::vector<uint8_t> &pte, const char *method = "forward") {
   demo::registerDemoBackend();
-  rt::ModuleOptions mo;
-  mo.kernels = rt::KernelResolver(&rt::findKernel);
-  std::string detail;
-  auto m = rt::Module::fromBytes(pte.data(), pte.size(), mo, &detail);
-  INFO(detail);
-  REQUIRE(m.ok());
-  rt::Module &module = *m.get();
+  auto m = rt::test::loadModuleWith(pte, rt::test::portableOptions());
+  rt::Module &module = *m;
   size_t before = rt::backendInitCount(demo::kDemoBackendId) +
                   rt::backendInitCount("PtecOptOutDemo");
   REQUIRE(module.loadMethod(method) == rt::Error::Ok);
@@ -312,13 +308,9 @@ TEST_CASE("a shared delegate call inside control flow", "[delegation][runtime]")
   };
   demo::registerDemoBackend();
   for (bool cond : {true, false}) {
-    std::vector<uint8_t> bytes = build(cond);
-    std::string detail;
-    auto m = rt::Module::fromBytes(bytes.data(), bytes.size(), {}, &detail);
-    INFO(detail);
-    REQUIRE(m.ok());
+    auto m = rt::test::loadModuleWith(build(cond), {});
     size_t before = rt::backendInitCount(demo::kDemoBackendId);
-    REQUIRE(m.get()->loadMethod("forward") == rt::Error::Ok);
+    REQUIRE(m->loadMethod("forward") == rt::Error::Ok);
     CHECK(rt::backendInitCount(demo::kDemoBackendId) - before == 1);
     std::vector<float> x = {1.0f, 2.0f}, z = {-7.0f, -7.0f};
     int64_t sizes[] = {2};
@@ -327,11 +319,11 @@ TEST_CASE("a shared delegate call inside control flow", "[delegation][runtime]")
     REQUIRE(tz.init(rt::ScalarType::Float, sizes) == rt::Error::Ok);
     tx.setData(x.data(), 8);
     tz.setData(z.data(), 8);
-    REQUIRE(m.get()->setInput("forward", 0, tx) == rt::Error::Ok);
-    REQUIRE(m.get()->setInput("forward", 1, tz) == rt::Error::Ok);
-    REQUIRE(m.get()->execute("forward") == rt::Error::Ok);
-    const float *y = m.get()->output("forward", 0)->toTensor().dataAs<const float>();
-    const float *zo = m.get()->output("forward", 1)->toTensor().dataAs<const float>();
+    REQUIRE(m->setInput("forward", 0, tx) == rt::Error::Ok);
+    REQUIRE(m->setInput("forward", 1, tz) == rt::Error::Ok);
+    REQUIRE(m->execute("forward") == rt::Error::Ok);
+    const float *y = m->output("forward", 0)->toTensor().dataAs<const float>();
+    const float *zo = m->output("forward", 1)->toTensor().dataAs<const float>();
     // The worked example of the spec: sin-Taylor of [1, 2].
     CHECK(y[0] == Approx(0.833333f));
     CHECK(y[1] == Approx(0.666667f));

@@ -25,11 +25,7 @@ std::vector<uint8_t> write(ProgramBuilder &b) {
 /// forward (a constant in segment 0) and prefill (a shared demo delegate).
 std::vector<uint8_t> sample() {
   ProgramBuilder b;
-  std::vector<uint8_t> w(24, 5);
-  uint32_t wi = b.addConstant(w.data(), w.size());
-  uint32_t blob = addBlob(b, demoBlob());
-  b.program.execution_plan.push_back(addPlan("forward", wi));
-  b.program.execution_plan.push_back(delegatePlan("prefill", blob, 3));
+  addSampleMethods(b, std::vector<uint8_t>(24, 5), {}, "prefill", 3);
   return write(b);
 }
 

@@ -18,12 +18,7 @@ namespace {
 // shared by 10 calls, with a 1-byte compile spec).
 std::vector<uint8_t> sampleProgram() {
   ProgramBuilder b;
-  std::vector<uint8_t> w(24, 5), m(8, 1);
-  uint32_t wi = b.addConstant(w.data(), w.size());
-  b.addMutableData(m.data(), m.size());
-  uint32_t blob = addBlob(b, demoBlob());
-  b.program.execution_plan.push_back(addPlan("forward", wi));
-  b.program.execution_plan.push_back(delegatePlan("prefill", blob, 10));
+  addSampleMethods(b, std::vector<uint8_t>(24, 5), std::vector<uint8_t>(8, 1), "prefill", 10);
   std::vector<uint8_t> out;
   std::string err;
   REQUIRE(trySerializeProgram(b, {}, &out, &err));
@@ -65,29 +60,30 @@ TEST_CASE("inspect: summary of a written program", "[inspect]") {
   CHECK(v.header.segmentBaseOffset % 128 == 0);
   std::string s = summarizePte(v, "sample.pte");
   INFO(s);
-  CHECK(contains(s, "sample.pte: " + std::to_string(bytes.size()) +
-                        " bytes, identifier ET12"));
-  CHECK(contains(s, "methods: 2"));
-  CHECK(contains(s, "method forward"));
-  CHECK(contains(s, "method prefill"));
-  CHECK(contains(s, "%0 Tensor float32[2, 3] planned mem 1 @ 0"));
-  CHECK(contains(s, "%3 Tensor float32[2, 3] planned mem 1 @ 32"));
-  CHECK(contains(s, "[0] aten::add.out  (1 call)"));
-  CHECK(contains(s, "[0] BackendWithCompilerDemo  processed: segment 2 (" +
-                        std::to_string(demoBlob().size()) +
-                        " bytes), shared by 10 calls (instructions 0, 1, 2, 3, "
-                        "4, 5, 6, 7, ...)"));
-  CHECK(contains(s, "compile spec max_value = 0x04 (1 byte)"));
-  CHECK(contains(s, "planned memory: arena 1: 64 bytes"));
-  CHECK(contains(s, "segments (3):"));
-  CHECK(contains(s, "[0] offset 0, size 24"));
-  CHECK(contains(s, ": constants"));
-  CHECK(contains(s, "[1] offset 128, size 8"));
-  CHECK(contains(s, ": mutable data"));
-  CHECK(contains(s, "[2] offset 256, size " + std::to_string(demoBlob().size())));
-  CHECK(contains(s, "delegate blob for prefill.delegates[0]"));
-  CHECK(contains(s, "constants: 1 buffer in segment 0 (24 bytes)"));
-  CHECK(contains(s, "instructions: 10 (10 DelegateCall)"));
+  const std::string blobSize = std::to_string(demoBlob().size());
+  const std::vector<std::string> lines = {
+      "sample.pte: " + std::to_string(bytes.size()) + " bytes, identifier ET12",
+      "methods: 2",
+      "method forward",
+      "method prefill",
+      "%0 Tensor float32[2, 3] planned mem 1 @ 0",
+      "%3 Tensor float32[2, 3] planned mem 1 @ 32",
+      "[0] aten::add.out  (1 call)",
+      "[0] BackendWithCompilerDemo  processed: segment 2 (" + blobSize +
+          " bytes), shared by 10 calls (instructions 0, 1, 2, 3, 4, 5, 6, 7, ...)",
+      "compile spec max_value = 0x04 (1 byte)",
+      "planned memory: arena 1: 64 bytes",
+      "segments (3):",
+      "[0] offset 0, size 24",
+      ": constants",
+      "[1] offset 128, size 8",
+      ": mutable data",
+      "[2] offset 256, size " + blobSize,
+      "delegate blob for prefill.delegates[0]",
+      "constants: 1 buffer in segment 0 (24 bytes)",
+      "instructions: 10 (10 DelegateCall)"};
+  for (const std::string &line : lines)
+    CHECK(contains(s, line));
 }
 
 TEST_CASE("inspect: JSON dump with container keys", "[inspect]") {
@@ -98,23 +94,23 @@ TEST_CASE("inspect: JSON dump with container keys", "[inspect]") {
   REQUIRE(dumpPteJson(v, {}, &json, &err));
   INFO(json.substr(0, 4000));
   CHECK(json.front() == '{');
-  CHECK(contains(json, "\"execution_plan\": ["));
-  CHECK(contains(json, "\"name\": \"forward\""));
-  CHECK(contains(json, "\"name\": \"aten::add\""));
-  CHECK(contains(json, "\"overload\": \"out\""));
-  CHECK(contains(json, "\"id\": \"BackendWithCompilerDemo\""));
-  CHECK(contains(json, "\"location\": \"SEGMENT\""));
-  CHECK(contains(json, "\"val_type\": \"Tensor\""));
-  CHECK(contains(json, "\"instr_args_type\": \"DelegateCall\""));
-  CHECK(contains(json, "\"delegates\": [\n"));
-  CHECK(contains(json, "\"constant_buffer\": [\n"));
-  CHECK(contains(json, "\"extended_header\": {\n    \"magic\": \"eh00\",\n    "
-                       "\"length\": 32,"));
-  CHECK(contains(json, "\"segment_data_size\": " +
-                           std::to_string(v.header.segmentDataSize)));
-  CHECK(contains(json, "\"segment_table\": [\n    {\"index\": 0, \"offset\": 0, "
-                       "\"size\": 24, \"file_offset\": " +
-                           std::to_string(v.header.segmentBaseOffset) + "}"));
+  const std::vector<std::string> fragments = {
+      "\"execution_plan\": [",
+      "\"name\": \"forward\"",
+      "\"name\": \"aten::add\"",
+      "\"overload\": \"out\"",
+      "\"id\": \"BackendWithCompilerDemo\"",
+      "\"location\": \"SEGMENT\"",
+      "\"val_type\": \"Tensor\"",
+      "\"instr_args_type\": \"DelegateCall\"",
+      "\"delegates\": [\n",
+      "\"constant_buffer\": [\n",
+      "\"extended_header\": {\n    \"magic\": \"eh00\",\n    \"length\": 32,",
+      "\"segment_data_size\": " + std::to_string(v.header.segmentDataSize),
+      "\"segment_table\": [\n    {\"index\": 0, \"offset\": 0, \"size\": 24, \"file_offset\": " +
+          std::to_string(v.header.segmentBaseOffset) + "}"};
+  for (const std::string &fragment : fragments)
+    CHECK(contains(json, fragment));
   CHECK(json.substr(json.size() - 4) == "]\n}\n");
 
   // The value of the 1-byte compile spec is a number array, or elided.

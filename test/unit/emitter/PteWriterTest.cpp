@@ -332,12 +332,7 @@ TEST_CASE("writer: one-byte compile spec is followed by zero bytes", "[writer]")
 
 TEST_CASE("writer: output is byte-deterministic", "[writer]") {
   auto build = [](ProgramBuilder &b) {
-    std::vector<uint8_t> w(100, 3), m(8, 1);
-    uint32_t wi = b.addConstant(w.data(), w.size());
-    b.addMutableData(m.data(), m.size());
-    uint32_t blob = addBlob(b, demoBlob());
-    b.program.execution_plan.push_back(addPlan("forward", wi));
-    b.program.execution_plan.push_back(delegatePlan("method2", blob, 2));
+    addSampleMethods(b, std::vector<uint8_t>(100, 3), std::vector<uint8_t>(8, 1), "method2", 2);
   };
   ProgramBuilder b1, b2;
   build(b1);

@@ -52,16 +52,26 @@ bool fileIs(const std::string &path, const std::vector<uint8_t> &want) {
                      << "; first difference at byte " << at);
   return false;
 }
+
+/// `bytes` written to the file `path`, mapped; the test stops when the
+/// mapping fails.
+std::shared_ptr<const io::MappedFile> mappedCopy(const std::string &path,
+                                                 const std::vector<uint8_t> &bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char *>(bytes.data()),
+                                              std::streamsize(bytes.size()));
+  std::string err;
+  auto m = io::MappedFile::open(path, &err);
+  INFO(err);
+  REQUIRE(m);
+  return m;
+}
 }  // namespace
 
 TEST_CASE("chunks from a mapped file are copied file to file, byte for byte", "[writer][stream]") {
   const std::vector<uint8_t> source = pattern((5 << 20) + 333, 1);
   const std::string in = tempPath(), out = tempPath();
-  std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char *>(source.data()),
-                                            std::streamsize(source.size()));
+  auto m = mappedCopy(in, source);
   std::string err;
-  auto m = io::MappedFile::open(in, &err);
-  REQUIRE(m);
   const std::vector<uint8_t> heap = pattern(1000, 2);
   // Mapped at odd offsets, heap bytes, zeros, the mapping's tail.
   std::vector<pte::FileChunk> chunks = {{m->data() + 17, 3 << 20},
@@ -123,11 +133,8 @@ TEST_CASE("streamed .pte and .ptd files equal the in-memory serialization", "[wr
   // the two writers honest.
   const std::vector<uint8_t> source = pattern((2 << 20) + 77, 9);
   const std::string in = tempPath(), pteOut = tempPath(), ptdOut = tempPath();
-  std::ofstream(in, std::ios::binary).write(reinterpret_cast<const char *>(source.data()),
-                                            std::streamsize(source.size()));
+  auto m = mappedCopy(in, source);
   std::string err;
-  auto m = io::MappedFile::open(in, &err);
-  REQUIRE(m);
   const std::vector<uint8_t> heap = pattern(4099, 10);
 
   pte::ProgramBuilder b;

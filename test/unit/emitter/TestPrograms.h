@@ -40,23 +40,11 @@ inline std::unique_ptr<fb::EValueT> intValue(int64_t x) {
   return v;
 }
 
-inline std::unique_ptr<fb::InstructionT> kernelCall(int op,
-                                                    std::vector<int32_t> args) {
-  fb::KernelCallT k;
-  k.op_index = op;
-  k.args = std::move(args);
+// One instruction holding `call` (a KernelCallT, DelegateCallT, ...).
+template <typename Call>
+std::unique_ptr<fb::InstructionT> instruction(Call call) {
   auto in = std::make_unique<fb::InstructionT>();
-  in->instr_args.Set(std::move(k));
-  return in;
-}
-
-inline std::unique_ptr<fb::InstructionT> delegateCall(int d,
-                                                      std::vector<int32_t> args) {
-  fb::DelegateCallT k;
-  k.delegate_index = d;
-  k.args = std::move(args);
-  auto in = std::make_unique<fb::InstructionT>();
-  in->instr_args.Set(std::move(k));
+  in->instr_args.Set(std::move(call));
   return in;
 }
 
@@ -72,7 +60,10 @@ inline std::unique_ptr<fb::ExecutionPlanT> addPlan(const std::string &name,
   p->inputs = {0};
   p->outputs = {3};
   auto chain = std::make_unique<fb::ChainT>();
-  chain->instructions.push_back(kernelCall(0, {0, 1, 2, 3, 3}));
+  fb::KernelCallT add;
+  add.op_index = 0;
+  add.args = {0, 1, 2, 3, 3};
+  chain->instructions.push_back(instruction(std::move(add)));
   p->chains.push_back(std::move(chain));
   auto op = std::make_unique<fb::OperatorT>();
   op->name = "aten::add";
@@ -108,8 +99,11 @@ inline std::unique_ptr<fb::ExecutionPlanT> delegatePlan(const std::string &name,
   p->inputs = {0};
   p->outputs = {1};
   auto chain = std::make_unique<fb::ChainT>();
+  fb::DelegateCallT sin;
+  sin.delegate_index = 0;
+  sin.args = {0, 1};
   for (int i = 0; i < calls; ++i)
-    chain->instructions.push_back(delegateCall(0, {0, 1}));
+    chain->instructions.push_back(instruction(sin));
   p->chains.push_back(std::move(chain));
   p->delegates.push_back(demoDelegate(blobIdx));
   p->non_const_buffer_sizes = {0, 32};
@@ -123,6 +117,20 @@ inline std::string demoBlob() {
 
 inline uint32_t addBlob(ProgramBuilder &b, const std::string &s) {
   return b.addDelegateBlob(reinterpret_cast<const uint8_t *>(s.data()), s.size());
+}
+
+/// The sample of two methods: forward (addPlan over `weight`, a constant) and
+/// `method` (delegatePlan: the demo blob, called `calls` times); a mutable
+/// data segment too unless `mutableData` is empty.
+inline void addSampleMethods(ProgramBuilder &b, const std::vector<uint8_t> &weight,
+                             const std::vector<uint8_t> &mutableData, const std::string &method,
+                             int calls) {
+  uint32_t wi = b.addConstant(weight.data(), weight.size());
+  if (!mutableData.empty())
+    b.addMutableData(mutableData.data(), mutableData.size());
+  uint32_t blob = addBlob(b, demoBlob());
+  b.program.execution_plan.push_back(addPlan("forward", wi));
+  b.program.execution_plan.push_back(delegatePlan(method, blob, calls));
 }
 
 } // namespace ptec::pte::testing

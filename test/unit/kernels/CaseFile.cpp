@@ -60,19 +60,23 @@ Tensor *Boxer::tensor(ScalarType dt, const std::vector<int64_t> &sizes, size_t c
   return &t;
 }
 
+/// Copies `values`, one per element, into `x`; `what` names the caller when
+/// their count is not x's.
+template <typename T> static void fill(Tensor *x, const std::vector<T> &values, const char *what) {
+  if (values.size() != static_cast<size_t>(x->numel()))
+    throw std::runtime_error(std::string(what) + ": value count does not match shape");
+  std::memcpy(x->mutableData(), values.data(), values.size() * sizeof(T));
+}
+
 EValue *Boxer::f32(const std::vector<int64_t> &sizes, const std::vector<float> &values) {
   Tensor *x = tensor(ScalarType::Float, sizes);
-  if (values.size() != static_cast<size_t>(x->numel()))
-    throw std::runtime_error("f32: value count does not match shape");
-  std::memcpy(x->mutableData(), values.data(), values.size() * sizeof(float));
+  fill(x, values, "f32");
   return t(x);
 }
 
 EValue *Boxer::i64(const std::vector<int64_t> &sizes, const std::vector<int64_t> &values) {
   Tensor *x = tensor(ScalarType::Long, sizes);
-  if (values.size() != static_cast<size_t>(x->numel()))
-    throw std::runtime_error("i64: value count does not match shape");
-  std::memcpy(x->mutableData(), values.data(), values.size() * sizeof(int64_t));
+  fill(x, values, "i64");
   return t(x);
 }
 

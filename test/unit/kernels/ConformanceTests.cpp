@@ -53,12 +53,7 @@ bool valuesUnspecified(const std::string &kernel) {
 }
 
 bool sameSizes(const rt::Tensor &a, const rt::Tensor &b) {
-  if (a.dim() != b.dim())
-    return false;
-  for (int i = 0; i < a.dim(); ++i)
-    if (a.size(i) != b.size(i))
-      return false;
-  return true;
+  return std::equal(a.sizes().begin(), a.sizes().end(), b.sizes().begin(), b.sizes().end());
 }
 
 /// Runs one case; returns "" on success, else what went wrong.

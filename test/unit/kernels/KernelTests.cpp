@@ -462,7 +462,7 @@ TEST_CASE("mm: Eigen path (scratch) and plain loop (no scratch) agree on large s
 
 namespace {
 
-const uint8_t kChannelsLast[] = {0, 2, 3, 1};
+const uint8_t kContiguous[] = {0, 1, 2, 3}, kChannelsLast[] = {0, 2, 3, 1};
 
 /// A float [n, c, h, w] tensor in dim order `order`, holding `logical` (its
 /// row-major NCHW values) laid out in that order.
@@ -518,8 +518,7 @@ TEST_CASE("tensor strides follow the dim order", "[kernels][dim_order]") {
 
 TEST_CASE("_to_dim_order_copy converts NCHW to channels-last and back", "[kernels][dim_order]") {
   Boxer b;
-  const uint8_t contiguous[] = {0, 1, 2, 3};
-  EValue *x = nchw(b, {1, 3, 2, 2}, contiguous, iota(12));
+  EValue *x = nchw(b, {1, 3, 2, 2}, kContiguous, iota(12));
   EValue *cl = nchw(b, {1, 3, 2, 2}, kChannelsLast, std::vector<float>(12, 0));
   rt::KernelContext ctx;
   REQUIRE(call(ctx, "dim_order_ops::_to_dim_order_copy.out",
@@ -540,38 +539,35 @@ TEST_CASE("_to_dim_order_copy converts NCHW to channels-last and back", "[kernel
 
 TEST_CASE("dim_order_ops argument checks", "[kernels][dim_order]") {
   Boxer b;
-  const uint8_t contiguous[] = {0, 1, 2, 3};
-  EValue *x = nchw(b, {1, 2, 2, 2}, contiguous, iota(8));
+  EValue *x = nchw(b, {1, 2, 2, 2}, kContiguous, iota(8));
   EValue *cl = nchw(b, {1, 2, 2, 2}, kChannelsLast, std::vector<float>(8, 0));
   rt::KernelContext ctx;
+  const char *clone = "dim_order_ops::_clone_dim_order.out";
+  // `op` refuses (x, nonBlocking, dimOrder, out, out), saying `why` (if given).
+  auto refused = [&](const char *op, bool nonBlocking, EValue *dimOrder, EValue *out,
+                     const char *why) {
+    CHECK(call(ctx, op, {x, b.b(nonBlocking), dimOrder, out, out}) == Error::InvalidArgument);
+    if (why)
+      CHECK(contains(ctx.message(), why));
+  };
   SECTION("out's order must be the requested one") {
-    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
-               {x, b.b(false), b.intList({0, 1, 2, 3}), cl, cl}) == Error::InvalidArgument);
-    CHECK(contains(ctx.message(), "out's dim order differs from dim_order"));
+    refused(clone, false, b.intList({0, 1, 2, 3}), cl, "out's dim order differs from dim_order");
   }
   SECTION("without dim_order out keeps self's") {
-    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
-               {x, b.b(false), b.none(), cl, cl}) == Error::InvalidArgument);
-    CHECK(contains(ctx.message(), "out must keep self's dim order"));
+    refused(clone, false, b.none(), cl, "out must keep self's dim order");
   }
   SECTION("only contiguous or channels-last orders") {
-    CHECK(call(ctx, "dim_order_ops::_to_dim_order_copy.out",
-               {x, b.b(false), b.intList({1, 0, 2, 3}), cl, cl}) == Error::InvalidArgument);
-    CHECK(contains(ctx.message(), "contiguous or channels-last"));
+    refused("dim_order_ops::_to_dim_order_copy.out", false, b.intList({1, 0, 2, 3}), cl,
+            "contiguous or channels-last");
   }
   SECTION("clone keeps the dtype") {
-    EValue *li = b.t(b.tensor(ScalarType::Long, {1, 2, 2, 2}));
-    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
-               {x, b.b(false), b.none(), li, li}) == Error::InvalidArgument);
+    refused(clone, false, b.none(), b.t(b.tensor(ScalarType::Long, {1, 2, 2, 2})), nullptr);
   }
   SECTION("blocking only") {
-    CHECK(call(ctx, "dim_order_ops::_clone_dim_order.out",
-               {x, b.b(true), b.intList({0, 2, 3, 1}), cl, cl}) == Error::InvalidArgument);
-    CHECK(contains(ctx.message(), "non_blocking"));
+    refused(clone, true, b.intList({0, 2, 3, 1}), cl, "non_blocking");
   }
   SECTION("clone into channels-last") {
-    REQUIRE(call(ctx, "dim_order_ops::_clone_dim_order.out",
-                 {x, b.b(false), b.intList({0, 2, 3, 1}), cl, cl}) == Error::Ok);
+    REQUIRE(call(ctx, clone, {x, b.b(false), b.intList({0, 2, 3, 1}), cl, cl}) == Error::Ok);
     CHECK(logicalValues(cl) == iota(8));
   }
 }

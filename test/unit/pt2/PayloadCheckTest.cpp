@@ -26,6 +26,15 @@ std::string errorOf(const std::string &bytes) {
 }
 
 const char *kWeight = "m/data/weights/weight_0";  // fc.weight, 24 bytes
+
+/// The error reading `zip` names fc.weight, its archive entry and `why`.
+void checkWeightError(const std::string &zip, const char *why) {
+  std::string msg = errorOf(zip);
+  INFO(msg);
+  CHECK(msg.find("weight 'fc.weight'") != std::string::npos);
+  CHECK(msg.find(kWeight) != std::string::npos);
+  CHECK(msg.find(why) != std::string::npos);
+}
 }  // namespace
 
 TEST_CASE("zeroed central-directory sizes do not read as an empty (all-zero) weight",
@@ -34,11 +43,7 @@ TEST_CASE("zeroed central-directory sizes do not read as an empty (all-zero) wei
     std::string zip = writeZip(basicEntries(), style);
     patchCentral(zip, kWeight, 20, 0);
     patchCentral(zip, kWeight, 24, 0);
-    std::string msg = errorOf(zip);
-    INFO(msg);
-    CHECK(msg.find("weight 'fc.weight'") != std::string::npos);
-    CHECK(msg.find(kWeight) != std::string::npos);
-    CHECK(msg.find("CRC-32") != std::string::npos);
+    checkWeightError(zip, "CRC-32");
   }
 }
 
@@ -50,11 +55,7 @@ TEST_CASE("a payload byte changed after writing fails the CRC check", "[pt2][pay
     size_t at = zip.find(original);
     REQUIRE(at != std::string::npos);
     zip[at + 5] = static_cast<char>(zip[at + 5] ^ 0x10);
-    std::string msg = errorOf(zip);
-    INFO(msg);
-    CHECK(msg.find("weight 'fc.weight'") != std::string::npos);
-    CHECK(msg.find(kWeight) != std::string::npos);
-    CHECK(msg.find("CRC") != std::string::npos);
+    checkWeightError(zip, "CRC");
   }
 }
 

@@ -164,8 +164,7 @@ TEST_CASE("unknown backends and bad blobs are load errors", "[runtime][delegate]
   }
   SECTION("segment blob index out of range") {
     fb::ProgramT p = delegateProgram(true);
-    p.execution_plan[0]->delegates[0]->processed->location = fb::DataLocation::SEGMENT;
-    p.execution_plan[0]->delegates[0]->processed->index = 2;
+    useSegmentBlob(*p.execution_plan[0]->delegates[0], 2);
     REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
     REQUIRE_THAT(detail, Contains("processed SEGMENT index 2 out of range (1 segments)"));
   }
@@ -227,8 +226,7 @@ TEST_CASE("a SEGMENT blob reaches init as the segment's bytes", "[runtime][deleg
   registerTestBackends();
   testBackendStats() = {};
   fb::ProgramT p = delegateProgram(true);
-  p.execution_plan[0]->delegates[0]->processed->location = fb::DataLocation::SEGMENT;
-  p.execution_plan[0]->delegates[0]->processed->index = 1;
+  useSegmentBlob(*p.execution_plan[0]->delegates[0], 1);
   std::string blob = "segment-blob-bytes";
   std::vector<uint8_t> seg(blob.begin(), blob.end());
   auto m = loadModule(serialize(p, {{}, seg}));

@@ -3,6 +3,7 @@
 // view_copy's IntList reads at call time, outputs at their current shape, and
 // the refusal of inputs above their bounds. Uses the portable kernels (and
 // the prim ops findKernel also finds).
+#include "test/unit/runtime/ModuleTestUtil.h"
 #include "test/unit/runtime/RuntimeTestHelpers.h"
 
 #include <catch2/catch.hpp>
@@ -16,13 +17,13 @@ using Catch::Matchers::Contains;
 namespace {
 
 std::unique_ptr<Module> loadPortable(const std::vector<uint8_t> &bytes) {
-  ModuleOptions o;
-  o.kernels = KernelResolver(&findKernel);
-  std::string detail;
-  auto m = Module::fromBytes(bytes.data(), bytes.size(), o, &detail);
-  INFO(detail);
-  REQUIRE(m.ok());
-  return std::move(m.get());
+  return loadModuleWith(bytes, portableOptions());
+}
+
+/// Loads the forward method of `m`; the test stops when it does not load.
+Method *loadForward(Module &m) {
+  REQUIRE(m.loadMethod("forward") == Error::Ok);
+  return m.method("forward");
 }
 
 std::vector<int64_t> shapeOf(const EValue *v) {
@@ -69,8 +70,7 @@ TEST_CASE("sym_size feeds a view's IntList at call time under a DYNAMIC_BOUND in
           "[runtime][dynamic]") {
   DynamicViewProgram prog;
   auto m = loadPortable(serialize(prog.p, {{}}));
-  REQUIRE(m->loadMethod("forward") == Error::Ok);
-  Method *method = m->method("forward");
+  Method *method = loadForward(*m);
 
   for (int64_t n : {8, 6, 32, 22}) {
     INFO("x is [2, " << n << "]");
@@ -98,8 +98,7 @@ TEST_CASE("a DYNAMIC_BOUND input above its bound is refused, naming the dimensio
           "[runtime][dynamic]") {
   DynamicViewProgram prog;
   auto m = loadPortable(serialize(prog.p, {{}}));
-  REQUIRE(m->loadMethod("forward") == Error::Ok);
-  Method *method = m->method("forward");
+  Method *method = loadForward(*m);
 
   std::vector<float> data(2 * 33, 1.0f);
   HostTensor over({2, 33}, data);
@@ -140,8 +139,7 @@ TEST_CASE("a STATIC input still takes only its declared shape", "[runtime][dynam
   prog.p.execution_plan[0]->values[prog.x]->val.AsTensor()->shape_dynamism =
       fb::TensorShapeDynamism::STATIC;
   auto m = loadPortable(serialize(prog.p, {{}}));
-  REQUIRE(m->loadMethod("forward") == Error::Ok);
-  Method *method = m->method("forward");
+  Method *method = loadForward(*m);
   HostTensor smaller({2, 8}, std::vector<float>(16, 1.0f));
   REQUIRE(method->setInput(0, smaller.t) == Error::InvalidArgument);
   CHECK_THAT(method->errorDetail(), Contains("input 0: shape [2, 8], the method expects [2, 32]"));
@@ -165,14 +163,9 @@ TEST_CASE("prim ops are resolved and their arity is checked at load", "[runtime]
     b.plan().inputs = {x};
     b.plan().outputs = {dim};
     emptyConstantSegment(p);
-    std::vector<uint8_t> bytes = serialize(p, {{}});
-    ModuleOptions o;
-    o.kernels = KernelResolver(&findKernel);
-    std::string detail;
-    auto m = Module::fromBytes(bytes.data(), bytes.size(), o, &detail);
-    REQUIRE(m.ok());
-    REQUIRE(m.get()->loadMethod("forward") == Error::InvalidProgram);
-    CHECK_THAT(m.get()->errorDetail(),
+    auto m = loadPortable(serialize(p, {{}}));
+    REQUIRE(m->loadMethod("forward") == Error::InvalidProgram);
+    CHECK_THAT(m->errorDetail(),
                Contains("(aten::sym_size.int): KernelCall has 2 args, the kernel takes exactly 3"));
   }
   SECTION("a binary prim op with an extra argument") {
@@ -182,13 +175,9 @@ TEST_CASE("prim ops are resolved and their arity is checked at load", "[runtime]
     b.kernelCall(b.op("executorch_prim::add", "Scalar"), {a, c, r, r});
     b.plan().outputs = {r};
     emptyConstantSegment(p);
-    std::vector<uint8_t> bytes = serialize(p, {{}});
-    ModuleOptions o;
-    o.kernels = KernelResolver(&findKernel);
-    auto m = Module::fromBytes(bytes.data(), bytes.size(), o);
-    REQUIRE(m.ok());
-    REQUIRE(m.get()->loadMethod("forward") == Error::InvalidProgram);
-    CHECK_THAT(m.get()->errorDetail(),
+    auto m = loadPortable(serialize(p, {{}}));
+    REQUIRE(m->loadMethod("forward") == Error::InvalidProgram);
+    CHECK_THAT(m->errorDetail(),
                Contains("(executorch_prim::add.Scalar): KernelCall has 4 args, the kernel takes "
                         "exactly 3"));
   }

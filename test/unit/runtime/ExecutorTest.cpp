@@ -147,10 +147,7 @@ TEST_CASE("constant tensors are read from the constant segment", "[runtime]") {
   auto m = loadModule(bytes);
   REQUIRE(m->program().hasExtendedHeader());
   REQUIRE(m->loadMethod("forward") == Error::Ok);
-  HostTensor hx({3}, {1, 2, 3});
-  REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
-  REQUIRE(m->execute("forward") == Error::Ok);
-  REQUIRE(floatsOf(m->output("forward", 0)) == std::vector<float>{101, 202, 303});
+  REQUIRE(runWithInput(*m, "forward", {3}, {1, 2, 3}) == std::vector<float>{101, 202, 303});
 }
 
 TEST_CASE("mutable buffers start from the mutable-data segment", "[runtime]") {
@@ -170,18 +167,13 @@ TEST_CASE("mutable buffers start from the mutable-data segment", "[runtime]") {
   b.plan().outputs = {sum};
   auto m = loadModule(serialize(p, {{}, bytesOf(init)}));
   REQUIRE(m->loadMethod("forward") == Error::Ok);
-  HostTensor hx({2}, {1, 1});
-  REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
-  REQUIRE(m->execute("forward") == Error::Ok);
-  REQUIRE(floatsOf(m->output("forward", 0)) == std::vector<float>{8, 9});
+  REQUIRE(runWithInput(*m, "forward", {2}, {1, 1}) == std::vector<float>{8, 9});
   REQUIRE(m->execute("forward") == Error::Ok); // the state persists
   REQUIRE(floatsOf(m->output("forward", 0)) == std::vector<float>{9, 10});
   // Reloading the method starts again from the segment's initial state.
   REQUIRE(m->unloadMethod("forward") == Error::Ok);
   REQUIRE(m->loadMethod("forward") == Error::Ok);
-  REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
-  REQUIRE(m->execute("forward") == Error::Ok);
-  REQUIRE(floatsOf(m->output("forward", 0)) == std::vector<float>{8, 9});
+  REQUIRE(runWithInput(*m, "forward", {2}, {1, 1}) == std::vector<float>{8, 9});
 }
 
 TEST_CASE("boxed IntList arguments reach the kernel", "[runtime]") {
@@ -403,10 +395,7 @@ TEST_CASE("EXTERNAL tensors read named data", "[runtime]") {
   b.plan().outputs = {out};
   auto m = loadModule(serialize(p, {{}, bytesOf(w)}));
   REQUIRE(m->loadMethod("forward") == Error::Ok);
-  HostTensor hx({2}, {1, 1});
-  REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
-  REQUIRE(m->execute("forward") == Error::Ok);
-  REQUIRE(floatsOf(m->output("forward", 0)) == std::vector<float>{5, 6});
+  REQUIRE(runWithInput(*m, "forward", {2}, {1, 1}) == std::vector<float>{5, 6});
 
   SECTION("an unknown key is reported by name") {
     b.tensorAt(c).extra_tensor_info->fully_qualified_name = "nope";

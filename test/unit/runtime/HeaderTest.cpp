@@ -69,8 +69,7 @@ std::vector<uint8_t> segmentedProgram() {
   int alpha = b.intValue(1);
   int out = b.plannedTensor({2}, 1, 48);
   int d = b.delegate("RtTestBackend", 0);
-  b.plan().delegates[d]->processed->location = fb::DataLocation::SEGMENT;
-  b.plan().delegates[d]->processed->index = 2;
+  useSegmentBlob(*b.plan().delegates[d], 2);
   b.delegateCall(d, {x, cv, mid});
   b.kernelCall(b.op("aten::add", "out"), {mid, state, alpha, out, out});
   b.plan().inputs = {x};
@@ -89,10 +88,7 @@ std::vector<float> runSegmented(const std::vector<uint8_t> &bytes) {
   auto m = loadModule(bytes);
   REQUIRE(m->loadMethod("forward") == Error::Ok);
   REQUIRE(testBackendStats().lastBlob == "blob");
-  HostTensor hx({2}, {1, 2});
-  REQUIRE(m->setInput("forward", 0, hx.t) == Error::Ok);
-  REQUIRE(m->execute("forward") == Error::Ok);
-  return floatsOf(m->output("forward", 0));
+  return runWithInput(*m, "forward", {2}, {1, 2});
 }
 
 std::vector<float> runPlain(const std::vector<uint8_t> &bytes) {

@@ -140,36 +140,30 @@ TEST_CASE("segment table problems are rejected at program load", "[runtime][malf
     REQUIRE_THAT(detail, Contains("segments[0] [0, +16)"));
     REQUIRE_THAT(detail, Contains("runs past the end of the file"));
   }
-  SECTION("constant offset past the segment") {
+  // forward returning one constant tensor of `sizes` (data_buffer_idx
+  // `index`) over a constant segment holding `w`, its entry moved to
+  // `offset` when one is given, does not load.
+  auto constantRefused = [&](std::vector<float> w, std::vector<int32_t> sizes, uint32_t index,
+                             int64_t offset = -1) {
     fb::ProgramT p;
     PlanBuilder b(addPlan(p, "forward"));
-    std::vector<float> w = {1, 2};
     std::vector<uint8_t> seg = constantSegment(p, 0, {bytesOf(w)});
-    int c = b.tensor({4}, 1); // needs 16 bytes, the entry has 8
-    b.plan().outputs = {c};
+    if (offset >= 0)
+      p.constant_segment->offsets[1] = static_cast<uint64_t>(offset);
+    b.plan().outputs = {b.tensor(sizes, index)};
     REQUIRE(loadMethodError(serialize(p, {seg}), "forward", detail) == Error::InvalidProgram);
+  };
+  SECTION("constant offset past the segment") {
+    constantRefused({1, 2}, {4}, 1); // needs 16 bytes, the entry has 8
     REQUIRE_THAT(detail, Contains("value 0"));
     REQUIRE_THAT(detail, Contains("runs past the constant segment"));
   }
   SECTION("constant offset not aligned to the element size") {
-    fb::ProgramT p;
-    PlanBuilder b(addPlan(p, "forward"));
-    std::vector<float> w = {1, 2, 3};
-    std::vector<uint8_t> seg = constantSegment(p, 0, {bytesOf(w)});
-    p.constant_segment->offsets[1] = 2;
-    int c = b.tensor({2}, 1);
-    b.plan().outputs = {c};
-    REQUIRE(loadMethodError(serialize(p, {seg}), "forward", detail) == Error::InvalidProgram);
+    constantRefused({1, 2, 3}, {2}, 1, 2);
     REQUIRE_THAT(detail, Contains("value 0: constant data is not aligned"));
   }
   SECTION("constant index past the offsets") {
-    fb::ProgramT p;
-    PlanBuilder b(addPlan(p, "forward"));
-    std::vector<float> w = {1, 2};
-    std::vector<uint8_t> seg = constantSegment(p, 0, {bytesOf(w)});
-    int c = b.tensor({2}, 9);
-    b.plan().outputs = {c};
-    REQUIRE(loadMethodError(serialize(p, {seg}), "forward", detail) == Error::InvalidProgram);
+    constantRefused({1, 2}, {2}, 9);
     REQUIRE_THAT(detail, Contains("data_buffer_idx 9 out of range"));
   }
 }
@@ -178,197 +172,173 @@ TEST_CASE("malformed values are rejected at method load", "[runtime][malformed]"
   std::string detail;
   fb::ProgramT p = addProgram();
   PlanBuilder b(*p.execution_plan[0]);
+  // Loading forward, as edited so far, gives `want`, the detail holding `why`.
+  auto expectLoad = [&](Error want, const char *why = nullptr) {
+    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == want);
+    if (why)
+      REQUIRE_THAT(detail, Contains(why));
+  };
 
   SECTION("input index out of range") {
     b.plan().inputs = {0, 99};
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("plan 'forward' inputs[1] = 99 out of range (4 values)"));
+    expectLoad(Error::InvalidProgram, "plan 'forward' inputs[1] = 99 out of range (4 values)");
   }
   SECTION("output index out of range") {
     b.plan().outputs = {-1};
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("outputs[0] = -1 out of range"));
+    expectLoad(Error::InvalidProgram, "outputs[0] = -1 out of range");
   }
   SECTION("kernel arg index out of range") {
     b.kernelCall(0, {0, 1, 2, 3, 40});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("instruction 1: KernelCall arg 4 = 40 out of range (4 values)"));
+    expectLoad(Error::InvalidProgram,
+               "instruction 1: KernelCall arg 4 = 40 out of range (4 values)");
   }
   SECTION("unknown value union tag") {
     b.plan().values[2]->val.Reset();
     b.plan().values[2]->val.type = static_cast<fb::KernelTypes>(200);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("value 2: unknown value type tag 200"));
+    expectLoad(Error::InvalidProgram, "value 2: unknown value type tag 200");
   }
   SECTION("NONE value tag") {
     b.plan().values[2]->val.Reset();
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("value 2: unknown value type tag 0"));
+    expectLoad(Error::InvalidProgram, "value 2: unknown value type tag 0");
   }
   SECTION("IntList item out of range") {
     b.intList({2, 40});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("plan 'forward' value 4: IntList item 40 out of range (5 values)"));
+    expectLoad(Error::InvalidProgram,
+               "plan 'forward' value 4: IntList item 40 out of range (5 values)");
   }
   SECTION("IntList negative index") {
     b.intList({-3});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("IntList item -3 out of range"));
+    expectLoad(Error::InvalidProgram, "IntList item -3 out of range");
   }
   SECTION("IntList forward reference") {
     b.intList({5});
     b.intValue(1);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("IntList item 5 is not an earlier value"));
+    expectLoad(Error::InvalidProgram, "IntList item 5 is not an earlier value");
   }
   SECTION("IntList referring to itself (a cycle)") {
     b.intList({4});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("IntList item 4 is not an earlier value"));
+    expectLoad(Error::InvalidProgram, "IntList item 4 is not an earlier value");
   }
   SECTION("IntList of a tensor") {
     b.intList({0});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("IntList item 0 is not an Int"));
+    expectLoad(Error::InvalidProgram, "IntList item 0 is not an Int");
   }
   SECTION("TensorList of an Int") {
     b.tensorList({0, 2});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("TensorList item 2 is not a Tensor"));
+    expectLoad(Error::InvalidProgram, "TensorList item 2 is not a Tensor");
   }
   SECTION("OptionalTensorList with -1 and None is fine") {
     int none = b.noneValue();
     b.optionalTensorList({0, -1, none});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::Ok);
+    expectLoad(Error::Ok);
   }
   SECTION("tensor rank 17") {
     b.tensor(std::vector<int32_t>(17, 1));
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("value 4: tensor rank 17 exceeds 16"));
+    expectLoad(Error::InvalidProgram, "value 4: tensor rank 17 exceeds 16");
   }
   SECTION("dim_order not a permutation") {
     int t = b.tensor({2, 3});
     b.tensorAt(t).dim_order = {0, 0};
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("dim_order is not a permutation"));
+    expectLoad(Error::InvalidProgram, "dim_order is not a permutation");
   }
   SECTION("dim_order length differs from sizes") {
     int t = b.tensor({2, 3});
     b.tensorAt(t).dim_order = {0};
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("dim_order has 1 entries, sizes has 2"));
+    expectLoad(Error::InvalidProgram, "dim_order has 1 entries, sizes has 2");
   }
   SECTION("negative size") {
     b.tensor({2, -3});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("sizes[1] is negative"));
+    expectLoad(Error::InvalidProgram, "sizes[1] is negative");
   }
   SECTION("huge sizes overflow the byte count") {
     b.tensor({1 << 30, 1 << 30, 1 << 30});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("byte size overflows"));
+    expectLoad(Error::InvalidProgram, "byte size overflows");
   }
   SECTION("invalid scalar type") {
     int t = b.tensor({2});
     b.tensorAt(t).scalar_type = static_cast<fb::ScalarType>(9);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("scalar_type 9 is not supported"));
+    expectLoad(Error::InvalidProgram, "scalar_type 9 is not supported");
   }
   SECTION("storage_offset") {
     int t = b.tensor({2});
     b.tensorAt(t).storage_offset = 4;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::NotSupported);
+    expectLoad(Error::NotSupported);
   }
   SECTION("DYNAMIC_UNBOUND") {
     int t = b.tensor({2});
     b.tensorAt(t).shape_dynamism = fb::TensorShapeDynamism::DYNAMIC_UNBOUND;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::NotSupported);
-    REQUIRE_THAT(detail, Contains("DYNAMIC_UNBOUND"));
+    expectLoad(Error::NotSupported, "DYNAMIC_UNBOUND");
   }
   SECTION("planned offset past the arena") {
     b.tensorAt(3).allocation_info->memory_offset_low = 40; // arena is 48 bytes
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("value 3: planned offset 40 + 16 bytes runs past arena 1 (48 bytes)"));
+    expectLoad(Error::InvalidProgram,
+               "value 3: planned offset 40 + 16 bytes runs past arena 1 (48 bytes)");
   }
   SECTION("planned offset not aligned to the element size") {
     b.tensorAt(3).allocation_info->memory_offset_low = 6;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("value 3: planned data is not aligned to its 4-byte elements"));
+    expectLoad(Error::InvalidProgram,
+               "value 3: planned data is not aligned to its 4-byte elements");
   }
   SECTION("planned offset high bits") {
     b.tensorAt(3).allocation_info->memory_offset_high = 1;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("runs past arena 1"));
+    expectLoad(Error::InvalidProgram, "runs past arena 1");
   }
   SECTION("memory_id 0") {
     b.tensorAt(0).allocation_info->memory_id = 0;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("value 0: planned tensor has memory_id 0"));
+    expectLoad(Error::InvalidProgram, "value 0: planned tensor has memory_id 0");
   }
   SECTION("memory_id past the arenas") {
     b.tensorAt(0).allocation_info->memory_id = 7;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("memory_id 7 out of range (1 planned arenas)"));
+    expectLoad(Error::InvalidProgram, "memory_id 7 out of range (1 planned arenas)");
   }
   SECTION("huge arena size fails cleanly") {
     b.plan().non_const_buffer_sizes[1] = INT64_MAX;
-    Error e = loadMethodError(serialize(p, {{}}), "forward", detail);
-    REQUIRE(e == Error::MemoryAllocationFailed);
-    REQUIRE_THAT(detail, Contains("maxPlannedBytes"));
+    expectLoad(Error::MemoryAllocationFailed, "maxPlannedBytes");
   }
   SECTION("negative arena size") {
     b.plan().non_const_buffer_sizes[1] = -16;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
+    expectLoad(Error::InvalidProgram);
   }
   SECTION("mutable initial data without a mutable segment") {
     b.tensorAt(0).data_buffer_idx = 1;
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("no mutable_data_segments"));
+    expectLoad(Error::InvalidProgram, "no mutable_data_segments");
   }
   SECTION("unknown instruction tag") {
     auto in = std::make_unique<fb::InstructionT>();
     in->instr_args.type = static_cast<fb::InstructionArguments>(77);
     b.chain().instructions.push_back(std::move(in));
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("instruction 1: unknown instruction type tag 77"));
+    expectLoad(Error::InvalidProgram, "instruction 1: unknown instruction type tag 77");
   }
   SECTION("op_index out of range") {
     b.kernelCall(5, {0});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("op_index 5 out of range (1 operators)"));
+    expectLoad(Error::InvalidProgram, "op_index 5 out of range (1 operators)");
   }
   SECTION("wrong kernel arg count") {
     b.kernelCall(0, {0, 1, 2, 3});
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("instruction 1 (aten::add.out): KernelCall has 4 args, the kernel takes "
-                                  "exactly 5 (4 schema arguments + 1 return)"));
+    expectLoad(Error::InvalidProgram,
+               "instruction 1 (aten::add.out): KernelCall has 4 args, the kernel takes "
+               "exactly 5 (4 schema arguments + 1 return)");
   }
   SECTION("JumpFalseCall destination and condition") {
     int yes = b.boolValue(true);
     b.jumpFalse(yes, 9);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("destination 9 out of range"));
+    expectLoad(Error::InvalidProgram, "destination 9 out of range");
     b.chain().instructions.pop_back();
     b.jumpFalse(2, 0); // value 2 is an Int
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("condition (value 2) is not a Bool"));
+    expectLoad(Error::InvalidProgram, "condition (value 2) is not a Bool");
     b.chain().instructions.pop_back();
     b.jumpFalse(50, 0);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("cond_value_index 50 out of range"));
+    expectLoad(Error::InvalidProgram, "cond_value_index 50 out of range");
   }
   SECTION("MoveCall and FreeCall indices") {
     b.move(0, 12);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("MoveCall move_to 12 out of range"));
+    expectLoad(Error::InvalidProgram, "MoveCall move_to 12 out of range");
     b.chain().instructions.pop_back();
     b.freeValue(-2);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("FreeCall value_index -2 out of range"));
+    expectLoad(Error::InvalidProgram, "FreeCall value_index -2 out of range");
     b.chain().instructions.pop_back();
     b.freeValue(2);
-    REQUIRE(loadMethodError(serialize(p, {{}}), "forward", detail) == Error::InvalidProgram);
-    REQUIRE_THAT(detail, Contains("FreeCall value 2 is not a tensor"));
+    expectLoad(Error::InvalidProgram, "FreeCall value 2 is not a tensor");
   }
   SECTION("missing delegates vector") {
     fb::ProgramT q = addProgram();
@@ -437,8 +407,7 @@ std::vector<uint8_t> richProgram() {
   int sum = b.plannedTensor({1}, 1, 48);
   int yes = b.boolValue(true);
   int d = b.delegate("RtTestBackend", 0);
-  b.plan().delegates[d]->processed->location = fb::DataLocation::SEGMENT;
-  b.plan().delegates[d]->processed->index = 2;
+  useSegmentBlob(*b.plan().delegates[d], 2);
   b.delegateCall(d, {x, c, out});
   b.jumpFalse(yes, 3);
   b.delegateCall(d, {out, state, out});

@@ -139,26 +139,30 @@ TEST_CASE("pte-run runs, writes and compares outputs", "[pte-run]") {
 TEST_CASE("pte-run exit status: 1 for bad programs and data, 2 for usage", "[pte-run]") {
   writeAddProgram("ptr_add.pte");
   std::string out;
-  REQUIRE(runTool("ptr_missing.pte", out) == 1);
-  REQUIRE_THAT(out, Contains("pte-run: ptr_missing.pte: error: cannot open file"));
+  // Each command line: its exit status and a part of what it prints.
+  const struct {
+    const char *args;
+    int status;
+    const char *says;
+  } runs[] = {
+      {"ptr_missing.pte", 1, "pte-run: ptr_missing.pte: error: cannot open file"},
+      {"ptr_add.pte --method nope", 2, "no method named 'nope'"},
+      {"ptr_add.pte --input ptr_x.npy", 2, "has 2 inputs, 1 --input given"},
+      {"ptr_add.pte --repeat 0", 2, "pte-run: error:"},
+      {"", 2, "model is required"},
+      {"--help", 0, "Examples:"},
+      {"--version", 0, "pte-run (ptec) "},
+  };
+  for (const auto &run : runs) {
+    INFO("pte-run " << run.args);
+    REQUIRE(runTool(run.args, out) == run.status);
+    REQUIRE_THAT(out, Contains(run.says));
+  }
 
   writeFile("ptr_garbage.pte", std::vector<uint8_t>(100, 0x41));
   REQUIRE(runTool("ptr_garbage.pte", out) == 1);
   REQUIRE_THAT(out, Contains("pte-run: ptr_garbage.pte: error:"));
   REQUIRE_THAT(out, Contains("ET12"));
-
-  REQUIRE(runTool("ptr_add.pte --method nope", out) == 2);
-  REQUIRE_THAT(out, Contains("no method named 'nope'"));
-  REQUIRE(runTool("ptr_add.pte --input ptr_x.npy", out) == 2);
-  REQUIRE_THAT(out, Contains("has 2 inputs, 1 --input given"));
-  REQUIRE(runTool("ptr_add.pte --repeat 0", out) == 2);
-  REQUIRE_THAT(out, Contains("pte-run: error:"));
-  REQUIRE(runTool("", out) == 2);
-  REQUIRE_THAT(out, Contains("model is required"));
-  REQUIRE(runTool("--help", out) == 0);
-  REQUIRE_THAT(out, Contains("Examples:"));
-  REQUIRE(runTool("--version", out) == 0);
-  REQUIRE_THAT(out, Contains("pte-run (ptec) "));
 
   // A static input of another shape (same number of elements) is refused
   // before anything runs, naming both shapes.

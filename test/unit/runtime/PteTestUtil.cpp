@@ -23,106 +23,93 @@ Off<fb::Tensor> packTensor(FBB &b, const fb::TensorT &t) {
                           t.data_buffer_idx, ai, t.layout, t.shape_dynamism, extra);
 }
 
-Off<fb::EValue> packEValue(FBB &b, const fb::EValueT &e) {
-  const fb::KernelTypesUnion &u = e.val;
-  Off<void> v = 0;
+/// A list table (IntList, BoolList, TensorList, ...) with its items written
+/// even when empty.
+template <typename Native> Off<void> packItems(FBB &b, const Native &list) {
+  auto items = b.CreateVector(list.items);
+  typename Native::TableType::Builder builder(b);
+  builder.add_items(items);
+  return builder.Finish().Union();
+}
+
+Off<void> packValue(FBB &b, const fb::KernelTypesUnion &u) {
   switch (u.type) {
-  case fb::KernelTypes::Tensor:
-    if (u.value) v = packTensor(b, *u.AsTensor()).Union();
-    break;
+  case fb::KernelTypes::Tensor: return packTensor(b, *u.AsTensor()).Union();
   case fb::KernelTypes::String:
-    if (u.value) v = fb::CreateString(b, b.CreateString(u.AsString()->string_val)).Union();
-    break;
-  case fb::KernelTypes::IntList:
-    if (u.value) v = fb::CreateIntList(b, b.CreateVector(u.AsIntList()->items)).Union();
-    break;
-  case fb::KernelTypes::DoubleList:
-    if (u.value) v = fb::CreateDoubleList(b, b.CreateVector(u.AsDoubleList()->items)).Union();
-    break;
-  case fb::KernelTypes::BoolList: {
-    if (u.value) {
-      std::vector<uint8_t> items(u.AsBoolList()->items.begin(), u.AsBoolList()->items.end());
-      v = fb::CreateBoolList(b, b.CreateVector(items)).Union();
-    }
-    break;
-  }
-  case fb::KernelTypes::TensorList:
-    if (u.value) v = fb::CreateTensorList(b, b.CreateVector(u.AsTensorList()->items)).Union();
-    break;
-  case fb::KernelTypes::OptionalTensorList:
-    if (u.value)
-      v = fb::CreateOptionalTensorList(b, b.CreateVector(u.AsOptionalTensorList()->items))
-              .Union();
-    break;
-  case fb::KernelTypes::NONE:
-    break;
+    return fb::CreateString(b, b.CreateString(u.AsString()->string_val)).Union();
+  case fb::KernelTypes::IntList: return packItems(b, *u.AsIntList());
+  case fb::KernelTypes::DoubleList: return packItems(b, *u.AsDoubleList());
+  case fb::KernelTypes::BoolList: return packItems(b, *u.AsBoolList());
+  case fb::KernelTypes::TensorList: return packItems(b, *u.AsTensorList());
+  case fb::KernelTypes::OptionalTensorList: return packItems(b, *u.AsOptionalTensorList());
   default:
     // Null/Int/Bool/Double: the generated packer handles them; an unknown
-    // tag (malformed-input tests) is written with no value.
-    if (u.value)
-      v = u.Pack(b);
-    break;
+    // tag (malformed-input tests) packs to no value.
+    return u.Pack(b);
   }
-  return fb::CreateEValue(b, u.type, v);
+}
+
+Off<fb::EValue> packEValue(FBB &b, const fb::EValueT &e) {
+  // NONE, or a tag without a value (malformed-input tests): no value.
+  return fb::CreateEValue(b, e.val.type, e.val.value ? packValue(b, e.val) : Off<void>());
 }
 
 Off<fb::Instruction> packInstruction(FBB &b, const fb::InstructionT &in) {
   const fb::InstructionArgumentsUnion &u = in.instr_args;
   Off<void> v = 0;
-  switch (u.type) {
-  case fb::InstructionArguments::KernelCall:
-    if (u.value)
-      v = fb::CreateKernelCall(b, u.AsKernelCall()->op_index, b.CreateVector(u.AsKernelCall()->args))
-              .Union();
-    break;
-  case fb::InstructionArguments::DelegateCall:
-    if (u.value)
-      v = fb::CreateDelegateCall(b, u.AsDelegateCall()->delegate_index,
-                                 b.CreateVector(u.AsDelegateCall()->args))
-              .Union();
-    break;
-  case fb::InstructionArguments::NONE:
-    break;
-  default:
-    if (u.value)
-      v = u.Pack(b);
-    break;
-  }
+  if (const auto *k = u.AsKernelCall())
+    v = fb::CreateKernelCall(b, k->op_index, b.CreateVector(k->args)).Union();
+  else if (const auto *d = u.AsDelegateCall())
+    v = fb::CreateDelegateCall(b, d->delegate_index, b.CreateVector(d->args)).Union();
+  else if (u.value)
+    v = u.Pack(b);
   return fb::CreateInstruction(b, u.type, v);
+}
+
+/// The vector of `pack(b, *item)` over `items` (a vector of unique_ptrs).
+template <typename Items, typename Pack>
+auto packEach(FBB &b, const Items &items, Pack pack) {
+  std::vector<decltype(pack(b, *items.front()))> packed;
+  for (const auto &item : items)
+    packed.push_back(pack(b, *item));
+  return b.CreateVector(packed);
 }
 
 Off<fb::Chain> packChain(FBB &b, const fb::ChainT &c) {
   auto ins = b.CreateVector(c.inputs);
   auto outs = b.CreateVector(c.outputs);
-  std::vector<Off<fb::Instruction>> instrs;
-  for (const auto &i : c.instructions)
-    instrs.push_back(packInstruction(b, *i));
-  auto iv = b.CreateVector(instrs);
-  return fb::CreateChain(b, ins, outs, iv);
+  auto instructions = packEach(b, c.instructions, packInstruction);
+  return fb::CreateChain(b, ins, outs, instructions);
+}
+
+Off<fb::Operator> packOperator(FBB &b, const fb::OperatorT &o) {
+  return fb::CreateOperator(b, b.CreateString(o.name), b.CreateString(o.overload));
+}
+
+Off<fb::BackendDelegate> packDelegate(FBB &b, const fb::BackendDelegateT &d) {
+  return fb::CreateBackendDelegate(b, &d);
 }
 
 Off<fb::ExecutionPlan> packPlan(FBB &b, const fb::ExecutionPlanT &p) {
   auto name = b.CreateString(p.name);
-  std::vector<Off<fb::EValue>> values;
-  for (const auto &v : p.values)
-    values.push_back(packEValue(b, *v));
-  auto vv = b.CreateVector(values);
+  auto values = packEach(b, p.values, packEValue);
   auto ins = b.CreateVector(p.inputs);
   auto outs = b.CreateVector(p.outputs);
-  std::vector<Off<fb::Chain>> chains;
-  for (const auto &c : p.chains)
-    chains.push_back(packChain(b, *c));
-  auto cv = b.CreateVector(chains);
-  std::vector<Off<fb::Operator>> ops;
-  for (const auto &o : p.operators)
-    ops.push_back(fb::CreateOperator(b, b.CreateString(o->name), b.CreateString(o->overload)));
-  auto ov = b.CreateVector(ops);
-  std::vector<Off<fb::BackendDelegate>> dels;
-  for (const auto &d : p.delegates)
-    dels.push_back(fb::CreateBackendDelegate(b, d.get()));
-  auto dv = b.CreateVector(dels);
+  auto chains = packEach(b, p.chains, packChain);
+  auto ops = packEach(b, p.operators, packOperator);
+  auto delegates = packEach(b, p.delegates, packDelegate);
   auto sizes = b.CreateVector(p.non_const_buffer_sizes);
-  return fb::CreateExecutionPlan(b, name, 0, vv, ins, outs, cv, ov, dv, sizes);
+  return fb::CreateExecutionPlan(b, name, 0, values, ins, outs, chains, ops, delegates, sizes);
+}
+
+Off<fb::BackendDelegateInlineData> packInlineData(FBB &b,
+                                                  const fb::BackendDelegateInlineDataT &d) {
+  b.ForceVectorAlignment(d.data.size(), 1, 16);
+  return fb::CreateBackendDelegateInlineData(b, b.CreateVector(d.data));
+}
+
+Off<fb::SubsegmentOffsets> packSubsegments(FBB &b, const fb::SubsegmentOffsetsT &s) {
+  return fb::CreateSubsegmentOffsets(b, s.segment_index, b.CreateVector(s.offsets));
 }
 
 } // namespace
@@ -142,41 +129,22 @@ std::vector<uint8_t> serialize(fb::ProgramT &program,
   const uint64_t dataSize = off;
 
   FBB b;
-  std::vector<Off<fb::ExecutionPlan>> plans;
-  for (const auto &p : program.execution_plan)
-    plans.push_back(packPlan(b, *p));
-  auto pv = b.CreateVector(plans);
-  std::vector<Off<fb::Buffer>> cbuf; // deprecated; always empty
-  auto cbv = b.CreateVector(cbuf);
-  std::vector<Off<fb::BackendDelegateInlineData>> inl;
-  for (const auto &d : program.backend_delegate_data) {
-    b.ForceVectorAlignment(d->data.size(), 1, 16);
-    auto data = b.CreateVector(d->data);
-    inl.push_back(fb::CreateBackendDelegateInlineData(b, data));
-  }
-  auto iv = b.CreateVector(inl);
-  std::vector<Off<fb::DataSegment>> segs;
-  for (const auto &s : program.segments)
-    segs.push_back(fb::CreateDataSegment(b, s->offset, s->size));
-  auto sv = b.CreateVector(segs);
+  auto pv = packEach(b, program.execution_plan, packPlan);
+  auto cbv = b.CreateVector(std::vector<Off<fb::Buffer>>()); // deprecated; always empty
+  auto iv = packEach(b, program.backend_delegate_data, packInlineData);
+  auto sv = packEach(b, program.segments, [](FBB &fbb, const fb::DataSegmentT &s) {
+    return fb::CreateDataSegment(fbb, s.offset, s.size);
+  });
   Off<fb::SubsegmentOffsets> cs = 0;
   if (program.constant_segment)
-    cs = fb::CreateSubsegmentOffsets(b, program.constant_segment->segment_index,
-                                     b.CreateVector(program.constant_segment->offsets));
+    cs = packSubsegments(b, *program.constant_segment);
   Off<flatbuffers::Vector<Off<fb::SubsegmentOffsets>>> mv = 0;
-  if (!program.mutable_data_segments.empty()) {
-    std::vector<Off<fb::SubsegmentOffsets>> ms;
-    for (const auto &m : program.mutable_data_segments)
-      ms.push_back(fb::CreateSubsegmentOffsets(b, m->segment_index, b.CreateVector(m->offsets)));
-    mv = b.CreateVector(ms);
-  }
+  if (!program.mutable_data_segments.empty())
+    mv = packEach(b, program.mutable_data_segments, packSubsegments);
   Off<flatbuffers::Vector<Off<fb::NamedData>>> nv = 0;
-  if (!program.named_data.empty()) {
-    std::vector<Off<fb::NamedData>> nd;
-    for (const auto &n : program.named_data)
-      nd.push_back(fb::CreateNamedData(b, n.get()));
-    nv = b.CreateVector(nd);
-  }
+  if (!program.named_data.empty())
+    nv = packEach(b, program.named_data,
+                  [](FBB &fbb, const fb::NamedDataT &n) { return fb::CreateNamedData(fbb, &n); });
   auto root = fb::CreateProgram(b, program.version, pv, cbv, iv, sv, cs, mv, nv);
   fb::FinishProgramBuffer(b, root);
 
@@ -223,11 +191,27 @@ int PlanBuilder::push(fb::EValueT &&v) {
   return static_cast<int>(plan_.values.size() - 1);
 }
 
+/// `call` (a KernelCallT, MoveCallT, ...) as the instruction that holds it.
+template <typename Call> static std::unique_ptr<fb::InstructionT> instructionOf(Call &&call) {
+  auto in = std::make_unique<fb::InstructionT>();
+  in->instr_args.Set(std::forward<Call>(call));
+  return in;
+}
+
 /// `val` as the EValue that holds it.
 template <typename T> static fb::EValueT boxed(T &&val) {
   fb::EValueT v;
   v.val.Set(std::forward<T>(val));
   return v;
+}
+
+/// The EValue holding a `Native` (IntT, IntListT, ...) whose one field,
+/// `field`, is `value`.
+template <typename Native, typename Field, typename V>
+static fb::EValueT boxed(Field Native::*field, V &&value) {
+  Native n;
+  n.*field = std::forward<V>(value);
+  return boxed(std::move(n));
 }
 
 static fb::TensorT makeTensor(std::vector<int32_t> sizes, fb::ScalarType dtype) {
@@ -275,44 +259,21 @@ int PlanBuilder::tensor(std::vector<int32_t> sizes, uint32_t dataBufferIdx, fb::
   return push(boxed(std::move(t)));
 }
 
-int PlanBuilder::intValue(int64_t x) {
-  fb::IntT i;
-  i.int_val = x;
-  return push(boxed(std::move(i)));
-}
-
-int PlanBuilder::boolValue(bool x) {
-  fb::BoolT i;
-  i.bool_val = x;
-  return push(boxed(std::move(i)));
-}
-
-int PlanBuilder::doubleValue(double x) {
-  fb::DoubleT i;
-  i.double_val = x;
-  return push(boxed(std::move(i)));
-}
-
-int PlanBuilder::noneValue() {
-  return push(boxed(fb::NullT()));
-}
+int PlanBuilder::intValue(int64_t x) { return push(boxed(&fb::IntT::int_val, x)); }
+int PlanBuilder::boolValue(bool x) { return push(boxed(&fb::BoolT::bool_val, x)); }
+int PlanBuilder::doubleValue(double x) { return push(boxed(&fb::DoubleT::double_val, x)); }
+int PlanBuilder::noneValue() { return push(boxed(fb::NullT())); }
 
 int PlanBuilder::intList(std::vector<int64_t> items) {
-  fb::IntListT l;
-  l.items = std::move(items);
-  return push(boxed(std::move(l)));
+  return push(boxed(&fb::IntListT::items, std::move(items)));
 }
 
 int PlanBuilder::tensorList(std::vector<int32_t> items) {
-  fb::TensorListT l;
-  l.items = std::move(items);
-  return push(boxed(std::move(l)));
+  return push(boxed(&fb::TensorListT::items, std::move(items)));
 }
 
 int PlanBuilder::optionalTensorList(std::vector<int32_t> items) {
-  fb::OptionalTensorListT l;
-  l.items = std::move(items);
-  return push(boxed(std::move(l)));
+  return push(boxed(&fb::OptionalTensorListT::items, std::move(items)));
 }
 
 int PlanBuilder::op(const std::string &name, const std::string &overload) {
@@ -327,44 +288,34 @@ void PlanBuilder::kernelCall(int op, std::vector<int32_t> args) {
   fb::KernelCallT k;
   k.op_index = op;
   k.args = std::move(args);
-  auto in = std::make_unique<fb::InstructionT>();
-  in->instr_args.Set(std::move(k));
-  chain().instructions.push_back(std::move(in));
+  chain().instructions.push_back(instructionOf(std::move(k)));
 }
 
 void PlanBuilder::delegateCall(int delegate, std::vector<int32_t> args) {
   fb::DelegateCallT d;
   d.delegate_index = delegate;
   d.args = std::move(args);
-  auto in = std::make_unique<fb::InstructionT>();
-  in->instr_args.Set(std::move(d));
-  chain().instructions.push_back(std::move(in));
+  chain().instructions.push_back(instructionOf(std::move(d)));
 }
 
 void PlanBuilder::move(int from, int to) {
   fb::MoveCallT m;
   m.move_from = from;
   m.move_to = to;
-  auto in = std::make_unique<fb::InstructionT>();
-  in->instr_args.Set(std::move(m));
-  chain().instructions.push_back(std::move(in));
+  chain().instructions.push_back(instructionOf(std::move(m)));
 }
 
 void PlanBuilder::jumpFalse(int cond, int destination) {
   fb::JumpFalseCallT j;
   j.cond_value_index = cond;
   j.destination_instruction = destination;
-  auto in = std::make_unique<fb::InstructionT>();
-  in->instr_args.Set(std::move(j));
-  chain().instructions.push_back(std::move(in));
+  chain().instructions.push_back(instructionOf(std::move(j)));
 }
 
 void PlanBuilder::freeValue(int value) {
   fb::FreeCallT f;
   f.value_index = value;
-  auto in = std::make_unique<fb::InstructionT>();
-  in->instr_args.Set(std::move(f));
-  chain().instructions.push_back(std::move(in));
+  chain().instructions.push_back(instructionOf(std::move(f)));
 }
 
 int PlanBuilder::delegate(const std::string &id, uint32_t inlineIndex,
@@ -400,6 +351,11 @@ uint32_t addInlineBlob(fb::ProgramT &program, const std::string &bytes) {
   d->data.assign(bytes.begin(), bytes.end());
   program.backend_delegate_data.push_back(std::move(d));
   return static_cast<uint32_t>(program.backend_delegate_data.size() - 1);
+}
+
+void useSegmentBlob(fb::BackendDelegateT &d, uint32_t segmentIndex) {
+  d.processed->location = fb::DataLocation::SEGMENT;
+  d.processed->index = segmentIndex;
 }
 
 std::vector<uint8_t> constantSegment(fb::ProgramT &program, uint32_t segmentIndex,

@@ -63,6 +63,8 @@ private:
 fb::ExecutionPlanT &addPlan(fb::ProgramT &program, const std::string &name);
 /// Add an inline delegate blob; returns its index.
 uint32_t addInlineBlob(fb::ProgramT &program, const std::string &bytes);
+/// Points delegate `d`'s processed blob at segment `segmentIndex`.
+void useSegmentBlob(fb::BackendDelegateT &d, uint32_t segmentIndex);
 /// Set Program.constant_segment over segment `segmentIndex` from blobs:
 /// returns the segment bytes (placeholder at 0, entries padded to 16).
 std::vector<uint8_t> constantSegment(fb::ProgramT &program, uint32_t segmentIndex,

@@ -53,6 +53,11 @@ inline ModuleOptions testOptions() {
 /// Load bytes as a Module with the test kernels; REQUIREs success.
 std::unique_ptr<Module> loadModule(const std::vector<uint8_t> &bytes);
 
+/// Runs the loaded `method` of `m` on one float32 input, `values` of shape
+/// `sizes`; the values of its first output. The test stops on an error.
+std::vector<float> runWithInput(Module &m, const char *method, std::vector<int64_t> sizes,
+                                std::vector<float> values);
+
 /// Load bytes and method `name`; returns the error and fills `detail`.
 Error loadMethodError(const std::vector<uint8_t> &bytes, const char *name, std::string &detail);
 

@@ -45,10 +45,7 @@ std::vector<uint8_t> sharedStateProgram() {
 }
 
 std::vector<float> call(Module &m, const char *method, std::vector<float> x) {
-  HostTensor hx({2}, std::move(x));
-  REQUIRE(m.setInput(method, 0, hx.t) == Error::Ok);
-  REQUIRE(m.execute(method) == Error::Ok);
-  return floatsOf(m.output(method, 0));
+  return runWithInput(m, method, {2}, std::move(x));
 }
 
 } // namespace

@@ -378,102 +378,57 @@ TEST_CASE("str() is canonical and stable", "[schema][parser]") {
 }
 
 TEST_CASE("malformed schemas report what and where", "[schema][parser][errors]") {
-  ParseError e = mustFail("aten::add(Tensor self");
-  CHECK(e.position == 21);
-  CHECK(e.message.find("expected ')'") != std::string::npos);
-
-  e = mustFail("aten::add(Tensor self) Tensor");
-  CHECK(e.message.find("expected '->'") != std::string::npos);
-  CHECK(e.position == 23);
-
-  e = mustFail("add(Tensor self) -> ");
-  CHECK(e.position == 20);
-
-  e = mustFail("add(Tensor) -> Tensor");
-  CHECK(e.message.find("argument name") != std::string::npos);
-  CHECK(e.position == 10);
-
-  e = mustFail("add(Tensr self) -> Tensor");
-  CHECK(e.message.find("unknown type 'Tensr'") != std::string::npos);
-  CHECK(e.position == 4);
-
-  e = mustFail("add(Tensor(a self) -> Tensor");
-  CHECK(e.message.find("expected ')'") != std::string::npos);
-  CHECK(e.position == 13);
-
-  e = mustFail("add(Tensor(! self) -> Tensor");
-  CHECK(e.message.find("alias set") != std::string::npos);
-  CHECK(e.position == 11);
-
-  e = mustFail("f(int[2 a) -> ()");
-  CHECK(e.message.find("expected ']'") != std::string::npos);
-  CHECK(e.position == 8);
-
-  e = mustFail("f(int[x] a) -> ()");
-  CHECK(e.message.find("list size") != std::string::npos);
-
-  e = mustFail("f(Tensor a=1) -> ()");
-  CHECK(e.message.find("only None") != std::string::npos);
-  CHECK(e.position == 11);
-
-  e = mustFail("f(str a='abc) -> ()");
-  CHECK(e.message.find("unterminated string") != std::string::npos);
-  CHECK(e.position == 8);
-
-  e = mustFail("f(int a=1.5) -> ()");
-  CHECK(e.message.find("integer") != std::string::npos);
-
-  e = mustFail("f(int a=12abc) -> ()");
-  CHECK(e.message.find("malformed number") != std::string::npos);
-
-  e = mustFail("f(int a=99999999999999999999) -> ()");
-  CHECK(e.message.find("out of range") != std::string::npos);
-
-  // An imaginary literal past double's range (schema_fuzz: it read as inf,
-  // which printed as "infj" and did not parse back).
-  e = mustFail("f(complex a=1e400j) -> ()");
-  CHECK(e.message.find("number out of range") != std::string::npos);
-
-  e = mustFail("f(int a=bogus) -> ()");
-  CHECK(e.message.find("unknown default value 'bogus'") != std::string::npos);
-
-  e = mustFail("f(int[] a=3) -> ()");
-  CHECK(e.message.find("'['") != std::string::npos);
-
-  e = mustFail("f(int[2] a=[1, True]) -> ()");
-  CHECK(e.message.find("mixes") != std::string::npos);
-
-  e = mustFail("f(..., Tensor a) -> ()");
-  CHECK(e.message.find("'...' must be the last") != std::string::npos);
-
-  e = mustFail("f(Tensor a) -> Tensor junk more");
-  CHECK(e.message.find("unexpected text") != std::string::npos);
-
-  e = mustFail("f(Dict(str) a) -> ()");
-  CHECK(e.message.find("Dict takes 2") != std::string::npos);
-
-  e = mustFail("f(__torch__.foo a) -> ()");
-  CHECK(e.message.find("custom class") != std::string::npos);
-
-  e = mustFail("");
-  CHECK(e.position == 0);
-  CHECK(e.message.find("operator name") != std::string::npos);
-
-  e = mustFail("::add(Tensor a) -> ()");
-  CHECK(e.position == 0);
-
-  e = mustFail("aten::.x(Tensor a) -> ()");
-  CHECK(e.position == 6);
-
-  e = mustFail("f(Tensor a) -> (Tensor, ");
-  CHECK(e.position == 24);
-
-  mustFail("f(Tensor a=) -> ()");
-  mustFail("f(int[2] a=[1,) -> ()");
-  mustFail("f(Tensor(a -> ) a) -> ()");
-  mustFail("f(Tensor a) -> Tensor(a");
-  mustFail("f(Tensor a) -> ((Tensor, Tensor)");
-  e = mustFail(std::string("f(Tensor a\0) -> ()", 17));
+  // Each schema fails to parse; the message holds `part` (when given), the
+  // error is at `position` (when not -1).
+  struct Malformed {
+    std::string text;
+    const char *part;
+    int position;
+  };
+  const Malformed cases[] = {
+      {"aten::add(Tensor self", "expected ')'", 21},
+      {"aten::add(Tensor self) Tensor", "expected '->'", 23},
+      {"add(Tensor self) -> ", nullptr, 20},
+      {"add(Tensor) -> Tensor", "argument name", 10},
+      {"add(Tensr self) -> Tensor", "unknown type 'Tensr'", 4},
+      {"add(Tensor(a self) -> Tensor", "expected ')'", 13},
+      {"add(Tensor(! self) -> Tensor", "alias set", 11},
+      {"f(int[2 a) -> ()", "expected ']'", 8},
+      {"f(int[x] a) -> ()", "list size", -1},
+      {"f(Tensor a=1) -> ()", "only None", 11},
+      {"f(str a='abc) -> ()", "unterminated string", 8},
+      {"f(int a=1.5) -> ()", "integer", -1},
+      {"f(int a=12abc) -> ()", "malformed number", -1},
+      {"f(int a=99999999999999999999) -> ()", "out of range", -1},
+      // An imaginary literal past double's range (schema_fuzz: it read as inf,
+      // which printed as "infj" and did not parse back).
+      {"f(complex a=1e400j) -> ()", "number out of range", -1},
+      {"f(int a=bogus) -> ()", "unknown default value 'bogus'", -1},
+      {"f(int[] a=3) -> ()", "'['", -1},
+      {"f(int[2] a=[1, True]) -> ()", "mixes", -1},
+      {"f(..., Tensor a) -> ()", "'...' must be the last", -1},
+      {"f(Tensor a) -> Tensor junk more", "unexpected text", -1},
+      {"f(Dict(str) a) -> ()", "Dict takes 2", -1},
+      {"f(__torch__.foo a) -> ()", "custom class", -1},
+      {"", "operator name", 0},
+      {"::add(Tensor a) -> ()", nullptr, 0},
+      {"aten::.x(Tensor a) -> ()", nullptr, 6},
+      {"f(Tensor a) -> (Tensor, ", nullptr, 24},
+      {"f(Tensor a=) -> ()", nullptr, -1},
+      {"f(int[2] a=[1,) -> ()", nullptr, -1},
+      {"f(Tensor(a -> ) a) -> ()", nullptr, -1},
+      {"f(Tensor a) -> Tensor(a", nullptr, -1},
+      {"f(Tensor a) -> ((Tensor, Tensor)", nullptr, -1},
+  };
+  for (const Malformed &c : cases) {
+    INFO(c.text);
+    ParseError e = mustFail(c.text);
+    if (c.part)
+      CHECK(e.message.find(c.part) != std::string::npos);
+    if (c.position >= 0)
+      CHECK(e.position == static_cast<size_t>(c.position));
+  }
+  ParseError e = mustFail(std::string("f(Tensor a\0) -> ()", 17));
   CHECK(e.message.find("found '\\x00'") != std::string::npos);
   CHECK(e.message.find('\0') == std::string::npos);
 }

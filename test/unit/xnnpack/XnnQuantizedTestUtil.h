@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -110,6 +111,48 @@ struct Q {
   float scale;
   int32_t zp;
 };
+
+/// One int8 tensor of a test graph: its dims, quantization and, for an
+/// input, its values.
+struct Int8Tensor {
+  std::vector<uint64_t> dims;
+  Q q;
+  std::vector<int8_t> values = {};
+};
+
+/// Builds a graph over the int8 `inputs` (externals 0.., in order) and the
+/// int8 `output` (the next external), with the nodes `addNodes(g, ids)` adds
+/// (ids: the inputs', then the output's value), runs it once in a fresh
+/// harness and returns the output's values.
+template <typename AddNodes>
+std::vector<int8_t> runInt8Graph(const std::vector<Int8Tensor> &inputs, const Int8Tensor &output,
+                                 AddNodes addNodes) {
+  std::vector<const Int8Tensor *> all;
+  for (const Int8Tensor &t : inputs)
+    all.push_back(&t);
+  all.push_back(&output);
+  GraphWriter g;
+  std::vector<uint32_t> ids;
+  for (const Int8Tensor *t : all)
+    ids.push_back(g.addQuantizedValue(t->dims, kQ8, t->q.scale, t->q.zp));
+  for (uint32_t i = 0; i < ids.size(); ++i)
+    g.setExternal(ids[i], i, i < inputs.size() ? kFlagExternalInput : kFlagExternalOutput);
+  addNodes(g, ids);
+  Harness hs;
+  void *h = hs.init(g.finish());
+  // Buf points into itself: kept in place, never moved.
+  std::vector<std::unique_ptr<Buf>> bufs;
+  std::vector<Buf *> args;
+  for (const Int8Tensor *t : all) {
+    bufs.push_back(std::make_unique<Buf>(std::vector<int64_t>(t->dims.begin(), t->dims.end()),
+                                         rt::ScalarType::Char));
+    std::copy(t->values.begin(), t->values.end(),
+              reinterpret_cast<int8_t *>(bufs.back()->storage.data()));
+    args.push_back(bufs.back().get());
+  }
+  REQUIRE(hs.run(h, args) == Error::Ok);
+  return args.back()->ints();
+}
 
 /// A conv / depthwise / FC test case: NHWC input, filter [O, KH, KW, I]
 /// (depthwise: [1, KH, KW, O]), int32 bias, per-tensor or per-channel.

@@ -111,47 +111,32 @@ TEST_CASE("int8 fully connected, per-tensor and per-channel weights", "[xnnpack]
   // A fully connected node is a 1x1 convolution over [1, 1, M, K].
   for (bool perChannel : {false, true}) {
     ConvCase c = fullyConnectedCase(perChannel, perChannel ? 21 : 22);
-    GraphWriter g;
-    const uint32_t x = g.addQuantizedValue({5, 12}, kQ8, c.in.scale, c.in.zp);
-    const uint32_t y = g.addQuantizedValue({5, 7}, kQ8, c.out.scale, c.out.zp);
-    g.setExternal(x, 0, kFlagExternalInput);
-    g.setExternal(y, 1, kFlagExternalOutput);
-    uint32_t w = 0, b = 0;
-    addWeights(g, c, {7, 12}, 0, &w, &b);
-    g.addFullyConnected(x, w, b, y);
-    Harness hs;
-    void *h = hs.init(g.finish());
     const std::vector<int8_t> xs = int8s(60, 9);
-    Buf in = Buf::i8({5, 12}, xs), out = Buf::i8({5, 7});
-    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+    const std::vector<int8_t> got =
+        runInt8Graph({{{5, 12}, c.in, xs}}, {{5, 7}, c.out}, [&](GraphWriter &g, auto ids) {
+          uint32_t w = 0, b = 0;
+          addWeights(g, c, {7, 12}, 0, &w, &b);
+          g.addFullyConnected(ids[0], w, b, ids[1]);
+        });
     INFO("per-channel " << perChannel);
-    CHECK(maxStepDiff(out.ints(), convRef(c, xs)) <= 1);
+    CHECK(maxStepDiff(got, convRef(c, xs)) <= 1);
   }
 }
 
 TEST_CASE("int8 add and multiply, with broadcasting", "[xnnpack][int8]") {
   const Q qa{0.02f, -3}, qb{0.05f, 10}, qy{0.06f, 2};
   for (Kind kind : {Kind::XNNAdd, Kind::XNNMultiply}) {
-    GraphWriter g;
-    const uint32_t a = g.addQuantizedValue({2, 3, 4}, kQ8, qa.scale, qa.zp);
-    const uint32_t b = g.addQuantizedValue({4}, kQ8, qb.scale, qb.zp);
-    const uint32_t y = g.addQuantizedValue({2, 3, 4}, kQ8, qy.scale, qy.zp);
-    g.setExternal(a, 0, kFlagExternalInput);
-    g.setExternal(b, 1, kFlagExternalInput);
-    g.setExternal(y, 2, kFlagExternalOutput);
-    g.addBinary(kind, a, b, y);
-    Harness hs;
-    void *h = hs.init(g.finish());
     const std::vector<int8_t> as = int8s(24, 1), bs = int8s(4, 2);
-    Buf ta = Buf::i8({2, 3, 4}, as), tb = Buf::i8({4}, bs), ty = Buf::i8({2, 3, 4});
-    REQUIRE(hs.run(h, {&ta, &tb, &ty}) == Error::Ok);
+    const std::vector<int8_t> got = runInt8Graph(
+        {{{2, 3, 4}, qa, as}, {{4}, qb, bs}}, {{2, 3, 4}, qy},
+        [&](GraphWriter &g, auto ids) { g.addBinary(kind, ids[0], ids[1], ids[2]); });
     std::vector<int8_t> want;
     for (size_t i = 0; i < 24; ++i) {
       const float ra = float(as[i] - qa.zp) * qa.scale, rb = float(bs[i % 4] - qb.zp) * qb.scale;
       want.push_back(quantizeS8(kind == Kind::XNNAdd ? ra + rb : ra * rb, qy.scale, qy.zp));
     }
     INFO(nodeKindName(kind));
-    CHECK(maxStepDiff(ty.ints(), want) <= 1);
+    CHECK(maxStepDiff(got, want) <= 1);
   }
 }
 
@@ -161,19 +146,10 @@ TEST_CASE("int8 add / subtract / multiply with scales this XNNPACK refuses", "[x
   // ratio, 60, is within its bounds: XNNPACK runs it).
   const Q qa{0.3f, 1}, qb{0.2f, -4}, qy{0.001f, 0};
   for (Kind kind : {Kind::XNNAdd, Kind::XNNSubtract, Kind::XNNMultiply}) {
-    GraphWriter g;
-    const uint32_t a = g.addQuantizedValue({2, 1, 4}, kQ8, qa.scale, qa.zp);
-    const uint32_t b = g.addQuantizedValue({3, 1}, kQ8, qb.scale, qb.zp);
-    const uint32_t y = g.addQuantizedValue({2, 3, 4}, kQ8, qy.scale, qy.zp);
-    g.setExternal(a, 0, kFlagExternalInput);
-    g.setExternal(b, 1, kFlagExternalInput);
-    g.setExternal(y, 2, kFlagExternalOutput);
-    g.addBinary(kind, a, b, y);
-    Harness hs;
-    void *h = hs.init(g.finish());
     const std::vector<int8_t> as{0, 1, 2, -1, 3, 1, 0, 2}, bs{-4, -3, -5};
-    Buf ta = Buf::i8({2, 1, 4}, as), tb = Buf::i8({3, 1}, bs), ty = Buf::i8({2, 3, 4});
-    REQUIRE(hs.run(h, {&ta, &tb, &ty}) == Error::Ok);
+    const std::vector<int8_t> got = runInt8Graph(
+        {{{2, 1, 4}, qa, as}, {{3, 1}, qb, bs}}, {{2, 3, 4}, qy},
+        [&](GraphWriter &g, auto ids) { g.addBinary(kind, ids[0], ids[1], ids[2]); });
     std::vector<int8_t> want;
     for (size_t i = 0; i < 2; ++i)
       for (size_t j = 0; j < 3; ++j)
@@ -184,7 +160,7 @@ TEST_CASE("int8 add / subtract / multiply with scales this XNNPACK refuses", "[x
           want.push_back(quantizeS8(r, qy.scale, qy.zp));
         }
     INFO(nodeKindName(kind));
-    CHECK(maxStepDiff(ty.ints(), want) <= 1);
+    CHECK(maxStepDiff(got, want) <= 1);
   }
 }
 
@@ -195,20 +171,13 @@ TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnp
     return xs[((n * 6 + y) * 6 + x) * 3 + c];
   };
   for (Kind kind : {Kind::XNNMaxPooling2d, Kind::XNNAvgPooling2d}) {
-    GraphWriter g;
     const Q out = kind == Kind::XNNMaxPooling2d ? q : qo;
-    const uint32_t x = g.addQuantizedValue({2, 6, 6, 3}, kQ8, q.scale, q.zp);
-    const uint32_t y = g.addQuantizedValue({2, 3, 3, 3}, kQ8, out.scale, out.zp);
-    g.setExternal(x, 0, kFlagExternalInput);
-    g.setExternal(y, 1, kFlagExternalOutput);
     PoolParams p;
     p.poolH = p.poolW = p.strideH = p.strideW = 2;
     p.flags = 0x40; // upstream's keep-dims flag
-    g.addPooling(kind, p, x, y);
-    Harness hs;
-    void *h = hs.init(g.finish());
-    Buf in = Buf::i8({2, 6, 6, 3}, xs), o = Buf::i8({2, 3, 3, 3});
-    REQUIRE(hs.run(h, {&in, &o}) == Error::Ok);
+    const std::vector<int8_t> got =
+        runInt8Graph({{{2, 6, 6, 3}, q, xs}}, {{2, 3, 3, 3}, out},
+                     [&](GraphWriter &g, auto ids) { g.addPooling(kind, p, ids[0], ids[1]); });
     std::vector<int8_t> want;
     for (uint64_t n = 0; n < 2; ++n)
       for (uint64_t oy = 0; oy < 3; ++oy)
@@ -225,19 +194,14 @@ TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnp
                                : quantizeS8(float(sum) * q.scale / 4.0f, out.scale, out.zp));
           }
     INFO(nodeKindName(kind));
-    CHECK(maxStepDiff(o.ints(), want) <= (kind == Kind::XNNMaxPooling2d ? 0 : 1));
+    CHECK(maxStepDiff(got, want) <= (kind == Kind::XNNMaxPooling2d ? 0 : 1));
   }
+  auto globalAvgPool = [](GraphWriter &g, auto ids) {
+    g.addUnary(Kind::XNNGlobalAvgPooling2d, ids[0], ids[1]);
+  };
   {
-    GraphWriter g;
-    const uint32_t x = g.addQuantizedValue({2, 6, 6, 3}, kQ8, q.scale, q.zp);
-    const uint32_t y = g.addQuantizedValue({2, 1, 1, 3}, kQ8, qo.scale, qo.zp);
-    g.setExternal(x, 0, kFlagExternalInput);
-    g.setExternal(y, 1, kFlagExternalOutput);
-    g.addUnary(Kind::XNNGlobalAvgPooling2d, x, y);
-    Harness hs;
-    void *h = hs.init(g.finish());
-    Buf in = Buf::i8({2, 6, 6, 3}, xs), o = Buf::i8({2, 1, 1, 3});
-    REQUIRE(hs.run(h, {&in, &o}) == Error::Ok);
+    const std::vector<int8_t> got =
+        runInt8Graph({{{2, 6, 6, 3}, q, xs}}, {{2, 1, 1, 3}, qo}, globalAvgPool);
     std::vector<int8_t> want;
     for (uint64_t n = 0; n < 2; ++n)
       for (uint64_t c = 0; c < 3; ++c) {
@@ -247,24 +211,16 @@ TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnp
             sum += at(n, y2, x2, c) - q.zp;
         want.push_back(requant(sum, q.scale / (36.0f * qo.scale), qo.zp));
       }
-    CHECK(maxStepDiff(o.ints(), want) <= 1);
+    CHECK(maxStepDiff(got, want) <= 1);
   }
   {
     // Means of 4 with the same parameters in and out: half the sums land on
     // a tie, which upstream's XNNPACK rounds to even after adding the odd
     // zero point (so 39.5 - 9 -> 30, not 40 - 9).
     const Q qs{0.05f, -9};
-    GraphWriter g;
-    const uint32_t x = g.addQuantizedValue({1, 2, 2, 64}, kQ8, qs.scale, qs.zp);
-    const uint32_t y = g.addQuantizedValue({1, 1, 1, 64}, kQ8, qs.scale, qs.zp);
-    g.setExternal(x, 0, kFlagExternalInput);
-    g.setExternal(y, 1, kFlagExternalOutput);
-    g.addUnary(Kind::XNNGlobalAvgPooling2d, x, y);
-    Harness hs;
-    void *h = hs.init(g.finish());
     const std::vector<int8_t> x4 = int8s(4 * 64, 33);
-    Buf in = Buf::i8({1, 2, 2, 64}, x4), o = Buf::i8({1, 1, 1, 64});
-    REQUIRE(hs.run(h, {&in, &o}) == Error::Ok);
+    const std::vector<int8_t> got =
+        runInt8Graph({{{1, 2, 2, 64}, qs, x4}}, {{1, 1, 1, 64}, qs}, globalAvgPool);
     std::vector<int8_t> want;
     int ties = 0;
     for (size_t c = 0; c < 64; ++c) {
@@ -275,7 +231,7 @@ TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnp
       want.push_back(int8_t(std::lrint(double(sum) / 4.0 + qs.zp)));
     }
     REQUIRE(ties > 5);
-    CHECK(o.ints() == want);
+    CHECK(got == want);
   }
 }
 
