@@ -20,46 +20,26 @@ namespace ptec::import {
 Type elementTypeFor(MLIRContext *ctx, pt2::DType dtype) {
   Builder b(ctx);
   switch (dtype) {
-  case pt2::DType::Byte:
-    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
-  case pt2::DType::Char:
-    return b.getIntegerType(8);
-  case pt2::DType::Short:
-    return b.getIntegerType(16);
-  case pt2::DType::Int:
-    return b.getIntegerType(32);
-  case pt2::DType::Long:
-    return b.getIntegerType(64);
-  case pt2::DType::Half:
-    return b.getF16Type();
-  case pt2::DType::Float:
-    return b.getF32Type();
-  case pt2::DType::Double:
-    return b.getF64Type();
-  case pt2::DType::ComplexHalf:
-    return ComplexType::get(b.getF16Type());
-  case pt2::DType::ComplexFloat:
-    return ComplexType::get(b.getF32Type());
-  case pt2::DType::ComplexDouble:
-    return ComplexType::get(b.getF64Type());
-  case pt2::DType::Bool:
-    return b.getI1Type();
-  case pt2::DType::BFloat16:
-    return b.getBF16Type();
-  case pt2::DType::UInt16:
-    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
-  case pt2::DType::UInt32:
-    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
-  case pt2::DType::UInt64:
-    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
-  case pt2::DType::Float8E4M3FN:
-    return b.getFloat8E4M3FNType();
-  case pt2::DType::Float8E5M2:
-    return b.getFloat8E5M2Type();
-  case pt2::DType::Float8E4M3FNUZ:
-    return b.getFloat8E4M3FNUZType();
-  case pt2::DType::Float8E5M2FNUZ:
-    return b.getFloat8E5M2FNUZType();
+  case pt2::DType::Byte: return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case pt2::DType::Char: return b.getIntegerType(8);
+  case pt2::DType::Short: return b.getIntegerType(16);
+  case pt2::DType::Int: return b.getIntegerType(32);
+  case pt2::DType::Long: return b.getIntegerType(64);
+  case pt2::DType::Half: return b.getF16Type();
+  case pt2::DType::Float: return b.getF32Type();
+  case pt2::DType::Double: return b.getF64Type();
+  case pt2::DType::ComplexHalf: return ComplexType::get(b.getF16Type());
+  case pt2::DType::ComplexFloat: return ComplexType::get(b.getF32Type());
+  case pt2::DType::ComplexDouble: return ComplexType::get(b.getF64Type());
+  case pt2::DType::Bool: return b.getI1Type();
+  case pt2::DType::BFloat16: return b.getBF16Type();
+  case pt2::DType::UInt16: return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case pt2::DType::UInt32: return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case pt2::DType::UInt64: return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case pt2::DType::Float8E4M3FN: return b.getFloat8E4M3FNType();
+  case pt2::DType::Float8E5M2: return b.getFloat8E5M2Type();
+  case pt2::DType::Float8E4M3FNUZ: return b.getFloat8E4M3FNUZType();
+  case pt2::DType::Float8E5M2FNUZ: return b.getFloat8E5M2FNUZType();
   default:
     return {};
   }
@@ -195,26 +175,20 @@ public:
     if (t.kind == K::Optional)
       return convert(v, t.elems.front());
 
-    if (isIntKind(t.kind)) {
-      std::optional<int64_t> i = asInt(v);
-      if (!i)
-        return mismatch(v, t);
-      return Attribute(b.getI64IntegerAttr(*i));
-    }
+    // The scalar read from `v` (when it holds one) as an attribute.
+    auto scalar = [&](auto read, auto attr) -> FailureOr<Attribute> {
+      if (auto x = read())
+        return Attribute(attr(*x));
+      return mismatch(v, t);
+    };
+    if (isIntKind(t.kind))
+      return scalar([&] { return asInt(v); }, [&](int64_t i) { return b.getI64IntegerAttr(i); });
     switch (t.kind) {
-    case K::Float: {
-      std::optional<double> d = asDouble(v);
-      if (!d)
-        return mismatch(v, t);
-      return Attribute(b.getF64FloatAttr(*d));
-    }
+    case K::Float:
+      return scalar([&] { return asDouble(v); }, [&](double d) { return b.getF64FloatAttr(d); });
     case K::Bool:
-    case K::SymBool: {
-      std::optional<bool> flag = asBool(v);
-      if (!flag)
-        return mismatch(v, t);
-      return Attribute(b.getBoolAttr(*flag));
-    }
+    case K::SymBool:
+      return scalar([&] { return asBool(v); }, [&](bool f) { return b.getBoolAttr(f); });
     case K::Scalar:
     case K::Complex:
     case K::Any:

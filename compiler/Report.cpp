@@ -143,21 +143,26 @@ void CompileReport::recordPlan(ModuleOp module) {
   }
 }
 
+std::optional<FileLineColLoc> innermostFileLoc(Location loc) {
+  if (auto f = llvm::dyn_cast<FileLineColLoc>(loc))
+    return f;
+  if (auto n = llvm::dyn_cast<NameLoc>(loc))
+    return innermostFileLoc(n.getChildLoc());
+  if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
+    return innermostFileLoc(c.getCallee());
+  if (auto f = llvm::dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations())
+      if (auto found = innermostFileLoc(l))
+        return found;
+  return std::nullopt;
+}
+
 namespace {
 
 /// "file:line" of the innermost file location in `loc`, or "".
 std::string fileLine(Location loc) {
-  if (auto f = llvm::dyn_cast<FileLineColLoc>(loc))
-    return f.getFilename().str() + ":" + std::to_string(f.getLine());
-  if (auto n = llvm::dyn_cast<NameLoc>(loc))
-    return fileLine(n.getChildLoc());
-  if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
-    return fileLine(c.getCallee());
-  if (auto f = llvm::dyn_cast<FusedLoc>(loc))
-    for (Location l : f.getLocations())
-      if (std::string s = fileLine(l); !s.empty())
-        return s;
-  return "";
+  std::optional<FileLineColLoc> f = innermostFileLoc(loc);
+  return f ? f->getFilename().str() + ":" + std::to_string(f->getLine()) : "";
 }
 
 /// The portable kernel an ATen op runs as once in out form.

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ namespace ptec {
 /// Removes exir-partition's `exir.refused` reasons from `module` (when no
 /// report reads them).
 void dropRefusalReasons(mlir::ModuleOp module);
+
+/// The innermost file location in `loc` (through names, call sites and the
+/// first of fused locations that has one).
+std::optional<mlir::FileLineColLoc> innermostFileLoc(mlir::Location loc);
 
 struct CompileReport {
   /// Bumped when a field changes meaning or goes away (adding one is fine).

@@ -4,6 +4,7 @@
 
 #include "compiler/Import.h"
 #include "compiler/PartitionDot.h"
+#include "compiler/Report.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/GuardedParse.h"
 #include "dialects/exir/IR/ShapeRules.h"
@@ -11,10 +12,8 @@
 #include "passes/Passes.h"
 #include "serde/pt2/Pt2Reader.h"
 #include "serde/pte/PteWriter.h"
-#ifdef PTEC_HAVE_EMITTER
 #include "compiler/DebugMap.h"
 #include "emitter/Emitter.h"
-#endif
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -234,7 +233,7 @@ public:
   bool capture(Diagnostic &d) {
     if (d.getSeverity() == DiagnosticSeverity::Warning) {
       std::string where;
-      if (std::optional<FileLineColLoc> f = fileLoc(d.getLocation()))
+      if (std::optional<FileLineColLoc> f = innermostFileLoc(d.getLocation()))
         where = f->getFilename().str() + ":" + std::to_string(f->getLine());
       report->warnings.push_back((where.empty() ? "" : where + ": ") + d.str());
     }
@@ -247,20 +246,6 @@ public:
   bool statusShown = false;
 
 private:
-  static std::optional<FileLineColLoc> fileLoc(Location loc) {
-    if (auto f = llvm::dyn_cast<FileLineColLoc>(loc))
-      return f;
-    if (auto n = llvm::dyn_cast<NameLoc>(loc))
-      return fileLoc(n.getChildLoc());
-    if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
-      return fileLoc(c.getCallee());
-    if (auto f = llvm::dyn_cast<FusedLoc>(loc))
-      for (Location l : f.getLocations())
-        if (auto found = fileLoc(l))
-          return found;
-    return std::nullopt;
-  }
-
   void print(Diagnostic &d) {
     const char *severity = "error";
     switch (d.getSeverity()) {
@@ -296,7 +281,7 @@ private:
   }
 
   void printOne(Location loc, const char *severity, const std::string &message) {
-    if (std::optional<FileLineColLoc> f = fileLoc(loc)) {
+    if (std::optional<FileLineColLoc> f = innermostFileLoc(loc)) {
       os << f->getFilename().getValue();
       if (f->getLine() > 0) {
         os << ':' << f->getLine();

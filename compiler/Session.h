@@ -186,7 +186,8 @@ public:
   /// identifier names it in diagnostics. Same checks as load().
   mlir::LogicalResult loadPrograms(llvm::ArrayRef<MethodSource> sources);
   mlir::LogicalResult loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> buffer);
-  /// The .pte bytes writeOutput() would write, after runPhases().
+  /// The .pte bytes writeOutput() would write, after runPhases() (not the
+  /// .ptd of --external-weights).
   mlir::LogicalResult emitPte(std::vector<uint8_t> &bytes);
 
   mlir::MLIRContext &context() { return *context_; }
@@ -258,7 +259,6 @@ private:
   CompileReport report_;
   std::string partitionDot_;
   std::string debugMap_;
-  std::vector<uint8_t> ptdBytes_;
   std::vector<uint8_t> pteBytes_;
   std::shared_ptr<const io::MappedFile> written_;
   pte::OutputFiles outputs_;

@@ -8,11 +8,9 @@
 
 #include "compiler/Session.h"
 
-#include "serde/pte/PteWriter.h"
-#ifdef PTEC_HAVE_EMITTER
 #include "compiler/DebugMap.h"
 #include "emitter/Emitter.h"
-#endif
+#include "serde/pte/PteWriter.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
@@ -73,57 +71,38 @@ LogicalResult CompileSession::writePte() {
   auto cannotWrite = [&](const std::string &path) {
     return emitError(fileLocation(*context_, path)) << "cannot write: " << error;
   };
-  bool readBack = options_.collectReport || options_.keepPteBytes;
-#ifdef PTEC_HAVE_EMITTER
-  {
-    // Weights go from the builder (and the .ptd's from its entries) straight
-    // to the files; MLIR's blobs are the only copy of a weight. The report
-    // and --plan-svg read the staged file back through a mapping (the
-    // flatbuffer's pages, not the segments').
-    pte::ProgramBuilder builder;
-    TimingScope emitTime = timeStep("emit");
-    if (failed(emitBuilder(builder)))
-      return failure();
-    emitTime.stop();
-    TimingScope writeTime = timeStep("write .pte");
-    if (!options_.externalWeightsPath.empty() &&
-        !pte::stagePtdFile(builder.external, options_.externalWeightsPath, outputs_, &error))
-      return cannotWrite(options_.externalWeightsPath);
-    if (!pte::stageProgramFile(builder, pte::WriteOptions{}, options_.outputPath, outputs_,
-                               &error))
-      return cannotWrite(options_.outputPath);
-    writeTime.stop();
-    if (readBack) {
-      std::string staged = outputs_.stagedPath(options_.outputPath);
-      if (staged.empty()) {
-        // Written straight into a device: nothing to map, build the bytes.
-        if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &pteBytes_, &error))
-          return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
-      } else {
-        written_ = io::MappedFile::open(staged, &error);
-        if (!written_ || !written_->data())
-          return emitError(fileLocation(*context_, options_.outputPath))
-                 << "cannot read back the .pte just written: " << error;
-      }
-      if (options_.collectReport)
-        report_.recordProgram(pteBytes().data(), pteBytes().size());
-    }
-    return success();
-  }
-#endif
-  std::vector<uint8_t> bytes;
+  // Weights go from the builder (and the .ptd's from its entries) straight
+  // to the files; MLIR's blobs are the only copy of a weight. The report and
+  // --plan-svg read the staged file back through a mapping (the flatbuffer's
+  // pages, not the segments').
+  pte::ProgramBuilder builder;
   TimingScope emitTime = timeStep("emit");
-  if (failed(emitPte(bytes)))
+  if (failed(emitBuilder(builder)))
     return failure();
   emitTime.stop();
   TimingScope writeTime = timeStep("write .pte");
   if (!options_.externalWeightsPath.empty() &&
-      !outputs_.stage(options_.externalWeightsPath,
-                      {{ptdBytes_.data(), ptdBytes_.size()}}, &error))
+      !pte::stagePtdFile(builder.external, options_.externalWeightsPath, outputs_, &error))
     return cannotWrite(options_.externalWeightsPath);
-  if (!outputs_.stage(options_.outputPath, {{bytes.data(), bytes.size()}}, &error))
+  if (!pte::stageProgramFile(builder, pte::WriteOptions{}, options_.outputPath, outputs_,
+                             &error))
     return cannotWrite(options_.outputPath);
-  pteBytes_ = std::move(bytes); // kept for --plan-svg, not copied
+  writeTime.stop();
+  if (!options_.collectReport && !options_.keepPteBytes)
+    return success();
+  std::string staged = outputs_.stagedPath(options_.outputPath);
+  if (staged.empty()) {
+    // Written straight into a device: nothing to map, build the bytes.
+    if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &pteBytes_, &error))
+      return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
+  } else {
+    written_ = io::MappedFile::open(staged, &error);
+    if (!written_ || !written_->data())
+      return emitError(fileLocation(*context_, options_.outputPath))
+             << "cannot read back the .pte just written: " << error;
+  }
+  if (options_.collectReport)
+    report_.recordProgram(pteBytes().data(), pteBytes().size());
   return success();
 }
 
@@ -135,7 +114,6 @@ LogicalResult CompileSession::commitOutputs() {
          << "cannot write the outputs: " << error;
 }
 
-#ifdef PTEC_HAVE_EMITTER
 LogicalResult CompileSession::emitBuilder(pte::ProgramBuilder &builder) {
   EmitOptions emitOptions;
   emitOptions.emitStateNames = options_.emitStateNames;
@@ -148,26 +126,17 @@ LogicalResult CompileSession::emitBuilder(pte::ProgramBuilder &builder) {
     debugMap_ = debugMapJson(stats);
   return success();
 }
-#endif
 
 LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
-#ifdef PTEC_HAVE_EMITTER
   pte::ProgramBuilder builder;
   if (failed(emitBuilder(builder)))
     return failure();
-  if (!options_.externalWeightsPath.empty())
-    ptdBytes_ = pte::serializePtd(builder.external);
   std::string error;
   if (!pte::trySerializeProgram(builder, pte::WriteOptions{}, &bytes, &error))
     return emitError(module_->getLoc()) << "cannot serialize the program: " << error;
   if (options_.collectReport)
     report_.recordProgram(bytes.data(), bytes.size());
   return success();
-#else
-  (void)bytes;
-  return emitError(module_->getLoc())
-         << "this build has no .pte emitter; use --emit=mlir or --compile-to";
-#endif
 }
 
 LogicalResult CompileSession::writeOutput() {

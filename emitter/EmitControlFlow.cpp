@@ -32,9 +32,7 @@ size_t MethodEmitter::addJumpFalse(int32_t cond, int32_t destination) {
   fb::JumpFalseCallT jump;
   jump.cond_value_index = cond;
   jump.destination_instruction = destination;
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(jump));
-  addInstruction(std::move(u));
+  addInstruction(std::move(jump));
   return chain_->instructions.size() - 1;
 }
 
@@ -47,18 +45,14 @@ void MethodEmitter::addMove(int32_t from, int32_t to) {
   fb::MoveCallT move;
   move.move_from = from;
   move.move_to = to;
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(move));
-  addInstruction(std::move(u));
+  addInstruction(std::move(move));
 }
 
 void MethodEmitter::addCopyKernel(int32_t dst, int32_t src) {
   fb::KernelCallT call;
   call.op_index = operatorIndex("aten::copy_", "");
   call.args = {dst, src, addBool(false), dst};
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(call));
-  addInstruction(std::move(u));
+  addInstruction(std::move(call));
 }
 
 namespace {

@@ -65,9 +65,7 @@ LogicalResult MethodEmitter::emitView(exir::AtenOp op) {
     size.items.push_back(sym != syms->end() ? sym->second : addInt(d));
   }
   call.args = {*src, addValue(std::move(size)), *view};
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(call));
-  addInstruction(std::move(u));
+  addInstruction(std::move(call));
   return success();
 }
 
@@ -210,9 +208,7 @@ LogicalResult MethodEmitter::emitAten(exir::AtenOp op) {
     return op.emitError("internal: KernelCall for '")
            << op.getOpName() << "' has " << call.args.size() << " args, expected "
            << s->arguments.size() + 1;
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(call));
-  addInstruction(std::move(u));
+  addInstruction(std::move(call));
   return success();
 }
 
@@ -268,9 +264,7 @@ LogicalResult MethodEmitter::emitSymbolic(Operation *op) {
   int32_t result = addInt(0);
   values_[op->getResult(0)] = result;
   call.args.push_back(result);
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(call));
-  addInstruction(std::move(u));
+  addInstruction(std::move(call));
   return success();
 }
 
@@ -279,12 +273,7 @@ LogicalResult MethodEmitter::emitCopy(exir::CopyOp op) {
   FailureOr<int32_t> src = valueOf(op.getLoc(), op.getSrc());
   if (failed(dst) || failed(src))
     return failure();
-  fb::KernelCallT call;
-  call.op_index = operatorIndex("aten::copy_", "");
-  call.args = {*dst, *src, addBool(false), *dst};
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(call));
-  addInstruction(std::move(u));
+  addCopyKernel(*dst, *src);
   return success();
 }
 
@@ -373,9 +362,7 @@ LogicalResult MethodEmitter::emitDelegateCall(exir::DelegateCallOp op) {
     values_[r] = *idx;
     call.args.push_back(*idx);
   }
-  fb::InstructionArgumentsUnion u;
-  u.Set(std::move(call));
-  addInstruction(std::move(u));
+  addInstruction(std::move(call));
   return success();
 }
 

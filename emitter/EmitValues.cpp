@@ -116,16 +116,15 @@ FailureOr<int32_t> MethodEmitter::valueOf(Location loc, Value v) {
 
 FailureOr<int32_t> MethodEmitter::addArgValue(Location loc, Attribute attr,
                                               const schema::Argument &arg) {
+  using K = schema::TypeKind;
+  // A present optional argument holds a value of its inner type.
+  const schema::SchemaType &t = arg.type.kind == K::Optional ? arg.type.elems.front() : arg.type;
   if (!attr || llvm::isa<exir::NoneAttr>(attr))
     return addNull();
   if (auto b = llvm::dyn_cast<BoolAttr>(attr))
     return addBool(b.getValue());
   if (auto i = llvm::dyn_cast<IntegerAttr>(attr)) {
-    using K = schema::TypeKind;
-    const schema::SchemaType *t = &arg.type;
-    if (t->kind == K::Optional)
-      t = &t->elems.front();
-    if (t->kind == K::Float)
+    if (t.kind == K::Float)
       return addDouble(static_cast<double>(i.getInt()));
     return addInt(i.getInt());
   }
@@ -133,13 +132,9 @@ FailureOr<int32_t> MethodEmitter::addArgValue(Location loc, Attribute attr,
     return addDouble(f.getValueAsDouble());
   if (auto s = llvm::dyn_cast<StringAttr>(attr)) {
     // Layouts, memory formats and devices travel as ints / strings.
-    using K = schema::TypeKind;
-    const schema::SchemaType *t = &arg.type;
-    if (t->kind == K::Optional)
-      t = &t->elems.front();
-    if (t->kind == K::Layout)
+    if (t.kind == K::Layout)
       return addInt(s.getValue() == "strided" ? 0 : 1);
-    if (t->kind == K::MemoryFormat) {
+    if (t.kind == K::MemoryFormat) {
       int64_t v = llvm::StringSwitch<int64_t>(s.getValue())
                       .Case("contiguous_format", 0)
                       .Case("preserve_format", 1)

@@ -61,9 +61,11 @@ private:
   FailureOr<int32_t> valueOf(Location loc, Value v);
 
   // --- instructions ---
-  void addInstruction(fb::InstructionArgumentsUnion args) {
+  /// Appends one instruction; `call` is its arguments table (KernelCallT,
+  /// DelegateCallT, MoveCallT, JumpFalseCallT or FreeCallT).
+  template <typename Call> void addInstruction(Call call) {
     auto instr = std::make_unique<fb::InstructionT>();
-    instr->instr_args = std::move(args);
+    instr->instr_args.Set(std::move(call));
     chain_->instructions.push_back(std::move(instr));
     instructionLocs.push_back(currentLoc_);
     if (options_.emitStackTraces)

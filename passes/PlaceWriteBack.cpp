@@ -56,19 +56,13 @@ struct PlaceWriteBackPass : impl::PlaceWriteBackBase<PlaceWriteBackPass> {
   using PlaceWriteBackBase::PlaceWriteBackBase;
 
   void runOnOperation() override {
-    SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
-    for (func::FuncOp func : funcs)
-      if (!func.isDeclaration() && failed(placeWriteBack(func)))
-        return signalPassFailure();
+    if (failed(forEachStatefulFunc(getOperation(), [&](func::FuncOp f, ArrayRef<StateOutput> o) {
+          return placeWriteBack(f, o);
+        })))
+      signalPassFailure();
   }
 
-  LogicalResult placeWriteBack(func::FuncOp func) {
-    SmallVector<StateOutput> outputs;
-    if (failed(getStateOutputs(func, outputs)))
-      return failure();
-    if (outputs.empty())
-      return success();
-
+  LogicalResult placeWriteBack(func::FuncOp func, ArrayRef<StateOutput> outputs) {
     Block &body = func.getBody().front();
     Operation *terminator = body.getTerminator();
     // The function before any copy exists: every query is about the old

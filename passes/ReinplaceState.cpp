@@ -62,9 +62,10 @@ struct ReinplaceStatePass : impl::ReinplaceStateBase<ReinplaceStatePass> {
   using ReinplaceStateBase::ReinplaceStateBase;
 
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isDeclaration() && failed(reinplace(func)))
-        return signalPassFailure();
+    if (failed(forEachStatefulFunc(getOperation(), [&](func::FuncOp f, ArrayRef<StateOutput> o) {
+          return reinplace(f, o);
+        })))
+      signalPassFailure();
   }
 
   /// Why `op` may not write into its operand 0 in place, or null when it may.
@@ -102,12 +103,7 @@ struct ReinplaceStatePass : impl::ReinplaceStateBase<ReinplaceStatePass> {
     return nullptr;
   }
 
-  LogicalResult reinplace(func::FuncOp func) {
-    SmallVector<StateOutput> outputs;
-    if (failed(getStateOutputs(func, outputs)))
-      return failure();
-    if (outputs.empty())
-      return success();
+  LogicalResult reinplace(func::FuncOp func, ArrayRef<StateOutput> outputs) {
     Block &body = func.getBody().front();
     auto ret = llvm::cast<func::ReturnOp>(body.getTerminator());
     Builder b(func.getContext());

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace ptec {
 
@@ -29,5 +30,22 @@ struct StateOutput {
 mlir::LogicalResult
 getStateOutputs(mlir::func::FuncOp func,
                 llvm::SmallVectorImpl<StateOutput> &outputs);
+
+/// Calls `fn(func, outputs)` for every function with a body in `module`
+/// that has mutation outputs; fails as soon as collecting them or `fn`
+/// fails. The functions are listed first, so `fn` may add or erase others.
+template <typename Fn> mlir::LogicalResult forEachStatefulFunc(mlir::ModuleOp module, Fn fn) {
+  llvm::SmallVector<mlir::func::FuncOp> funcs(module.getOps<mlir::func::FuncOp>());
+  for (mlir::func::FuncOp func : funcs) {
+    if (func.isDeclaration())
+      continue;
+    llvm::SmallVector<StateOutput> outputs;
+    if (mlir::failed(getStateOutputs(func, outputs)))
+      return mlir::failure();
+    if (!outputs.empty() && mlir::failed(fn(func, llvm::ArrayRef<StateOutput>(outputs))))
+      return mlir::failure();
+  }
+  return mlir::success();
+}
 
 } // namespace ptec

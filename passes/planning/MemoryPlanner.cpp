@@ -122,16 +122,18 @@ private:
   std::map<int64_t, int64_t> whole_, all_; // merged byte ranges
 };
 
-// Places requests one by one, in `order`, below/between already placed
-// lifetime-overlapping requests. bestFit picks the smallest fitting gap,
-// otherwise the lowest one.
-int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
-                    const std::vector<size_t> &order, bool bestFit,
-                    std::vector<int64_t> &offsets) {
+using Ranges = std::vector<std::pair<int64_t, int64_t>>; // [offset, end), sorted
+
+// Places each request of `order` in turn at the offset `choose(size, align,
+// busy)` picks, given the ranges of the placed requests whose lifetimes
+// overlap it. Returns the arena's end.
+template <typename Choose>
+int64_t placeInOrder(const std::vector<PlanRequest> &reqs, const std::vector<size_t> &order,
+                     std::vector<int64_t> &offsets, Choose choose) {
   Placed placed(reqs, order);
-  int64_t arenaEnd = 0;
-  std::vector<std::pair<int64_t, int64_t>> busy; // [offset, end)
+  Ranges busy;
   std::vector<uint32_t> ids;
+  int64_t arenaEnd = 0;
   for (size_t i : order) {
     const PlanRequest &r = reqs[i];
     int64_t size = plannedSize(r), align = plannedAlign(r);
@@ -140,6 +142,21 @@ int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
       continue;
     }
     placed.busy(reqs, offsets, r, ids, busy);
+    const int64_t chosen = choose(size, align, busy);
+    offsets[i] = chosen;
+    arenaEnd = std::max(arenaEnd, chosen + size);
+    placed.insert(static_cast<uint32_t>(i), r, chosen, chosen + size);
+  }
+  return arenaEnd;
+}
+
+// Places requests one by one, in `order`, below/between already placed
+// lifetime-overlapping requests. bestFit picks the smallest fitting gap,
+// otherwise the lowest one.
+int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
+                    const std::vector<size_t> &order, bool bestFit,
+                    std::vector<int64_t> &offsets) {
+  return placeInOrder(reqs, order, offsets, [&](int64_t size, int64_t align, Ranges &busy) {
     int64_t cursor = 0, chosen = -1, chosenGap = 0;
     for (const auto &[start, end] : busy) {
       int64_t at = alignUp(cursor, align);
@@ -154,13 +171,8 @@ int64_t placeInGaps(const std::vector<PlanRequest> &reqs,
       }
       cursor = std::max(cursor, end);
     }
-    if (chosen < 0)
-      chosen = alignUp(cursor, align);
-    offsets[i] = chosen;
-    arenaEnd = std::max(arenaEnd, chosen + size);
-    placed.insert(static_cast<uint32_t>(i), r, chosen, chosen + size);
-  }
-  return arenaEnd;
+    return chosen < 0 ? alignUp(cursor, align) : chosen;
+  });
 }
 
 // One arena with the upstream greedy shared-object scheme (section 6).
@@ -313,18 +325,7 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return reqs[a].firstUse < reqs[b].firstUse;
   });
-  Placed placed(reqs, order);
-  std::vector<std::pair<int64_t, int64_t>> busy;
-  std::vector<uint32_t> ids;
-  int64_t arenaEnd = 0;
-  for (size_t i : order) {
-    const PlanRequest &r = reqs[i];
-    int64_t size = plannedSize(r), align = plannedAlign(r);
-    if (size == 0) {
-      offsets[i] = 0;
-      continue;
-    }
-    placed.busy(reqs, offsets, r, ids, busy);
+  return placeInOrder(reqs, order, offsets, [&](int64_t size, int64_t align, Ranges &busy) {
     busy.emplace_back(std::max(target, int64_t{0}), INT64_MAX); // the ceiling
     int64_t low = -1, high = -1, cursor = 0;
     bool lowAtEdge = false, highAtEdge = false;
@@ -342,27 +343,19 @@ int64_t placeTwoSided(const std::vector<PlanRequest> &reqs,
           highAtEdge = k + 1 == busy.size() && top + size == target;
         }
       }
-      cursor = std::max(cursor, busy[k].second == INT64_MAX ? cursor
-                                                            : busy[k].second);
+      cursor = std::max(cursor, busy[k].second == INT64_MAX ? cursor : busy[k].second);
     }
-    int64_t chosen;
     if (low < 0) {
       // Nothing fits under the target: on top of everything it overlaps.
       int64_t top = 0;
       for (size_t k = 0; k + 1 < busy.size(); ++k)
         top = std::max(top, busy[k].second);
-      chosen = alignUp(top, align);
+      const int64_t chosen = alignUp(top, align);
       target = std::max(target, chosen + size);
-    } else if (highAtEdge && !lowAtEdge) {
-      chosen = high;
-    } else {
-      chosen = low;
+      return chosen;
     }
-    offsets[i] = chosen;
-    arenaEnd = std::max(arenaEnd, chosen + size);
-    placed.insert(static_cast<uint32_t>(i), r, chosen, chosen + size);
-  }
-  return arenaEnd;
+    return highAtEdge && !lowAtEdge ? high : low;
+  });
 }
 
 // Peak live bytes of one arena's requests.

@@ -60,11 +60,15 @@ Error Method::Loader::loadInstructions() {
       dst = static_cast<uint32_t>(v);
       return Error::Ok;
     };
-    switch (ins->instr_args_type()) {
+    const fb::InstructionArguments kind = ins->instr_args_type();
+    // Every known kind names a table, which must be there.
+    if (kind > fb::InstructionArguments::NONE && kind <= fb::InstructionArguments::MAX &&
+        ins->instr_args() == nullptr)
+      return fail(Error::InvalidProgram, "instruction %zu: %s table is missing", pc,
+                  fb::EnumNameInstructionArguments(kind));
+    switch (kind) {
     case fb::InstructionArguments::KernelCall: {
       const fb::KernelCall *kc = ins->instr_args_as_KernelCall();
-      if (!kc)
-        return fail(Error::InvalidProgram, "instruction %zu: KernelCall table is missing", pc);
       int32_t op = kc->op_index();
       if (op < 0 || static_cast<size_t>(op) >= m_.numOps_)
         return fail(Error::InvalidProgram,
@@ -78,8 +82,6 @@ Error Method::Loader::loadInstructions() {
     }
     case fb::InstructionArguments::DelegateCall: {
       const fb::DelegateCall *dc = ins->instr_args_as_DelegateCall();
-      if (!dc)
-        return fail(Error::InvalidProgram, "instruction %zu: DelegateCall table is missing", pc);
       int32_t d = dc->delegate_index();
       if (d < 0 || static_cast<size_t>(d) >= numDelegates)
         return fail(Error::InvalidProgram,
@@ -98,8 +100,6 @@ Error Method::Loader::loadInstructions() {
     }
     case fb::InstructionArguments::MoveCall: {
       const fb::MoveCall *mc = ins->instr_args_as_MoveCall();
-      if (!mc)
-        return fail(Error::InvalidProgram, "instruction %zu: MoveCall table is missing", pc);
       out.kind = Kind::Move;
       PTEC_TRY(valueIndex(mc->move_from(), "MoveCall move_from", out.a));
       PTEC_TRY(valueIndex(mc->move_to(), "MoveCall move_to", out.b));
@@ -118,8 +118,6 @@ Error Method::Loader::loadInstructions() {
     }
     case fb::InstructionArguments::JumpFalseCall: {
       const fb::JumpFalseCall *jf = ins->instr_args_as_JumpFalseCall();
-      if (!jf)
-        return fail(Error::InvalidProgram, "instruction %zu: JumpFalseCall table is missing", pc);
       out.kind = Kind::JumpFalse;
       PTEC_TRY(valueIndex(jf->cond_value_index(), "JumpFalseCall cond_value_index", out.a));
       const EValue &c = m_.values_[out.a];
@@ -140,8 +138,6 @@ Error Method::Loader::loadInstructions() {
     }
     case fb::InstructionArguments::FreeCall: {
       const fb::FreeCall *fc = ins->instr_args_as_FreeCall();
-      if (!fc)
-        return fail(Error::InvalidProgram, "instruction %zu: FreeCall table is missing", pc);
       out.kind = Kind::Free;
       PTEC_TRY(valueIndex(fc->value_index(), "FreeCall value_index", out.a));
       if (!m_.values_[out.a].isTensor())

@@ -222,107 +222,78 @@ Error Method::Loader::loadIndexList(size_t i, const char *kind,
   return Error::Ok;
 }
 
+template <typename Items, typename Read, typename Wrap>
+Error Method::Loader::loadScalarList(size_t i, const char *kind, const Items *items, Read read,
+                                     Wrap wrap) {
+  if (items == nullptr)
+    return fail(Error::InvalidProgram, "value %zu: %s items is missing", i, kind);
+  using T = decltype(read(items, 0));
+  const size_t n = items->size();
+  T *copy = alloc<T>(n);
+  if (copy == nullptr)
+    return outOfMemory(kind);
+  for (size_t k = 0; k < n; ++k)
+    copy[k] = read(items, static_cast<flatbuffers::uoffset_t>(k));
+  m_.values_[i] = wrap(Span<const T>(copy, n));
+  return Error::Ok;
+}
+
 Error Method::Loader::loadValue(size_t i, const fb::EValue *ev) {
   if (ev == nullptr)
     return fail(Error::InvalidProgram, "value %zu is null", i);
   auto tag = ev->val_type();
-  auto missing = [&](const char *kind) {
+  // Every known tag but Null names a table, which must be there.
+  if (tag > fb::KernelTypes::Null && tag <= fb::KernelTypes::MAX && ev->val() == nullptr) {
+    const char *kind = fb::EnumNameKernelTypes(tag);
     return fail(Error::InvalidProgram, "value %zu: tag %s but no %s table", i, kind, kind);
-  };
+  }
   switch (tag) {
   case fb::KernelTypes::Null:
     m_.values_[i] = EValue();
     return Error::Ok;
-  case fb::KernelTypes::Int: {
-    const fb::Int *v = ev->val_as_Int();
-    if (!v)
-      return missing("Int");
-    m_.values_[i] = EValue::fromInt(v->int_val());
+  case fb::KernelTypes::Int:
+    m_.values_[i] = EValue::fromInt(ev->val_as_Int()->int_val());
     return Error::Ok;
-  }
-  case fb::KernelTypes::Bool: {
-    const fb::Bool *v = ev->val_as_Bool();
-    if (!v)
-      return missing("Bool");
-    m_.values_[i] = EValue::fromBool(v->bool_val());
+  case fb::KernelTypes::Bool:
+    m_.values_[i] = EValue::fromBool(ev->val_as_Bool()->bool_val());
     return Error::Ok;
-  }
-  case fb::KernelTypes::Double: {
-    const fb::Double *v = ev->val_as_Double();
-    if (!v)
-      return missing("Double");
-    m_.values_[i] = EValue::fromDouble(v->double_val());
+  case fb::KernelTypes::Double:
+    m_.values_[i] = EValue::fromDouble(ev->val_as_Double()->double_val());
     return Error::Ok;
-  }
   case fb::KernelTypes::String: {
     const fb::String *v = ev->val_as_String();
-    if (!v)
-      return missing("String");
     if (v->string_val() == nullptr)
       return fail(Error::InvalidProgram, "value %zu: String string_val is missing", i);
     m_.values_[i] = EValue::fromString(v->string_val()->c_str(), v->string_val()->size());
     return Error::Ok;
   }
   case fb::KernelTypes::Tensor: {
-    const fb::Tensor *v = ev->val_as_Tensor();
-    if (!v)
-      return missing("Tensor");
     Tensor *t = nullptr;
     bool planned = false;
-    PTEC_TRY(loadTensor(i, v, t, planned));
+    PTEC_TRY(loadTensor(i, ev->val_as_Tensor(), t, planned));
     plannedValue_[i] = planned ? 1 : 0;
     m_.values_[i] = EValue::fromTensor(t);
     return Error::Ok;
   }
-  case fb::KernelTypes::IntList: {
-    const fb::IntList *v = ev->val_as_IntList();
-    if (!v)
-      return missing("IntList");
-    return loadIndexList(i, "IntList", nullptr, v->items(), EValue::Tag::IntList);
-  }
-  case fb::KernelTypes::TensorList: {
-    const fb::TensorList *v = ev->val_as_TensorList();
-    if (!v)
-      return missing("TensorList");
-    return loadIndexList(i, "TensorList", v->items(), nullptr, EValue::Tag::TensorList);
-  }
-  case fb::KernelTypes::OptionalTensorList: {
-    const fb::OptionalTensorList *v = ev->val_as_OptionalTensorList();
-    if (!v)
-      return missing("OptionalTensorList");
-    return loadIndexList(i, "OptionalTensorList", v->items(), nullptr,
-                         EValue::Tag::OptionalTensorList);
-  }
-  case fb::KernelTypes::DoubleList: {
-    const fb::DoubleList *v = ev->val_as_DoubleList();
-    if (!v)
-      return missing("DoubleList");
-    if (v->items() == nullptr)
-      return fail(Error::InvalidProgram, "value %zu: DoubleList items is missing", i);
-    size_t n = v->items()->size();
-    double *items = alloc<double>(n);
-    if (items == nullptr)
-      return outOfMemory("DoubleList");
-    for (size_t k = 0; k < n; ++k)
-      items[k] = pte::get8(v->items(), static_cast<flatbuffers::uoffset_t>(k));
-    m_.values_[i] = EValue::fromDoubleList(Span<const double>(items, n));
-    return Error::Ok;
-  }
-  case fb::KernelTypes::BoolList: {
-    const fb::BoolList *v = ev->val_as_BoolList();
-    if (!v)
-      return missing("BoolList");
-    if (v->items() == nullptr)
-      return fail(Error::InvalidProgram, "value %zu: BoolList items is missing", i);
-    size_t n = v->items()->size();
-    uint8_t *items = alloc<uint8_t>(n);
-    if (items == nullptr)
-      return outOfMemory("BoolList");
-    for (size_t k = 0; k < n; ++k)
-      items[k] = v->items()->Get(static_cast<flatbuffers::uoffset_t>(k)) ? 1 : 0;
-    m_.values_[i] = EValue::fromBoolList(Span<const uint8_t>(items, n));
-    return Error::Ok;
-  }
+  case fb::KernelTypes::IntList:
+    return loadIndexList(i, "IntList", nullptr, ev->val_as_IntList()->items(),
+                         EValue::Tag::IntList);
+  case fb::KernelTypes::TensorList:
+    return loadIndexList(i, "TensorList", ev->val_as_TensorList()->items(), nullptr,
+                         EValue::Tag::TensorList);
+  case fb::KernelTypes::OptionalTensorList:
+    return loadIndexList(i, "OptionalTensorList", ev->val_as_OptionalTensorList()->items(),
+                         nullptr, EValue::Tag::OptionalTensorList);
+  case fb::KernelTypes::DoubleList:
+    return loadScalarList(
+        i, "DoubleList", ev->val_as_DoubleList()->items(),
+        [](const auto *v, flatbuffers::uoffset_t k) { return pte::get8(v, k); },
+        EValue::fromDoubleList);
+  case fb::KernelTypes::BoolList:
+    return loadScalarList(
+        i, "BoolList", ev->val_as_BoolList()->items(),
+        [](const auto *v, flatbuffers::uoffset_t k) { return uint8_t(v->Get(k) ? 1 : 0); },
+        EValue::fromBoolList);
   default:
     break;
   }
@@ -343,6 +314,18 @@ Error Method::Loader::loadValues() {
 }
 
 Error Method::Loader::loadInputsOutputs() {
+  // Copies the value indices of `list` ("inputs" or "outputs") into `dst`,
+  // each checked against the values.
+  auto indices = [&](const char *what, const flatbuffers::Vector<int32_t> *list, uint32_t *dst) {
+    for (size_t k = 0; k < list->size(); ++k) {
+      int32_t idx = list->Get(static_cast<flatbuffers::uoffset_t>(k));
+      if (idx < 0 || static_cast<size_t>(idx) >= m_.numValues_)
+        return fail(Error::InvalidProgram, "%s[%zu] = %d out of range (%zu values)", what, k,
+                    idx, m_.numValues_);
+      dst[k] = static_cast<uint32_t>(idx);
+    }
+    return Error::Ok;
+  };
   const auto *ins = plan_.inputs();
   m_.numInputs_ = ins->size();
   m_.inputs_ = alloc<uint32_t>(m_.numInputs_);
@@ -350,13 +333,9 @@ Error Method::Loader::loadInputsOutputs() {
   m_.inputPlanned_ = alloc<uint8_t>(m_.numInputs_);
   if (!m_.inputs_ || !m_.inputSet_ || !m_.inputPlanned_)
     return outOfMemory("inputs");
+  PTEC_TRY(indices("inputs", ins, m_.inputs_));
   for (size_t k = 0; k < m_.numInputs_; ++k) {
-    int32_t idx = ins->Get(static_cast<flatbuffers::uoffset_t>(k));
-    if (idx < 0 || static_cast<size_t>(idx) >= m_.numValues_)
-      return fail(Error::InvalidProgram, "inputs[%zu] = %d out of range (%zu values)", k, idx,
-                  m_.numValues_);
-    m_.inputs_[k] = static_cast<uint32_t>(idx);
-    m_.inputPlanned_[k] = plannedValue_[idx];
+    m_.inputPlanned_[k] = plannedValue_[m_.inputs_[k]];
     m_.inputSet_[k] = 0;
   }
   const auto *outs = plan_.outputs();
@@ -364,14 +343,7 @@ Error Method::Loader::loadInputsOutputs() {
   m_.outputs_ = alloc<uint32_t>(m_.numOutputs_);
   if (!m_.outputs_)
     return outOfMemory("outputs");
-  for (size_t k = 0; k < m_.numOutputs_; ++k) {
-    int32_t idx = outs->Get(static_cast<flatbuffers::uoffset_t>(k));
-    if (idx < 0 || static_cast<size_t>(idx) >= m_.numValues_)
-      return fail(Error::InvalidProgram, "outputs[%zu] = %d out of range (%zu values)", k, idx,
-                  m_.numValues_);
-    m_.outputs_[k] = static_cast<uint32_t>(idx);
-  }
-  return Error::Ok;
+  return indices("outputs", outs, m_.outputs_);
 }
 
 } // namespace ptec::rt

@@ -53,6 +53,10 @@ private:
   Error loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bool &planned);
   Error loadIndexList(size_t i, const char *kind, const flatbuffers::Vector<int32_t> *items32,
                       const flatbuffers::Vector<int64_t> *items64, EValue::Tag want);
+  /// Value `i` as a list of scalars copied out of the flatbuffer:
+  /// `read(items, k)` is item k, `wrap` makes the EValue of the copy.
+  template <typename Items, typename Read, typename Wrap>
+  Error loadScalarList(size_t i, const char *kind, const Items *items, Read read, Wrap wrap);
   Error loadInputsOutputs();
   Error loadInstructions();
   Error checkArgs(size_t pc, const char *what, const flatbuffers::Vector<int32_t> *args,

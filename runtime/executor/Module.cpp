@@ -179,33 +179,15 @@ Method *Module::methodOrFail(const char *name) {
 }
 
 Error Module::setInput(const char *name, size_t i, const Tensor &t) {
-  Method *m = methodOrFail(name);
-  if (m == nullptr)
-    return Error::InvalidState;
-  Error e = m->setInput(i, t);
-  if (e != Error::Ok)
-    detail_ = m->errorDetail();
-  return e;
+  return onMethod(name, false, [&](Method &m) { return m.setInput(i, t); });
 }
 
 Error Module::setInput(const char *name, size_t i, const EValue &v) {
-  Method *m = methodOrFail(name);
-  if (m == nullptr)
-    return Error::InvalidState;
-  Error e = m->setInput(i, v);
-  if (e != Error::Ok)
-    detail_ = m->errorDetail();
-  return e;
+  return onMethod(name, false, [&](Method &m) { return m.setInput(i, v); });
 }
 
 Error Module::execute(const char *name) {
-  Method *m = methodOrFail(name);
-  if (m == nullptr)
-    return Error::InvalidState;
-  Error e = m->execute();
-  if (e != Error::Ok)
-    detail_ = std::string(name) + ": " + m->errorDetail();
-  return e;
+  return onMethod(name, true, [](Method &m) { return m.execute(); });
 }
 
 const EValue *Module::output(const char *name, size_t i) {

@@ -105,6 +105,17 @@ private:
   static Result<std::unique_ptr<Module>> finish(DataLoader loader, const ModuleOptions &options,
                                                 std::string *detail);
   Method *methodOrFail(const char *name);
+  /// Runs `call` on method `name` and keeps its error detail (after
+  /// "<name>: " when `nameDetail`); InvalidState when it is not loaded.
+  template <typename Call> Error onMethod(const char *name, bool nameDetail, Call call) {
+    Method *m = methodOrFail(name);
+    if (m == nullptr)
+      return Error::InvalidState;
+    Error e = call(*m);
+    if (e != Error::Ok)
+      detail_ = (nameDetail ? std::string(name) + ": " : std::string()) + m->errorDetail();
+    return e;
+  }
   Error allocateSharedArena();
 
   DataLoader loader_;

@@ -17,6 +17,29 @@ namespace {
 
 using OffsetVec = flatbuffers::Vector<uint64_t>;
 
+/// How error messages name a segment's parts.
+struct SegmentWords {
+  const char *offsets; // the table of offsets ("constant_segment")
+  const char *item;    // one entry ("constant")
+  const char *segment; // the bytes ("constant segment")
+};
+
+/// The `nbytes` bytes at entry `idx` of `offsets` into `segment`, checked.
+Result<const uint8_t *> sliceAt(Span<const uint8_t> segment, const OffsetVec *offsets,
+                                uint32_t idx, size_t nbytes, const SegmentWords &words,
+                                std::string *detail) {
+  if (idx >= offsets->size())
+    return failWith(detail, Error::InvalidProgram,
+                    "data_buffer_idx %u out of range (%s has %u offsets)", idx, words.offsets,
+                    offsets->size());
+  uint64_t off = pte::get8(offsets, idx);
+  if (off > segment.size() || nbytes > segment.size() - off)
+    return failWith(detail, Error::InvalidProgram,
+                    "%s %u: [%llu, +%zu) runs past the %s (%zu bytes)", words.item, idx,
+                    (unsigned long long)off, nbytes, words.segment, segment.size());
+  return segment.data() + off;
+}
+
 } // namespace
 
 Error Program::checkFile(Span<const uint8_t> file, ContainerInfo &info, std::string *detail) {
@@ -189,16 +212,8 @@ Result<const uint8_t *> Program::constantData(uint32_t idx, size_t nbytes,
                       "constant_buffer[%u] holds fewer than the tensor's %zu bytes", idx, nbytes);
     return b->storage()->data();
   }
-  if (idx >= offsets->size())
-    return failWith(detail, Error::InvalidProgram,
-                    "data_buffer_idx %u out of range (constant_segment has %u offsets)", idx,
-                    offsets->size());
-  uint64_t off = pte::get8(offsets, idx);
-  if (off > constantSegment_.size() || nbytes > constantSegment_.size() - off)
-    return failWith(detail, Error::InvalidProgram,
-                    "constant %u: [%llu, +%zu) runs past the constant segment (%zu bytes)", idx,
-                    (unsigned long long)off, nbytes, constantSegment_.size());
-  return constantSegment_.data() + off;
+  return sliceAt(constantSegment_, offsets, idx, nbytes,
+                 {"constant_segment", "constant", "constant segment"}, detail);
 }
 
 Result<const uint8_t *> Program::mutableData(uint32_t idx, size_t nbytes,
@@ -212,16 +227,8 @@ Result<const uint8_t *> Program::mutableData(uint32_t idx, size_t nbytes,
     return failWith(detail, Error::InvalidProgram, "mutable data segment: %s",
                     segmentProblems_[mutableSegmentIndex_].c_str());
   const auto *offsets = static_cast<const OffsetVec *>(mutableOffsets_);
-  if (idx >= offsets->size())
-    return failWith(detail, Error::InvalidProgram,
-                    "data_buffer_idx %u out of range (mutable data segment has %u offsets)", idx,
-                    offsets->size());
-  uint64_t off = pte::get8(offsets, idx);
-  if (off > mutableSegment_.size() || nbytes > mutableSegment_.size() - off)
-    return failWith(detail, Error::InvalidProgram,
-                    "mutable data %u: [%llu, +%zu) runs past the mutable segment (%zu bytes)",
-                    idx, (unsigned long long)off, nbytes, mutableSegment_.size());
-  return mutableSegment_.data() + off;
+  return sliceAt(mutableSegment_, offsets, idx, nbytes,
+                 {"mutable data segment", "mutable data", "mutable segment"}, detail);
 }
 
 Result<ProcessedBlob> Program::delegateData(const fb::BackendDelegateDataReference *ref,

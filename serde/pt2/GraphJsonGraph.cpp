@@ -179,6 +179,17 @@ OptionalTensor optionalTensor(const json &j, const Where &w, const SchemaForm &f
   return t;
 }
 
+/// A reader of one row of a list of lists: an array whose items `get` reads.
+template <typename T, typename Get> auto rowsOf(Get get) {
+  return [get](const json &x, const Where &wx) {
+    expectArray(x, wx);
+    std::vector<T> row;
+    for (size_t k = 0; k < x.size(); ++k)
+      row.push_back(get(x[k], wx[k]));
+    return row;
+  };
+}
+
 }  // namespace
 
 Argument parseArgument(const json &j, const Where &w, ParseState &st) {
@@ -193,39 +204,41 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
     for (size_t k = 0; k < v.size(); ++k)
       fn(v[k], wv[k]);
   };
-  if (key == "as_none") {
-    a.kind = K::None;  // `true` since 8.2, `[]` before; the payload carries nothing
-  } else if (key == "as_tensor") {
-    a.kind = K::Tensor;
-    a.name = tensorName(v, wv);
-  } else if (key == "as_tensors") {
-    a.kind = K::Tensors;
-    eachOf([&](const json &x, const Where &wx) { a.names.push_back(tensorName(x, wx)); });
-  } else if (key == "as_int") {
-    a.kind = K::Int;
-    a.i = getInt(v, wv);
-  } else if (key == "as_ints") {
-    a.kind = K::Ints;
-    eachOf([&](const json &x, const Where &wx) { a.ints.push_back(getInt(x, wx)); });
-  } else if (key == "as_float") {
-    a.kind = K::Float;
-    a.f = getFloat(v, wv);
-  } else if (key == "as_floats") {
-    a.kind = K::Floats;
-    eachOf([&](const json &x, const Where &wx) { a.floats.push_back(getFloat(x, wx)); });
-  } else if (key == "as_string") {
-    a.kind = K::String;
-    a.s = getString(v, wv);
-  } else if (key == "as_strings") {
-    a.kind = K::Strings;
-    eachOf([&](const json &x, const Where &wx) { a.strings.emplace_back(getString(x, wx)); });
-  } else if (key == "as_bool") {
-    a.kind = K::Bool;
-    a.b = getBool(v, wv);
-  } else if (key == "as_bools") {
-    a.kind = K::Bools;
-    eachOf([&](const json &x, const Where &wx) { a.bools.push_back(getBool(x, wx)); });
-  } else if (key == "as_sym_int" || key == "as_sym_float" || key == "as_sym_bool") {
+  // A payload of one value that `get` reads into `field`.
+  auto one = [&](K kind, auto &field, auto get) {
+    a.kind = kind;
+    field = get(v, wv);
+  };
+  // A list payload: `get` reads each item, appended to `items`.
+  auto list = [&](K kind, auto &items, auto get) {
+    a.kind = kind;
+    eachOf([&](const json &x, const Where &wx) { items.emplace_back(get(x, wx)); });
+  };
+  auto optTensor = [&](const json &x, const Where &wx) { return optionalTensor(x, wx, st.form); };
+  auto nestedRow = rowsOf<std::string>(tensorName);
+  // as_none's payload is `true` since 8.2, `[]` before: it carries nothing.
+  if (key == "as_none") a.kind = K::None;
+  else if (key == "as_tensor") one(K::Tensor, a.name, tensorName);
+  else if (key == "as_tensors") list(K::Tensors, a.names, tensorName);
+  else if (key == "as_int") one(K::Int, a.i, getInt);
+  else if (key == "as_ints") list(K::Ints, a.ints, getInt);
+  else if (key == "as_float") one(K::Float, a.f, getFloat);
+  else if (key == "as_floats") list(K::Floats, a.floats, getFloat);
+  else if (key == "as_string") one(K::String, a.s, getString);
+  else if (key == "as_strings") list(K::Strings, a.strings, getString);
+  else if (key == "as_bool") one(K::Bool, a.b, getBool);
+  else if (key == "as_bools") list(K::Bools, a.bools, getBool);
+  else if (key == "as_scalar_type") one(K::ScalarType, a.i, getInt);
+  else if (key == "as_memory_format") one(K::MemoryFormat, a.i, getInt);
+  else if (key == "as_layout") one(K::Layout, a.i, getInt);
+  else if (key == "as_operator") one(K::Operator, a.name, getString);
+  else if (key == "as_int_lists") list(K::IntLists, a.intLists, rowsOf<int64_t>(getInt));
+  else if (key == "as_float_lists") list(K::FloatLists, a.floatLists, rowsOf<double>(getFloat));
+  else if (key == "as_nested_tensors") list(K::NestedTensors, a.nestedNames, nestedRow);
+  else if (key == "as_device") one(K::Device, a.device, deviceString);
+  else if (key == "as_optional_tensors") list(K::OptionalTensors, a.optTensors, optTensor);
+  else if (key == "as_token") one(K::Tensor, a.name, tensorName); // a tensor at run time
+  else if (key == "as_sym_int" || key == "as_sym_float" || key == "as_sym_bool") {
     a.kind = key == "as_sym_int" ? K::SymInt : key == "as_sym_float" ? K::SymFloat : K::SymBool;
     symScalar(v, wv, key == "as_sym_int" ? "as_int" : key == "as_sym_float" ? "as_float" : "as_bool",
               st.form, a);
@@ -246,21 +259,6 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
       else
         a.bools.push_back(e.b);
     });
-  } else if (key == "as_scalar_type") {
-    a.kind = K::ScalarType;
-    a.i = getInt(v, wv);
-  } else if (key == "as_memory_format") {
-    a.kind = K::MemoryFormat;
-    a.i = getInt(v, wv);
-  } else if (key == "as_layout") {
-    a.kind = K::Layout;
-    a.i = getInt(v, wv);
-  } else if (key == "as_device") {
-    a.kind = K::Device;
-    a.device = deviceString(v, wv);
-  } else if (key == "as_optional_tensors") {
-    a.kind = K::OptionalTensors;
-    eachOf([&](const json &x, const Where &wx) { a.optTensors.push_back(optionalTensor(x, wx, st.form)); });
   } else if (key == "as_optional_tensor") {
     a.kind = K::OptionalTensor;
     a.optTensors.push_back(optionalTensor(v, wv, st.form));
@@ -279,44 +277,11 @@ Argument parseArgument(const json &j, const Where &w, ParseState &st) {
     expectObject(v, wv);
     a.name = reqString(v, "name", wv);
     a.s = stringField(v, "class_fqn", wv, "");
-  } else if (key == "as_operator") {
-    a.kind = K::Operator;
-    a.name = getString(v, wv);
   } else if (key == "as_complex") {
     a.kind = K::Complex;
     expectObject(v, wv);
     a.f = getFloat(req(v, "real", wv), wv["real"]);
     a.imag = getFloat(req(v, "imag", wv), wv["imag"]);
-  } else if (key == "as_int_lists") {
-    a.kind = K::IntLists;
-    eachOf([&](const json &x, const Where &wx) {
-      expectArray(x, wx);
-      std::vector<int64_t> row;
-      for (size_t k = 0; k < x.size(); ++k)
-        row.push_back(getInt(x[k], wx[k]));
-      a.intLists.push_back(std::move(row));
-    });
-  } else if (key == "as_float_lists") {
-    a.kind = K::FloatLists;
-    eachOf([&](const json &x, const Where &wx) {
-      expectArray(x, wx);
-      std::vector<double> row;
-      for (size_t k = 0; k < x.size(); ++k)
-        row.push_back(getFloat(x[k], wx[k]));
-      a.floatLists.push_back(std::move(row));
-    });
-  } else if (key == "as_nested_tensors") {
-    a.kind = K::NestedTensors;
-    eachOf([&](const json &x, const Where &wx) {
-      expectArray(x, wx);
-      std::vector<std::string> row;
-      for (size_t k = 0; k < x.size(); ++k)
-        row.push_back(tensorName(x[k], wx[k]));
-      a.nestedNames.push_back(std::move(row));
-    });
-  } else if (key == "as_token") {
-    a.kind = K::Tensor;  // tokens are tensors at runtime; see InputSpec
-    a.name = tensorName(v, wv);
   } else {
     failAt(w, "unsupported argument kind '" + std::string(key) + "'");
   }

@@ -311,30 +311,15 @@ const Object *Unpickler::load(const uint8_t *data, size_t size) {
       push(o);
       break;
     }
-    case 'X':
-      makeString(K::String, in.le(4, "BINUNICODE"), "BINUNICODE");
+    case 'X': case 0x8c: case 0x8d: case 'T': case 'U': // length-prefixed text
+    case 'B': case 'C': case 0x8e: {                     // length-prefixed bytes
+      const bool bytes = op == 'B' || op == 'C' || op == 0x8e;
+      // The length takes 1 byte in the SHORT_ forms, 8 in the *8 forms, else 4.
+      const bool short1 = op == 0x8c || op == 'U' || op == 'C';
+      const int width = short1 ? 1 : (op == 0x8d || op == 0x8e) ? 8 : 4;
+      makeString(bytes ? K::Bytes : K::String, in.le(width, opcodeName(op)), opcodeName(op));
       break;
-    case 0x8c:
-      makeString(K::String, in.le(1, "SHORT_BINUNICODE"), "SHORT_BINUNICODE");
-      break;
-    case 0x8d:
-      makeString(K::String, in.le(8, "BINUNICODE8"), "BINUNICODE8");
-      break;
-    case 'T':
-      makeString(K::String, in.le(4, "BINSTRING"), "BINSTRING");
-      break;
-    case 'U':
-      makeString(K::String, in.le(1, "SHORT_BINSTRING"), "SHORT_BINSTRING");
-      break;
-    case 'B':
-      makeString(K::Bytes, in.le(4, "BINBYTES"), "BINBYTES");
-      break;
-    case 'C':
-      makeString(K::Bytes, in.le(1, "SHORT_BINBYTES"), "SHORT_BINBYTES");
-      break;
-    case 0x8e:
-      makeString(K::Bytes, in.le(8, "BINBYTES8"), "BINBYTES8");
-      break;
+    }
     case ')':
       push(make(K::Tuple));
       break;
@@ -406,21 +391,12 @@ const Object *Unpickler::load(const uint8_t *data, size_t size) {
       }
       break;
     }
-    case 'q':
-      put(in.le(1, "BINPUT"));
-      break;
-    case 'r':
-      put(in.le(4, "LONG_BINPUT"));
-      break;
-    case 0x94:
-      put(memo.size());
-      break;
-    case 'h':
-      get(in.le(1, "BINGET"));
-      break;
-    case 'j':
-      get(in.le(4, "LONG_BINGET"));
-      break;
+    // The memo: PUT forms remember the top of the stack, GET forms push it again.
+    case 'q': put(in.le(1, "BINPUT")); break;
+    case 'r': put(in.le(4, "LONG_BINPUT")); break;
+    case 0x94: put(memo.size()); break;
+    case 'h': get(in.le(1, "BINGET")); break;
+    case 'j': get(in.le(4, "LONG_BINGET")); break;
     case 'c': {
       std::string module = in.line("GLOBAL module");
       std::string name = in.line("GLOBAL name");

@@ -32,6 +32,16 @@ private:
     return fbb_.CreateVector(v);
   }
   auto str(const std::string &s) { return fbb_.CreateString(s); }
+  /// A table of two offset fields, added in this order (children first:
+  /// `a` and `b` are already written).
+  template <typename T, typename A, typename B>
+  Offset<T> twoFields(flatbuffers::voffset_t fieldA, Offset<A> a, flatbuffers::voffset_t fieldB,
+                      Offset<B> b) {
+    auto start = fbb_.StartTable();
+    fbb_.AddOffset(fieldA, a);
+    fbb_.AddOffset(fieldB, b);
+    return Offset<T>(fbb_.EndTable(start));
+  }
 
   void fail(const std::string &where, const std::string &what) {
     if (error.empty())
@@ -322,10 +332,8 @@ private:
                           // by three zero padding bytes (spec section 8).
                           auto key = str(s.key);
                           auto value = vec(s.value);
-                          auto start = fbb_.StartTable();
-                          fbb_.AddOffset(fb::CompileSpec::VT_KEY, key);
-                          fbb_.AddOffset(fb::CompileSpec::VT_VALUE, value);
-                          return Offset<fb::CompileSpec>(fbb_.EndTable(start));
+                          return twoFields<fb::CompileSpec>(fb::CompileSpec::VT_KEY, key,
+                                                            fb::CompileSpec::VT_VALUE, value);
                         });
     Offset<flatbuffers::Vector<Offset<fb::DelegateScratch>>> scratch;
     if (!d.scratch.empty())
@@ -359,10 +367,8 @@ private:
     if (p.container_meta_type) {
       auto in = str(p.container_meta_type->encoded_inp_str);
       auto out = str(p.container_meta_type->encoded_out_str);
-      auto start = fbb_.StartTable();
-      fbb_.AddOffset(fb::ContainerMetadata::VT_ENCODED_INP_STR, in);
-      fbb_.AddOffset(fb::ContainerMetadata::VT_ENCODED_OUT_STR, out);
-      meta = Offset<fb::ContainerMetadata>(fbb_.EndTable(start));
+      meta = twoFields<fb::ContainerMetadata>(fb::ContainerMetadata::VT_ENCODED_INP_STR, in,
+                                              fb::ContainerMetadata::VT_ENCODED_OUT_STR, out);
     }
     auto values = tables(p.values, w + ".values",
                          [&](const fb::EValueT &e, const std::string &ew) {
@@ -380,10 +386,8 @@ private:
                       [&](const fb::OperatorT &o, const std::string &) {
                         auto n = str(o.name);
                         auto ov = str(o.overload);
-                        auto start = fbb_.StartTable();
-                        fbb_.AddOffset(fb::Operator::VT_NAME, n);
-                        fbb_.AddOffset(fb::Operator::VT_OVERLOAD, ov);
-                        return Offset<fb::Operator>(fbb_.EndTable(start));
+                        return twoFields<fb::Operator>(fb::Operator::VT_NAME, n,
+                                                       fb::Operator::VT_OVERLOAD, ov);
                       });
     // Written even when empty: the runtime requires `delegates`.
     auto delegates = tables(p.delegates, w + ".delegates",

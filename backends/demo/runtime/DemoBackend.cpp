@@ -152,20 +152,28 @@ float loadFloat(const uint8_t *p) {
 // The arithmetic, exactly as upstream: float products and sums, and for sin
 // the cube in float with the division and subtraction in double.
 
-void runAdd(const DemoHandle &h, int64_t numel, const float *b, float *z) {
+/// Calls `f(j, xj)` for every element j of `x` in order, each read through
+/// the handle's scratch in chunks when it has scratch (the way upstream
+/// stages its inputs), directly otherwise.
+template <typename F>
+void forEachStaged(const DemoHandle &h, int64_t numel, const float *x, F f) {
   const size_t chunk = h.scratchBytes / sizeof(float);
   if (chunk == 0) {
     for (int64_t j = 0; j < numel; ++j)
-      z[j] = b[j] + z[j];
+      f(j, x[j]);
     return;
   }
   for (int64_t base = 0; base < numel; base += chunk) {
     const size_t n = static_cast<size_t>(
         numel - base < static_cast<int64_t>(chunk) ? numel - base : chunk);
-    std::memcpy(h.scratch, b + base, n * sizeof(float));
+    std::memcpy(h.scratch, x + base, n * sizeof(float));
     for (size_t j = 0; j < n; ++j)
-      z[base + j] = loadFloat(h.scratch + j * sizeof(float)) + z[base + j];
+      f(base + int64_t(j), loadFloat(h.scratch + j * sizeof(float)));
   }
+}
+
+void runAdd(const DemoHandle &h, int64_t numel, const float *b, float *z) {
+  forEachStaged(h, numel, b, [&](int64_t j, float bj) { z[j] = bj + z[j]; });
 }
 
 void runMm(const DemoHandle &h, const float *a, const float *x, float *z) {
@@ -192,19 +200,7 @@ float demoSin(float x) {
 }
 
 void runSin(const DemoHandle &h, int64_t numel, const float *x, float *y) {
-  const size_t chunk = h.scratchBytes / sizeof(float);
-  if (chunk == 0) {
-    for (int64_t j = 0; j < numel; ++j)
-      y[j] = demoSin(x[j]);
-    return;
-  }
-  for (int64_t base = 0; base < numel; base += chunk) {
-    const size_t n = static_cast<size_t>(
-        numel - base < static_cast<int64_t>(chunk) ? numel - base : chunk);
-    std::memcpy(h.scratch, x + base, n * sizeof(float));
-    for (size_t j = 0; j < n; ++j)
-      y[base + j] = demoSin(loadFloat(h.scratch + j * sizeof(float)));
-  }
+  forEachStaged(h, numel, x, [&](int64_t j, float xj) { y[j] = demoSin(xj); });
 }
 
 } // namespace

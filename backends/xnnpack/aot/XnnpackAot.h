@@ -99,6 +99,12 @@ struct OpPlan {
   int64_t axis = 0;                ///< Concat: the dim joined (>= 0)
   std::vector<uint32_t> perm;      ///< Transpose: result dim i is input dim perm[i]
   std::vector<uint32_t> offsets;   ///< Slice: per input dim (sizes: the result's)
+  /// A plan of `form` writing `node` that reads `input` (fields by role).
+  static OpPlan of(Form form, fb_xnnpack::XNodeUnion node = {}, mlir::Value input = {}) {
+    OpPlan p;
+    p.form = form, p.node = node, p.input = input;
+    return p;
+  }
   /// Output clamp a producer may absorb (relu, hardtanh, clamp).
   bool isClamp() const {
     return form == Form::Unary && node == fb_xnnpack::XNodeUnion::XNNClamp;

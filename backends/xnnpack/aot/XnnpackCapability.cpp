@@ -118,8 +118,7 @@ struct Checker {
 
 std::optional<OpPlan> planConv(const Checker &c) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::Conv;
+  OpPlan p = OpPlan::of(Form::Conv);
   p.input = operandOf(op, 0), p.weight = operandOf(op, 1), p.bias = operandOf(op, 2);
   RankedTensorType x = f32(p.input), w = f32(p.weight), y = f32(op->getResult(0));
   if (!x || !w || !y || x.getRank() != 4 || w.getRank() != 4)
@@ -155,10 +154,8 @@ std::optional<OpPlan> planConv(const Checker &c) {
 
 std::optional<OpPlan> planPool(const Checker &c, bool maxPool) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::Pool;
-  p.node = maxPool ? Kind::XNNMaxPooling2d : Kind::XNNAvgPooling2d;
-  p.input = operandOf(op, 0);
+  OpPlan p = OpPlan::of(Form::Pool, maxPool ? Kind::XNNMaxPooling2d : Kind::XNNAvgPooling2d,
+                        operandOf(op, 0));
   RankedTensorType x = f32(p.input), y = f32(op->getResult(0));
   if (!x || !y || x.getRank() != 4)
     return c.no("only 2-d pooling of static float32 NCHW tensors is lowered");
@@ -197,9 +194,7 @@ std::optional<OpPlan> planPool(const Checker &c, bool maxPool) {
 
 std::optional<OpPlan> planLinear(const Checker &c, bool addmm) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::Linear;
-  p.node = Kind::XNNFullyConnected;
+  OpPlan p = OpPlan::of(Form::Linear, Kind::XNNFullyConnected);
   p.bias = addmm ? operandOf(op, 0) : Value();
   p.input = operandOf(op, addmm ? 1 : 0);
   p.weight = operandOf(op, addmm ? 2 : 1);
@@ -221,10 +216,7 @@ std::optional<OpPlan> planLinear(const Checker &c, bool addmm) {
 
 std::optional<OpPlan> planBinary(const Checker &c, Kind node, bool scalar) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::Binary;
-  p.node = node;
-  p.input = op->getOperand(0);
+  OpPlan p = OpPlan::of(Form::Binary, node, op->getOperand(0));
   if (!c.tensorsF32())
     return c.no("operands and result must be static float32 tensors of at most 6 dims");
   if (!isScalarOne(op.getArgAttr("alpha")))
@@ -244,10 +236,7 @@ std::optional<OpPlan> planBinary(const Checker &c, Kind node, bool scalar) {
 }
 
 std::optional<OpPlan> planUnary(const Checker &c, Kind node, float lo, float hi) {
-  OpPlan p;
-  p.form = Form::Unary;
-  p.node = node;
-  p.input = c.op->getOperand(0);
+  OpPlan p = OpPlan::of(Form::Unary, node, c.op->getOperand(0));
   p.clamp.lo = lo, p.clamp.hi = hi;
   if (c.op->getNumOperands() != 1 || !c.tensorsF32())
     return c.no("the operand and result must be static float32 tensors of at most 6 dims");
@@ -263,8 +252,7 @@ int64_t normDim(int64_t d, int64_t rank) {
 
 std::optional<OpPlan> planConcat(const Checker &c) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::Concat;
+  OpPlan p = OpPlan::of(Form::Concat);
   RankedTensorType y = f32(op->getResult(0));
   if (!y)
     return c.no("the result must be a static float32 tensor of at most 6 dims");
@@ -291,10 +279,7 @@ std::optional<OpPlan> planConcat(const Checker &c) {
 
 std::optional<OpPlan> planSlice(const Checker &c) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::Slice;
-  p.node = Kind::XNNStaticSlice;
-  p.input = operandOf(op, 0);
+  OpPlan p = OpPlan::of(Form::Slice, Kind::XNNStaticSlice, operandOf(op, 0));
   RankedTensorType x = f32(p.input), y = f32(op->getResult(0));
   if (!x || !y || x.getRank() != y.getRank() || op->getNumOperands() != 1)
     return c.no("the operand and result must be non-empty static float32 tensors of at most "
@@ -319,10 +304,7 @@ std::optional<OpPlan> planSlice(const Checker &c) {
 
 std::optional<OpPlan> planTranspose(const Checker &c, bool permute) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::Transpose;
-  p.node = Kind::XNNStaticTranspose;
-  p.input = operandOf(op, 0);
+  OpPlan p = OpPlan::of(Form::Transpose, Kind::XNNStaticTranspose, operandOf(op, 0));
   RankedTensorType x = f32(p.input), y = f32(op->getResult(0));
   if (!x || !y || op->getNumOperands() != 1)
     return c.no("the operand and result must be non-empty static float32 tensors of at most "
@@ -356,10 +338,8 @@ std::optional<OpPlan> planTranspose(const Checker &c, bool permute) {
 
 std::optional<OpPlan> planBatchMatMul(const Checker &c) {
   exir::AtenOp op = c.op;
-  OpPlan p;
-  p.form = Form::BatchMatMul;
-  p.node = Kind::XNNBatchMatrixMultiply;
-  p.input = operandOf(op, 0), p.other = operandOf(op, 1);
+  OpPlan p = OpPlan::of(Form::BatchMatMul, Kind::XNNBatchMatrixMultiply, operandOf(op, 0));
+  p.other = operandOf(op, 1);
   RankedTensorType a = f32(p.input), b = f32(p.other), y = f32(op->getResult(0));
   if (!a || !b || !y || a.getRank() != 3 || b.getRank() != 3)
     return c.no("only bmm of non-empty static float32 [B, M, K] x [B, K, N] tensors is lowered");
@@ -431,10 +411,7 @@ std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &is
     // broadcasts stay portable (upstream does not delegate expand either).
     RankedTensorType x = f32(operandOf(op, 0)), y = f32(op->getResult(0));
     if (x && y && op->getNumOperands() == 1 && x.getShape() == y.getShape()) {
-      OpPlan p;
-      p.form = Form::Transpose;
-      p.node = Kind::XNNStaticTranspose;
-      p.input = operandOf(op, 0);
+      OpPlan p = OpPlan::of(Form::Transpose, Kind::XNNStaticTranspose, operandOf(op, 0));
       for (int64_t i = 0; i < x.getRank(); ++i)
         p.perm.push_back(uint32_t(i));
       return p;
@@ -454,10 +431,8 @@ std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &is
   if (name == "aten::addmm" || name == "aten::mm")
     return planLinear(c, name == "aten::addmm");
   if (name == "aten::_native_batch_norm_legit_no_training") {
-    OpPlan p;
-    p.form = Form::BatchNorm;
-    p.node = Kind::XNNDepthwiseConv2d;
-    p.input = operandOf(op, 0), p.weight = operandOf(op, 1), p.bias = operandOf(op, 2);
+    OpPlan p = OpPlan::of(Form::BatchNorm, Kind::XNNDepthwiseConv2d, operandOf(op, 0));
+    p.weight = operandOf(op, 1), p.bias = operandOf(op, 2);
     p.mean = operandOf(op, 3), p.var = operandOf(op, 4);
     p.eps = number(op.getArgAttr("eps")).value_or(1e-5);
     RankedTensorType x = f32(p.input);
@@ -477,10 +452,7 @@ std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &is
     return p;
   }
   if (name == "aten::mean.dim" || name == "aten::_adaptive_avg_pool2d") {
-    OpPlan p;
-    p.form = Form::GlobalPool;
-    p.node = Kind::XNNGlobalAvgPooling2d;
-    p.input = op->getOperand(0);
+    OpPlan p = OpPlan::of(Form::GlobalPool, Kind::XNNGlobalAvgPooling2d, op->getOperand(0));
     RankedTensorType x = f32(p.input);
     if (!x || x.getRank() != 4 || !f32(op->getResult(0)))
       return c.no("only a mean over H and W of a static float32 NCHW tensor is lowered");

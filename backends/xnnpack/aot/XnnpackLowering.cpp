@@ -269,22 +269,14 @@ LogicalResult Lowering::lowerBinary(Operation *op, const OpPlan &p) {
 
 LogicalResult Lowering::lowerOp(Operation *op, const OpPlan &p) {
   switch (p.form) {
-  case Form::Conv:
-    return lowerConv(op, p);
-  case Form::BatchNorm:
-    return lowerBatchNorm(op, p);
-  case Form::Linear:
-    return lowerLinear(op, p);
-  case Form::Binary:
-    return lowerBinary(op, p);
-  case Form::Concat:
-    return lowerConcat(op, p);
-  case Form::Slice:
-    return lowerSlice(op, p);
-  case Form::Transpose:
-    return lowerTranspose(op, p);
-  case Form::BatchMatMul:
-    return lowerBatchMatMul(op, p);
+  case Form::Conv: return lowerConv(op, p);
+  case Form::BatchNorm: return lowerBatchNorm(op, p);
+  case Form::Linear: return lowerLinear(op, p);
+  case Form::Binary: return lowerBinary(op, p);
+  case Form::Concat: return lowerConcat(op, p);
+  case Form::Slice: return lowerSlice(op, p);
+  case Form::Transpose: return lowerTranspose(op, p);
+  case Form::BatchMatMul: return lowerBatchMatMul(op, p);
   case Form::Pool: {
     FailureOr<uint32_t> in = get(p.input, kNhwc);
     if (failed(in))

@@ -158,6 +158,16 @@ bool nodeOperands(const fb::XNode *n, NodeOperands *out) {
       in(id);
   };
   auto res = [&](uint32_t id) { out->outputs.push_back(id); };
+  // Nodes with one input and one output, whatever their other fields.
+  auto oneToOne = [&](const auto *b) {
+    in(b->input_id()), res(b->output_id());
+    return true;
+  };
+  // Nodes that read an input, a filter and an optional bias.
+  auto filtered = [&](const auto *b) {
+    in(b->input1_id()), in(b->filter_id()), optIn(b->bias_id()), res(b->output_id());
+    return true;
+  };
   const Kind k = n->xnode_union_type();
   switch (shapeOf(k)) {
   case Shape::Unknown:
@@ -167,21 +177,12 @@ bool nodeOperands(const fb::XNode *n, NodeOperands *out) {
     in(b->input1_id()), in(b->input2_id()), res(b->output_id());
     return true;
   }
-  case Shape::Unary: {
-    const auto *b = body<fb::_XNNNode1x1>(n);
-    in(b->input_id()), res(b->output_id());
-    return true;
-  }
-  case Shape::Conv: {
-    const auto *b = body<fb::_XNNNodeConv>(n);
-    in(b->input1_id()), in(b->filter_id()), optIn(b->bias_id()), res(b->output_id());
-    return true;
-  }
-  case Shape::Pooling: {
-    const auto *b = body<fb::_XNNPooling2D>(n);
-    in(b->input_id()), res(b->output_id());
-    return true;
-  }
+  case Shape::Unary:
+    return oneToOne(body<fb::_XNNNode1x1>(n));
+  case Shape::Conv:
+    return filtered(body<fb::_XNNNodeConv>(n));
+  case Shape::Pooling:
+    return oneToOne(body<fb::_XNNPooling2D>(n));
   case Shape::Cat: {
     const auto *b = body<fb::_XNNCat>(n);
     const int count = k == Kind::XNNConcatenate2 ? 2 : k == Kind::XNNConcatenate3 ? 3
@@ -197,44 +198,19 @@ bool nodeOperands(const fb::XNode *n, NodeOperands *out) {
     break;
   }
   switch (k) {
-  case Kind::XNNFullyConnected: {
-    const auto *b = body<fb::XNNFullyConnected>(n);
-    in(b->input1_id()), in(b->filter_id()), optIn(b->bias_id()), res(b->output_id());
-    return true;
-  }
-  case Kind::XNNStaticTranspose:
-    in(body<fb::XNNStaticTranspose>(n)->input_id());
-    res(body<fb::XNNStaticTranspose>(n)->output_id());
-    return true;
-  case Kind::XNNStaticResizeBilinear2D:
-    in(body<fb::XNNStaticResizeBilinear2D>(n)->input_id());
-    res(body<fb::XNNStaticResizeBilinear2D>(n)->output_id());
-    return true;
-  case Kind::XNNStaticConstantPad:
-    in(body<fb::XNNStaticConstantPad>(n)->input_id());
-    res(body<fb::XNNStaticConstantPad>(n)->output_id());
-    return true;
-  case Kind::XNNStaticReshape:
-    in(body<fb::XNNStaticReshape>(n)->input_id());
-    res(body<fb::XNNStaticReshape>(n)->output_id());
-    return true;
-  case Kind::XNNStaticSlice:
-    in(body<fb::XNNStaticSlice>(n)->input_id());
-    res(body<fb::XNNStaticSlice>(n)->output_id());
-    return true;
+  case Kind::XNNFullyConnected: return filtered(body<fb::XNNFullyConnected>(n));
+  case Kind::XNNStaticTranspose: return oneToOne(body<fb::XNNStaticTranspose>(n));
+  case Kind::XNNStaticResizeBilinear2D: return oneToOne(body<fb::XNNStaticResizeBilinear2D>(n));
+  case Kind::XNNStaticConstantPad: return oneToOne(body<fb::XNNStaticConstantPad>(n));
+  case Kind::XNNStaticReshape: return oneToOne(body<fb::XNNStaticReshape>(n));
+  case Kind::XNNStaticSlice: return oneToOne(body<fb::XNNStaticSlice>(n));
   case Kind::XNNArgMaxPooling2d: {
     const auto *b = body<fb::XNNArgMaxPooling2d>(n);
     in(b->input_id()), res(b->output_value_id()), res(b->output_index_id());
     return true;
   }
-  case Kind::XNNLeakyReLU:
-    in(body<fb::XNNLeakyReLU>(n)->input_id());
-    res(body<fb::XNNLeakyReLU>(n)->output_id());
-    return true;
-  case Kind::XNNELU:
-    in(body<fb::XNNELU>(n)->input_id());
-    res(body<fb::XNNELU>(n)->output_id());
-    return true;
+  case Kind::XNNLeakyReLU: return oneToOne(body<fb::XNNLeakyReLU>(n));
+  case Kind::XNNELU: return oneToOne(body<fb::XNNELU>(n));
   case Kind::XNNScaledDotProductAttention: {
     const auto *b = body<fb::XNNScaledDotProductAttention>(n);
     in(b->query_id()), in(b->key_id()), in(b->value_id()), in(b->scale_id()),

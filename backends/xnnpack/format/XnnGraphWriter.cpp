@@ -156,11 +156,7 @@ void GraphWriter::addReshape(uint32_t in, uint32_t out, uint32_t debug) {
   std::vector<uint32_t> shape;
   for (uint64_t d : values_.at(out).dims)
     shape.push_back(static_cast<uint32_t>(d));
-  addNode(Kind::XNNStaticReshape,
-          fb::CreateXNNStaticReshapeDirect(impl_->fbb, static_cast<uint32_t>(shape.size()),
-                                           &shape, in, out, 0)
-              .o,
-          {}, debug);
+  addReshapeTo(in, out, shape, debug);
 }
 
 void GraphWriter::addTranspose(uint32_t in, uint32_t out, const std::vector<uint32_t> &perm,

@@ -426,19 +426,13 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const uint32_t allowed = deconv ? 0u : kFlagSamePadding;
     if ((c->flags() & ~allowed) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(c->flags()) + " are not supported");
-    const uint64_t groups = c->groups(), gic = c->group_input_channels(),
-                   goc = c->group_output_channels();
-    if (groups == 0 || gic == 0 || goc == 0 || (depthwise && goc % gic != 0))
-      return bad(Error::InvalidArgument, "groups and channel counts must be positive");
-    const uint64_t mult = depthwise ? goc / gic : 0;
-    const uint64_t inC = depthwise ? groups : groups * gic;
-    const uint64_t outC = depthwise ? groups * mult : groups * goc;
-    if (in.dims[3] != inC)
-      return bad(Error::InvalidArgument, "input " + dimsText(in.dims) + " (NHWC) should have " +
-                                             std::to_string(inC) + " channels");
+    ConvChannels ch;
+    if (std::string wrong = convChannels(c, depthwise, in.dims, &ch); !wrong.empty())
+      return bad(Error::InvalidArgument, wrong);
+    const uint64_t groups = ch.groups, gic = ch.gic, goc = ch.goc, mult = ch.mult, inC = ch.inC,
+                   outC = ch.outC;
     const float *wData = constantOf(ops.inputs[1]);
-    const uint64_t wNumel = depthwise ? uint64_t(c->kernel_height()) * c->kernel_width() * outC
-                                      : outC * c->kernel_height() * c->kernel_width() * gic;
+    const uint64_t wNumel = ch.filterNumel;
     if (wData == nullptr || w.numel != wNumel)
       return bad(Error::NotSupported, "the filter must be a constant of " +
                                           std::to_string(wNumel) + " elements");
@@ -491,17 +485,15 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     // Upstream marks pooling "keep dims" (newer XNNPACK's 0x40): a 4-d
     // pooling keeps its dims anyway, so that flag is dropped.
     constexpr uint32_t kFlagKeepDims = 0x40;
-    if ((p->flags() & ~(kFlagSamePadding | kFlagKeepDims)) != 0)
-      return bad(Error::NotSupported, "flags " + std::to_string(p->flags()) + " are not supported");
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
-    if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1))
-      return bad(Error::NotSupported, "average pooling has no dilation");
-    uint64_t oh = 0, ow = 0;
-    if (!poolWindowOut(p, in.dims, &oh, &ow))
-      return bad(Error::InvalidArgument, "the window does not fit the padded input " +
-                                             dimsText(in.dims));
+    Dims outDims;
+    std::string why;
+    if (Error e = poolingOut(p, maxPool, kFlagSamePadding | kFlagKeepDims, in.dims, &outDims,
+                             &why);
+        e != Error::Ok)
+      return bad(e, why);
     const uint64_t ch = in.dims[3];
-    PTEC_TRY(outIs({in.dims[0], oh, ow, ch}));
+    PTEC_TRY(outIs(outDims));
     s.exec = Exec::Pooling;
     s.batch = in.dims[0], s.height = in.dims[1], s.width = in.dims[2];
     const uint32_t dh = std::max(1u, p->dilation_height()), dw = std::max(1u, p->dilation_width());

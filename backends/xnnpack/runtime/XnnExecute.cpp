@@ -325,6 +325,48 @@ Error XnnDelegate::reshapeStep(Step &s, std::string *why) {
   return Error::Ok;
 }
 
+namespace {
+
+using BinarySetup = decltype(&xnn_setup_add_nd_f32);
+using RowSetup = decltype(&xnn_setup_clamp_nc_f32);
+
+/// The setup call of a broadcasting binary operator (every one takes both
+/// shapes, both inputs and the output).
+BinarySetup binarySetup(fb::XNodeUnion kind) {
+  switch (kind) {
+  case fb::XNodeUnion::XNNAdd: return xnn_setup_add_nd_f32;
+  case fb::XNodeUnion::XNNSubtract: return xnn_setup_subtract_nd_f32;
+  case fb::XNodeUnion::XNNMultiply: return xnn_setup_multiply_nd_f32;
+  case fb::XNodeUnion::XNNDiv: return xnn_setup_divide_nd_f32;
+  case fb::XNodeUnion::XNNMinimum: return xnn_setup_minimum_nd_f32;
+  default: return xnn_setup_maximum_nd_f32;
+  }
+}
+
+/// The setup call of an operator over rows of channels (unary, softmax,
+/// PReLU): each takes the batch, one input and the output.
+RowSetup rowSetup(Exec exec, fb::XNodeUnion kind) {
+  if (exec == Exec::Softmax)
+    return xnn_setup_softmax_nc_f32;
+  if (exec == Exec::PReLU)
+    return xnn_setup_prelu_nc_f32;
+  switch (kind) {
+  case fb::XNodeUnion::XNNClamp: return xnn_setup_clamp_nc_f32;
+  case fb::XNodeUnion::XNNSigmoid: return xnn_setup_sigmoid_nc_f32;
+  case fb::XNodeUnion::XNNHardswish: return xnn_setup_hardswish_nc_f32;
+  case fb::XNodeUnion::XNNAbs: return xnn_setup_abs_nc_f32;
+  case fb::XNodeUnion::XNNNegate: return xnn_setup_negate_nc_f32;
+  case fb::XNodeUnion::XNNSquare: return xnn_setup_square_nc_f32;
+  case fb::XNodeUnion::XNNSquareRoot: return xnn_setup_square_root_nc_f32;
+  case fb::XNodeUnion::XNNCeiling: return xnn_setup_ceiling_nc_f32;
+  case fb::XNodeUnion::XNNFloor: return xnn_setup_floor_nc_f32;
+  case fb::XNodeUnion::XNNLeakyReLU: return xnn_setup_leaky_relu_nc_f32;
+  default: return xnn_setup_elu_nc_f32;
+  }
+}
+
+} // namespace
+
 Error XnnDelegate::runStep(const Step &s) {
   pthreadpool_t pool = backend_.pool();
   const void *a = pointers_[s.in0];
@@ -332,31 +374,11 @@ Error XnnDelegate::runStep(const Step &s) {
   void *y = pointers_[s.out];
   xnn_status st = xnn_status_success;
   switch (s.exec) {
-  case Exec::Binary: {
-    const float *x0 = static_cast<const float *>(a), *x1 = static_cast<const float *>(b);
-    float *o = static_cast<float *>(y);
-    switch (s.kind) {
-    case fb::XNodeUnion::XNNAdd:
-      st = xnn_setup_add_nd_f32(s.op, s.rank0, s.shape0, s.rank1, s.shape1, x0, x1, o, pool);
-      break;
-    case fb::XNodeUnion::XNNSubtract:
-      st = xnn_setup_subtract_nd_f32(s.op, s.rank0, s.shape0, s.rank1, s.shape1, x0, x1, o, pool);
-      break;
-    case fb::XNodeUnion::XNNMultiply:
-      st = xnn_setup_multiply_nd_f32(s.op, s.rank0, s.shape0, s.rank1, s.shape1, x0, x1, o, pool);
-      break;
-    case fb::XNodeUnion::XNNDiv:
-      st = xnn_setup_divide_nd_f32(s.op, s.rank0, s.shape0, s.rank1, s.shape1, x0, x1, o, pool);
-      break;
-    case fb::XNodeUnion::XNNMinimum:
-      st = xnn_setup_minimum_nd_f32(s.op, s.rank0, s.shape0, s.rank1, s.shape1, x0, x1, o, pool);
-      break;
-    default:
-      st = xnn_setup_maximum_nd_f32(s.op, s.rank0, s.shape0, s.rank1, s.shape1, x0, x1, o, pool);
-      break;
-    }
+  case Exec::Binary:
+    st = binarySetup(s.kind)(s.op, s.rank0, s.shape0, s.rank1, s.shape1,
+                             static_cast<const float *>(a), static_cast<const float *>(b),
+                             static_cast<float *>(y), pool);
     break;
-  }
   case Exec::FullyConnected:
     st = xnn_setup_fully_connected_nc_f32(s.op, s.batch, static_cast<const float *>(a),
                                           static_cast<float *>(y), pool);
@@ -385,39 +407,11 @@ Error XnnDelegate::runStep(const Step &s) {
                                                   static_cast<const float *>(a),
                                                   static_cast<float *>(y), pool);
     break;
-  case Exec::Unary: {
-    const float *x = static_cast<const float *>(a);
-    float *o = static_cast<float *>(y);
-    switch (s.kind) {
-    case fb::XNodeUnion::XNNClamp: st = xnn_setup_clamp_nc_f32(s.op, s.batch, x, o, pool); break;
-    case fb::XNodeUnion::XNNSigmoid: st = xnn_setup_sigmoid_nc_f32(s.op, s.batch, x, o, pool); break;
-    case fb::XNodeUnion::XNNHardswish:
-      st = xnn_setup_hardswish_nc_f32(s.op, s.batch, x, o, pool);
-      break;
-    case fb::XNodeUnion::XNNAbs: st = xnn_setup_abs_nc_f32(s.op, s.batch, x, o, pool); break;
-    case fb::XNodeUnion::XNNNegate: st = xnn_setup_negate_nc_f32(s.op, s.batch, x, o, pool); break;
-    case fb::XNodeUnion::XNNSquare: st = xnn_setup_square_nc_f32(s.op, s.batch, x, o, pool); break;
-    case fb::XNodeUnion::XNNSquareRoot:
-      st = xnn_setup_square_root_nc_f32(s.op, s.batch, x, o, pool);
-      break;
-    case fb::XNodeUnion::XNNCeiling:
-      st = xnn_setup_ceiling_nc_f32(s.op, s.batch, x, o, pool);
-      break;
-    case fb::XNodeUnion::XNNFloor: st = xnn_setup_floor_nc_f32(s.op, s.batch, x, o, pool); break;
-    case fb::XNodeUnion::XNNLeakyReLU:
-      st = xnn_setup_leaky_relu_nc_f32(s.op, s.batch, x, o, pool);
-      break;
-    default: st = xnn_setup_elu_nc_f32(s.op, s.batch, x, o, pool); break;
-    }
-    break;
-  }
+  case Exec::Unary:
   case Exec::Softmax:
-    st = xnn_setup_softmax_nc_f32(s.op, s.batch, static_cast<const float *>(a),
-                                  static_cast<float *>(y), pool);
-    break;
   case Exec::PReLU:
-    st = xnn_setup_prelu_nc_f32(s.op, s.batch, static_cast<const float *>(a),
-                                static_cast<float *>(y), pool);
+    st = rowSetup(s.exec, s.kind)(s.op, s.batch, static_cast<const float *>(a),
+                                  static_cast<float *>(y), pool);
     break;
   case Exec::Pad:
     st = xnn_setup_constant_pad_nd_x32(s.op, s.rank0, s.shape0, s.pre, s.post, a, y, pool);

@@ -309,18 +309,12 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     if ((c->flags() & ~kFlagSamePadding) != 0)
       return bad(Error::NotSupported, "flags " + std::to_string(c->flags()) + " are not supported");
     const bool depthwise = kind == Kind::XNNDepthwiseConv2d;
-    const uint64_t groups = c->groups(), gic = c->group_input_channels(),
-                   goc = c->group_output_channels();
-    if (groups == 0 || gic == 0 || goc == 0 || (depthwise && goc % gic != 0))
-      return bad(Error::InvalidArgument, "groups and channel counts must be positive");
-    const uint64_t mult = depthwise ? goc / gic : 0;
-    const uint64_t inC = depthwise ? groups : groups * gic;
-    const uint64_t outC = depthwise ? groups * mult : groups * goc;
-    if (in.dims[3] != inC)
-      return bad(Error::InvalidArgument, "input " + dimsText(in.dims) + " (NHWC) should have " +
-                                             std::to_string(inC) + " channels");
-    const uint64_t kh = c->kernel_height(), kw = c->kernel_width();
-    const uint64_t wNumel = depthwise ? kh * kw * outC : outC * kh * kw * gic;
+    ConvChannels ch;
+    if (std::string wrong = convChannels(c, depthwise, in.dims, &ch); !wrong.empty())
+      return bad(Error::InvalidArgument, wrong);
+    const uint64_t groups = ch.groups, gic = ch.gic, goc = ch.goc, mult = ch.mult, inC = ch.inC,
+                   outC = ch.outC;
+    const uint64_t wNumel = ch.filterNumel;
     if (w.numel != wNumel)
       return bad(Error::InvalidArgument, "the filter should have " + std::to_string(wNumel) +
                                              " elements");
@@ -343,8 +337,9 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     q->requantize = false;
     q->op = perChannel ? Op::ConvQc8 : Op::ConvQs8;
     const std::vector<uint64_t> key{c->padding_top(), c->padding_right(), c->padding_bottom(),
-                                    c->padding_left(), kh, kw, c->subsampling_height(),
-                                    c->subsampling_width(), dh, dw, groups, gi, go, flags};
+                                    c->padding_left(), c->kernel_height(), c->kernel_width(),
+                                    c->subsampling_height(), c->subsampling_width(), dh, dw, groups,
+                                    gi, go, flags};
     PTEC_TRY(pack(key, wData, w.numel, [&](xnn_operator_t *o) {
       return perChannel
                  ? xnn_create_convolution2d_nhwc_qc8(
@@ -416,16 +411,12 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       return bad(Error::InvalidArgument, "input " + dimsText(in.dims) + " must have 4 dims");
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
     const uint32_t allowed = kFlagKeepDims | (maxPool ? kFlagSamePadding : 0u);
-    if ((p->flags() & ~allowed) != 0)
-      return bad(Error::NotSupported, "flags " + std::to_string(p->flags()) + " are not supported");
-    if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1))
-      return bad(Error::NotSupported, "average pooling has no dilation");
-    uint64_t oh = 0, ow = 0;
-    if (!poolWindowOut(p, in.dims, &oh, &ow))
-      return bad(Error::InvalidArgument, "the window does not fit the padded input " +
-                                             dimsText(in.dims));
+    Dims outDims;
+    std::string why;
+    if (Error e = poolingOut(p, maxPool, allowed, in.dims, &outDims, &why); e != Error::Ok)
+      return bad(e, why);
     const uint64_t ch = in.dims[3];
-    PTEC_TRY(outIs({in.dims[0], oh, ow, ch}));
+    PTEC_TRY(outIs(outDims));
     s.batch = in.dims[0], s.height = in.dims[1], s.width = in.dims[2];
     if (!maxPool) {
       // This library has average pooling for uint8 only: our loop.
@@ -433,7 +424,7 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       q->padTop = p->padding_top(), q->padLeft = p->padding_left();
       q->poolH = p->pooling_height(), q->poolW = p->pooling_width();
       q->strideH = p->stride_height(), q->strideW = p->stride_width();
-      q->outH = oh, q->outW = ow, q->channels = ch;
+      q->outH = outDims[1], q->outW = outDims[2], q->channels = ch;
       q->requantize = false;
       break;
     }

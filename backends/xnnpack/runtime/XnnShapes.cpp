@@ -390,6 +390,40 @@ bool convWindowOut(const fb::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint
                    c->dilation_width(), c->subsampling_width(), same, ow);
 }
 
+std::string convChannels(const fb::_XNNNodeConv *c, bool depthwise, const Dims &in,
+                         ConvChannels *out) {
+  ConvChannels &k = *out;
+  k.groups = c->groups(), k.gic = c->group_input_channels(), k.goc = c->group_output_channels();
+  if (k.groups == 0 || k.gic == 0 || k.goc == 0 || (depthwise && k.goc % k.gic != 0))
+    return "groups and channel counts must be positive";
+  k.mult = depthwise ? k.goc / k.gic : 0;
+  k.inC = depthwise ? k.groups : k.groups * k.gic;
+  k.outC = depthwise ? k.groups * k.mult : k.groups * k.goc;
+  const uint64_t kh = c->kernel_height(), kw = c->kernel_width();
+  k.filterNumel = depthwise ? kh * kw * k.outC : k.outC * kh * kw * k.gic;
+  if (in[3] != k.inC)
+    return "input " + dimsText(in) + " (NHWC) should have " + std::to_string(k.inC) +
+           " channels";
+  return {};
+}
+
+Error poolingOut(const fb::_XNNPooling2D *p, bool maxPool, uint32_t allowedFlags, const Dims &in,
+                 Dims *out, std::string *why) {
+  if ((p->flags() & ~allowedFlags) != 0) {
+    *why = "flags " + std::to_string(p->flags()) + " are not supported";
+    return Error::NotSupported;
+  }
+  if (!maxPool && (p->dilation_height() > 1 || p->dilation_width() > 1)) {
+    *why = "average pooling has no dilation";
+    return Error::NotSupported;
+  }
+  uint64_t oh = 0, ow = 0;
+  if (!poolWindowOut(p, in, &oh, &ow))
+    return fail(why, "the window does not fit the padded input " + dimsText(in));
+  *out = {in[0], oh, ow, in[3]};
+  return Error::Ok;
+}
+
 bool poolWindowOut(const fb::_XNNPooling2D *p, const Dims &in, uint64_t *oh, uint64_t *ow) {
   const bool same = (p->flags() & kSamePadding) != 0;
   return windowOut(in[1], p->padding_top(), p->padding_bottom(), p->pooling_height(),

@@ -41,6 +41,24 @@ bool poolWindowOut(const fb_xnnpack::_XNNPooling2D *p, const Dims &in, uint64_t 
 /// `in`; false when its kernel and padding do not fit.
 bool deconvOut(const fb_xnnpack::_XNNNodeConv *c, const Dims &in, uint64_t *oh, uint64_t *ow);
 
+/// The channel counts of a convolution node (transposed too): groups,
+/// channels per group in and out, the depthwise multiplier (0 for a dense
+/// convolution), the input and output channels and the filter's elements.
+struct ConvChannels {
+  uint64_t groups = 0, gic = 0, goc = 0, mult = 0, inC = 0, outC = 0, filterNumel = 0;
+};
+/// Reads `c`'s channel counts into `out` and checks them against NHWC input
+/// dims `in`; empty when they fit, else why not.
+std::string convChannels(const fb_xnnpack::_XNNNodeConv *c, bool depthwise, const Dims &in,
+                         ConvChannels *out);
+
+/// What a pooling node needs beyond its shape, then its output dims over
+/// 4-d NHWC input dims `in`: flags within `allowedFlags` and no dilation for
+/// average pooling (else NotSupported), a window that fits the padded input
+/// (else InvalidArgument); `why` says what is wrong.
+rt::Error poolingOut(const fb_xnnpack::_XNNPooling2D *p, bool maxPool, uint32_t allowedFlags,
+                     const Dims &in, Dims *out, std::string *why);
+
 /// The dims node `node` writes to its first output. `in` holds the dims of
 /// its inputs in NodeOperands order; `declared` is the output's dims in the
 /// blob (some node kinds keep its rank). InvalidArgument when the inputs do
