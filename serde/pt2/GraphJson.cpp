@@ -37,19 +37,15 @@ InputSpec parseInputSpec(const json &j, const Where &w, ParseState &st) {
   if (key == "user_input") {
     s.kind = InputKind::UserInput;
     s.arg = parseArgument(req(v, "arg", wv), wv["arg"], st);
-  } else if (key == "parameter") {
-    s.kind = InputKind::Parameter;
+  } else if (key == "parameter" || key == "buffer" || key == "tensor_constant") {
+    // A weight: its tensor and its name in the state dict (`<kind>_name`).
+    s.kind = key == "parameter" ? InputKind::Parameter
+             : key == "buffer"  ? InputKind::Buffer
+                                : InputKind::TensorConstant;
     s.arg = tensorArg(v, wv);
-    s.target = reqString(v, "parameter_name", wv);
-  } else if (key == "buffer") {
-    s.kind = InputKind::Buffer;
-    s.arg = tensorArg(v, wv);
-    s.target = reqString(v, "buffer_name", wv);
-    s.persistent = boolField(v, "persistent", wv, true);
-  } else if (key == "tensor_constant") {
-    s.kind = InputKind::TensorConstant;
-    s.arg = tensorArg(v, wv);
-    s.target = reqString(v, "tensor_constant_name", wv);
+    s.target = reqString(v, (std::string(key) + "_name").c_str(), wv);
+    if (s.kind == InputKind::Buffer)
+      s.persistent = boolField(v, "persistent", wv, true);
   } else if (key == "custom_obj") {
     s.kind = InputKind::CustomObj;
     const json &arg = req(v, "arg", wv);

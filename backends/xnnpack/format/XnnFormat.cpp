@@ -366,13 +366,20 @@ Error planGraph(const fb::XNNGraph *g, GraphPlan *out, std::string *why) {
                   "node " + std::to_string(i) + " has " +
                       (n ? nodeKindName(n->xnode_union_type()) : std::string("no body")) +
                       ", which this schema does not know");
-    NodeOperands indices;
-    for (uint32_t id : ops.inputs) {
+    // The index of value `id`, which the node `verb`s ("reads", "writes").
+    auto indexOf = [&](uint32_t id, const char *verb, uint32_t *v) {
       auto it = out->indexOf.find(id);
       if (it == out->indexOf.end())
         return fail(why, Error::InvalidArgument,
-                    nodeName(n, i) + " reads " + valueName(id) + ", which is not defined");
-      const uint32_t v = it->second;
+                    nodeName(n, i) + " " + verb + " " + valueName(id) + ", which is not defined");
+      *v = it->second;
+      return Error::Ok;
+    };
+    NodeOperands indices;
+    for (uint32_t id : ops.inputs) {
+      uint32_t v = 0;
+      if (Error e = indexOf(id, "reads", &v); e != Error::Ok)
+        return e;
       const ValueInfo &info = out->values[v];
       if (!info.isConstant() && !info.isInput() && producer[v] < 0)
         return fail(why, Error::InvalidArgument,
@@ -385,11 +392,9 @@ Error planGraph(const fb::XNNGraph *g, GraphPlan *out, std::string *why) {
       indices.inputs.push_back(v);
     }
     for (uint32_t id : ops.outputs) {
-      auto it = out->indexOf.find(id);
-      if (it == out->indexOf.end())
-        return fail(why, Error::InvalidArgument,
-                    nodeName(n, i) + " writes " + valueName(id) + ", which is not defined");
-      const uint32_t v = it->second;
+      uint32_t v = 0;
+      if (Error e = indexOf(id, "writes", &v); e != Error::Ok)
+        return e;
       const ValueInfo &info = out->values[v];
       if (info.isConstant() || info.isInput() || producer[v] >= 0)
         return fail(why, Error::InvalidArgument,
