@@ -13,6 +13,10 @@ PTEC_PORTABLE_KERNEL_LIST(PTEC_DECLARE_KERNEL)
 
 // Helpers shared between kernel files.
 
+/// The entry of `table` (sorted by name, byte order) named `fullName`, or
+/// null (Registry.cpp; the portable and prim tables).
+const KernelEntry *findSorted(Span<const KernelEntry> table, const char *fullName);
+
 /// slice arguments [dim, start?, end?, step] at args[first..first+3] against
 /// `in`: normalised dim, first index, element count and step.
 Error parseSlice(KernelContext &ctx, Span<EValue *> args, size_t first, const Tensor &in,
