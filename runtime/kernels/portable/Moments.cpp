@@ -3,6 +3,7 @@
 // (Welford's one-pass update for the variance), integral products in wrapping int64.
 #include "runtime/kernels/portable/Elementwise.h"
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/Reduce.h"
 
 #include <cmath>
 
@@ -13,9 +14,7 @@ namespace {
 /// The product of the reduced elements of `in` into out.
 Error prodInto(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, bool keepdim,
                bool hasDtype, ScalarType dtype, Tensor &out) {
-  if (hasDtype && dtype != out.dtype())
-    return ctx.fail(Error::InvalidArgument, "prod: dtype %s given but out has dtype %s",
-                    toString(dtype), toString(out.dtype()));
+  PTEC_TRY(checkDtypeArg(ctx, hasDtype, dtype, out, "prod"));
   // Without a dtype PyTorch multiplies integers and bools into int64.
   if (!hasDtype && !isFloatDt(in.dtype()) && out.dtype() != ScalarType::Long)
     return ctx.fail(Error::InvalidArgument, "prod: a product of %s is int64, out has dtype %s",
@@ -41,6 +40,7 @@ Error prodInto(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, bool 
       [&](int64_t o, int64_t) { storeAs<int64_t>(out.mutableData(), out.dtype(), o, acc); });
   return Error::Ok;
 }
+
 
 /// Variance (and optionally the mean) over `rd`: sum((x - mean)^2) /
 /// max(0, n - correction), so too few elements give inf or NaN as PyTorch.
