@@ -4,7 +4,7 @@
 // back to a direct loop. Integer and float16/bfloat16 operands, and
 // transposed convolution, take plain loops that accumulate in int64 or double.
 #include "runtime/kernels/portable/Kernels.h"
-#include "runtime/kernels/portable/KernelUtils.h"
+#include "runtime/kernels/portable/Spatial.h"
 
 #include <Eigen/Core>
 
@@ -83,6 +83,50 @@ void gemmTensors(MemoryAllocator *temp, const Tensor &a, const Tensor &b, Tensor
     g.run(a.dataAs<T>() + i * n * k, b.dataAs<T>() + i * k * m, out.dataAs<T>() + i * n * m);
 }
 
+/// A sum of products a[i] * b[j] for the plain loops over integers, float16
+/// and bfloat16, in C: double for floating dtypes, wrapping uint64 for
+/// integers (as PyTorch's integer matmul); rounded once into out. It keeps
+/// the operands' data and dtypes, so the loops read no tensor.
+template <typename C> class MacAcc {
+public:
+  MacAcc(const Tensor &a, const Tensor &b, Tensor &out)
+      : pa_(a.data()), pb_(b.data()), po_(out.mutableData()), ta_(a.dtype()), tb_(b.dtype()),
+        to_(out.dtype()) {}
+  /// Restarts the sum at bias[i], or at 0 without a bias.
+  void start(const Tensor *bias, int64_t i) {
+    sum_ = bias ? load(bias->data(), bias->dtype(), i) : C(0);
+  }
+  /// Adds a[ai] * b[bi].
+  void add(int64_t ai, int64_t bi) { sum_ += load(pa_, ta_, ai) * load(pb_, tb_, bi); }
+  /// out[o] = the sum.
+  void store(int64_t o) const {
+    if constexpr (std::is_floating_point_v<C>)
+      storeAs<double>(po_, to_, o, sum_);
+    else
+      storeAs<int64_t>(po_, to_, o, static_cast<int64_t>(sum_));
+  }
+
+private:
+  static C load(const void *p, ScalarType t, int64_t i) {
+    if constexpr (std::is_floating_point_v<C>)
+      return loadAs<double>(p, t, i);
+    else
+      return static_cast<uint64_t>(loadAs<int64_t>(p, t, i));
+  }
+  const void *pa_, *pb_;
+  void *po_;
+  ScalarType ta_, tb_, to_;
+  C sum_ = 0;
+};
+
+/// Calls f(acc) with the MacAcc of a, b and out for out's dtype.
+template <typename F> void withMacAcc(const Tensor &a, const Tensor &b, Tensor &out, F &&f) {
+  if (isFloatDt(out.dtype()))
+    f(MacAcc<double>(a, b, out));
+  else
+    f(MacAcc<uint64_t>(a, b, out));
+}
+
 /// Integers, float16 and bfloat16: a plain loop through loadAs/storeAs,
 /// accumulating in int64 (wrapping, as PyTorch's integer matmul) or double,
 /// and rounding once on store.
@@ -159,13 +203,29 @@ Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &
 
 // --- Convolution -----------------------------------------------------------
 
-struct ConvGeom {
-  int spatial;             // 1 or 2
-  int64_t n, cin, h, w;    // input (h = 1 for 1-D)
-  int64_t cout, kh, kw;    // weight
-  int64_t sh, sw, ph, pw, dh, dw, groups;
-  int64_t oh, ow;
+/// The window (h = kh = 1 for 1-D) and the batch, channels and groups.
+struct ConvGeom : Window2d {
+  int spatial; // 1 or 2
+  int64_t n, cin, cout, groups;
 };
+
+/// (N, Cout, [OH,] OW).
+Shape convOutShape(const ConvGeom &g) {
+  Shape os;
+  os.push(g.n);
+  os.push(g.cout);
+  if (g.spatial == 2)
+    os.push(g.oh);
+  os.push(g.ow);
+  return os;
+}
+
+Error checkConvBias(KernelContext &ctx, const Tensor *bias, const ConvGeom &g) {
+  if (bias && bias->numel() != g.cout)
+    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
+                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
+  return Error::Ok;
+}
 
 /// A stride/padding/dilation list: one value, or one per spatial dim.
 Error convParam(KernelContext &ctx, const IntList &l, const char *what, int spatial,
@@ -178,11 +238,11 @@ Error convParam(KernelContext &ctx, const IntList &l, const char *what, int spat
   return Error::Ok;
 }
 
-/// Convolution geometry from input, weight and the list arguments, all
-/// validated (1-D or 2-D, groups divide the channels, window fits).
-Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
-                    const IntList &stride, const IntList &padding, const IntList &dilation,
-                    int64_t groups, ConvGeom &g) {
+/// What a convolution and a transposed one read alike: the ranks (1-D or
+/// 2-D), the sizes, and stride, padding and dilation (1-D: height 1).
+Error parseConvCommon(KernelContext &ctx, const Tensor &in, const Tensor &weight,
+                      const IntList &stride, const IntList &padding, const IntList &dilation,
+                      int64_t groups, ConvGeom &g) {
   if (in.dim() != 3 && in.dim() != 4)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in.dim());
@@ -206,6 +266,24 @@ Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
     g.sh = g.dh = 1;
     g.ph = 0;
   }
+  return Error::Ok;
+}
+
+/// Stride and dilation in [1, 2^31], padding in [0, 2^31]: keeps the window
+/// arithmetic in range.
+bool convParamsInRange(const ConvGeom &g) {
+  constexpr int64_t kMax = int64_t(1) << 31;
+  return g.sh > 0 && g.sw > 0 && g.dh > 0 && g.dw > 0 && g.ph >= 0 && g.pw >= 0 &&
+         g.sh <= kMax && g.sw <= kMax && g.dh <= kMax && g.dw <= kMax && g.ph <= kMax &&
+         g.pw <= kMax;
+}
+
+/// Convolution geometry from input, weight and the list arguments, all
+/// validated (1-D or 2-D, groups divide the channels, window fits).
+Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
+                    const IntList &stride, const IntList &padding, const IntList &dilation,
+                    int64_t groups, ConvGeom &g) {
+  PTEC_TRY(parseConvCommon(ctx, in, weight, stride, padding, dilation, groups, g));
   if (groups <= 0 || g.cin % groups != 0 || g.cout % groups != 0)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: groups=%lld must divide in channels %lld and out channels %lld",
@@ -221,9 +299,7 @@ Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
   }
   if (g.kh <= 0 || g.kw <= 0)
     return ctx.fail(Error::InvalidArgument, "convolution: weight has an empty kernel dim");
-  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
-  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 ||
-      g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax || g.pw > kMax)
+  if (!convParamsInRange(g))
     return ctx.fail(Error::InvalidArgument,
                     "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
   g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
@@ -234,27 +310,20 @@ Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
   return Error::Ok;
 }
 
-/// Direct convolution for one (batch, group): no scratch memory needed.
+/// Direct convolution for one (batch, group): no scratch memory needed. Not
+/// inlined: in a function of its own the tap loops keep their counters in
+/// registers (inlined into the kernel they spill, and run half as fast).
 template <typename T>
-void convDirect(const ConvGeom &g, const T *in, const T *wt, T *out, int64_t cinG,
+[[gnu::noinline]] void convDirect(const ConvGeom &g, const T *in, const T *wt, T *out, int64_t cinG,
                 int64_t coutG) {
   for (int64_t oc = 0; oc < coutG; ++oc) {
     const T *wOc = wt + oc * cinG * g.kh * g.kw;
     for (int64_t oy = 0; oy < g.oh; ++oy)
       for (int64_t ox = 0; ox < g.ow; ++ox) {
         T acc = 0;
-        for (int64_t ic = 0; ic < cinG; ++ic)
-          for (int64_t ky = 0; ky < g.kh; ++ky) {
-            int64_t y = oy * g.sh - g.ph + ky * g.dh;
-            if (y < 0 || y >= g.h)
-              continue;
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              int64_t x = ox * g.sw - g.pw + kx * g.dw;
-              if (x < 0 || x >= g.w)
-                continue;
-              acc += in[(ic * g.h + y) * g.w + x] * wOc[(ic * g.kh + ky) * g.kw + kx];
-            }
-          }
+        forEachTap(g, oy, ox, cinG, [&](int64_t ic, int64_t ky, int64_t kx, int64_t y, int64_t x) {
+          acc += in[(ic * g.h + y) * g.w + x] * wOc[(ic * g.kh + ky) * g.kw + kx];
+        });
         out[(oc * g.oh + oy) * g.ow + ox] = acc;
       }
   }
@@ -357,6 +426,24 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
       }
 }
 
+/// The taps of a transposed window: calls f(ky, kx, iy, ix) for every tap
+/// through which position (iy, ix) of an ih x iw grid reaches (y, x), that
+/// is y = iy * sh - ph + ky * dh and x = ix * sw - pw + kx * dw.
+template <typename F>
+void forEachTransposedTap(const ConvGeom &g, int64_t y, int64_t x, int64_t ih, int64_t iw, F &&f) {
+  for (int64_t ky = 0; ky < g.kh; ++ky) {
+    int64_t ty = y + g.ph - ky * g.dh; // = iy * sh
+    if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= ih)
+      continue;
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      int64_t tx = x + g.pw - kx * g.dw;
+      if (tx < 0 || tx % g.sw != 0 || tx / g.sw >= iw)
+        continue;
+      f(ky, kx, ty / g.sh, tx / g.sw);
+    }
+  }
+}
+
 /// Transposed convolution (the gradient of a convolution with respect to its
 /// input): weight is (Cin, Cout / groups, kH, kW) and each output element
 /// gathers the input elements whose window tap lands on it. A direct loop
@@ -364,38 +451,17 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
 Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
                      const Tensor *bias, const IntList &stride, const IntList &padding,
                      const IntList &dilation, const IntList &outPad, int64_t groups, Tensor &out) {
-  if (in.dim() != 3 && in.dim() != 4)
-    return ctx.fail(Error::InvalidArgument,
-                    "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in.dim());
-  if (weight.dim() != in.dim())
-    return ctx.fail(Error::InvalidArgument, "convolution: weight rank %d != input rank %d",
-                    weight.dim(), in.dim());
-  ConvGeom g{};
-  g.spatial = in.dim() - 2;
-  g.n = in.size(0);
-  g.cin = in.size(1);
-  g.h = g.spatial == 2 ? in.size(2) : 1;
-  g.w = in.size(in.dim() - 1);
-  g.kh = g.spatial == 2 ? weight.size(2) : 1;
-  g.kw = weight.size(weight.dim() - 1);
-  g.groups = groups;
+  ConvGeom g;
+  PTEC_TRY(parseConvCommon(ctx, in, weight, stride, padding, dilation, groups, g));
   int64_t oph = 0, opw = 0;
-  PTEC_TRY(convParam(ctx, stride, "stride", g.spatial, g.sh, g.sw));
-  PTEC_TRY(convParam(ctx, padding, "padding", g.spatial, g.ph, g.pw));
-  PTEC_TRY(convParam(ctx, dilation, "dilation", g.spatial, g.dh, g.dw));
   PTEC_TRY(convParam(ctx, outPad, "output_padding", g.spatial, oph, opw));
-  if (g.spatial == 1) {
-    g.sh = g.dh = 1;
-    g.ph = oph = 0;
-  }
+  if (g.spatial == 1)
+    oph = 0;
   if (groups <= 0 || g.cin % groups != 0 || weight.size(0) != g.cin)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: transposed weight must have %lld input channels, divisible by "
                     "groups=%lld", static_cast<long long>(g.cin), static_cast<long long>(groups));
-  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
-  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 || oph < 0 ||
-      opw < 0 || g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax ||
-      g.pw > kMax || g.kh <= 0 || g.kw <= 0)
+  if (!convParamsInRange(g) || oph < 0 || opw < 0 || g.kh <= 0 || g.kw <= 0)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
   if (oph >= std::max(g.sh, g.dh) || opw >= std::max(g.sw, g.dw))
@@ -407,52 +473,26 @@ Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
   g.ow = (g.w - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + opw + 1;
   if (g.oh <= 0 || g.ow <= 0)
     return ctx.fail(Error::InvalidArgument, "convolution: transposed output size is not positive");
-  if (bias && bias->numel() != g.cout)
-    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
-                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
-  Shape os;
-  os.push(g.n);
-  os.push(g.cout);
-  if (g.spatial == 2)
-    os.push(g.oh);
-  os.push(g.ow);
-  PTEC_TRY(resizeOut(ctx, out, os));
-  const bool isFloat = isFloatDt(out.dtype());
-  for (int64_t b = 0; b < g.n; ++b)
-    for (int64_t oc = 0; oc < g.cout; ++oc) {
-      int64_t gr = oc / coutG, o = oc % coutG;
-      for (int64_t y = 0; y < g.oh; ++y)
-        for (int64_t x = 0; x < g.ow; ++x) {
-          double accD = bias ? loadAs<double>(bias->data(), bias->dtype(), oc) : 0.0;
-          uint64_t accI = bias ? static_cast<uint64_t>(loadAs<int64_t>(bias->data(), bias->dtype(), oc)) : 0;
-          for (int64_t ky = 0; ky < g.kh; ++ky) {
-            int64_t ty = y + g.ph - ky * g.dh; // = iy * sh
-            if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= g.h)
-              continue;
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              int64_t tx = x + g.pw - kx * g.dw;
-              if (tx < 0 || tx % g.sw != 0 || tx / g.sw >= g.w)
-                continue;
+  PTEC_TRY(checkConvBias(ctx, bias, g));
+  PTEC_TRY(resizeOut(ctx, out, convOutShape(g)));
+  withMacAcc(in, weight, out, [&](auto acc) {
+    for (int64_t b = 0; b < g.n; ++b)
+      for (int64_t oc = 0; oc < g.cout; ++oc) {
+        int64_t gr = oc / coutG, o = oc % coutG;
+        for (int64_t y = 0; y < g.oh; ++y)
+          for (int64_t x = 0; x < g.ow; ++x) {
+            acc.start(bias, oc);
+            forEachTransposedTap(g, y, x, g.h, g.w, [&](int64_t ky, int64_t kx, int64_t iy, int64_t ix) {
               for (int64_t ic = 0; ic < cinG; ++ic) {
                 int64_t c = gr * cinG + ic;
-                int64_t ii = ((b * g.cin + c) * g.h + ty / g.sh) * g.w + tx / g.sw;
-                int64_t wi = ((c * coutG + o) * g.kh + ky) * g.kw + kx;
-                if (isFloat)
-                  accD += loadAs<double>(in.data(), in.dtype(), ii) *
-                          loadAs<double>(weight.data(), weight.dtype(), wi);
-                else
-                  accI += static_cast<uint64_t>(loadAs<int64_t>(in.data(), in.dtype(), ii)) *
-                          static_cast<uint64_t>(loadAs<int64_t>(weight.data(), weight.dtype(), wi));
+                acc.add(((b * g.cin + c) * g.h + iy) * g.w + ix,
+                        ((c * coutG + o) * g.kh + ky) * g.kw + kx);
               }
-            }
+            });
+            acc.store(((b * g.cout + oc) * g.oh + y) * g.ow + x);
           }
-          int64_t oi = ((b * g.cout + oc) * g.oh + y) * g.ow + x;
-          if (isFloat)
-            storeAs<double>(out.mutableData(), out.dtype(), oi, accD);
-          else
-            storeAs<int64_t>(out.mutableData(), out.dtype(), oi, static_cast<int64_t>(accI));
-        }
-    }
+      }
+  });
   return Error::Ok;
 }
 
@@ -542,16 +582,8 @@ Error convolution_out(KernelContext &ctx, Args args) {
                           *out);
   ConvGeom g;
   PTEC_TRY(parseConvGeom(ctx, *in, *weight, stride, padding, dilation, groups, g));
-  if (bias && bias->numel() != g.cout)
-    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
-                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
-  Shape os;
-  os.push(g.n);
-  os.push(g.cout);
-  if (g.spatial == 2)
-    os.push(g.oh);
-  os.push(g.ow);
-  PTEC_TRY(resizeOut(ctx, *out, os));
+  PTEC_TRY(checkConvBias(ctx, bias, g));
+  PTEC_TRY(resizeOut(ctx, *out, convOutShape(g)));
   if (in->dtype() == ScalarType::Float)
     convRun<float>(ctx, g, *in, *weight, bias, *out);
   else if (in->dtype() == ScalarType::Double)
@@ -597,13 +629,7 @@ Error convolution_backward_out(KernelContext &ctx, Args args) {
                     "%s: grad_output, input and weight must share one floating dtype", op);
   ConvGeom g;
   PTEC_TRY(parseConvGeom(ctx, *in, *weight, stride, padding, dilation, groups, g));
-  Shape os;
-  os.push(g.n);
-  os.push(g.cout);
-  if (g.spatial == 2)
-    os.push(g.oh);
-  os.push(g.ow);
-  PTEC_TRY(expectShape(ctx, *grad, os, op, "grad_output"));
+  PTEC_TRY(expectShape(ctx, *grad, convOutShape(g), op, "grad_output"));
   if (wantIn) {
     PTEC_TRY(checkSameDtype(ctx, *in, *gin, op));
     PTEC_TRY(resizeOut(ctx, *gin, Shape::of(*in), "grad_input"));
@@ -669,22 +695,13 @@ Error convolution_backward_out(KernelContext &ctx, Args args) {
         for (int64_t y = 0; y < g.h; ++y)
           for (int64_t x = 0; x < g.w; ++x) {
             double acc = 0;
-            for (int64_t ky = 0; ky < g.kh; ++ky) {
-              int64_t ty = y + g.ph - ky * g.dh; // = oy * sh
-              if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= g.oh)
-                continue;
-              for (int64_t kx = 0; kx < g.kw; ++kx) {
-                int64_t tx = x + g.pw - kx * g.dw;
-                if (tx < 0 || tx % g.sw != 0 || tx / g.sw >= g.ow)
-                  continue;
-                for (int64_t o = 0; o < coutG; ++o) {
-                  int64_t oc = gr * coutG + o;
-                  acc += go(b, oc, ty / g.sh, tx / g.sw) *
-                         loadAs<double>(weight->data(), weight->dtype(),
-                                        ((oc * cinG + ic) * g.kh + ky) * g.kw + kx);
-                }
+            forEachTransposedTap(g, y, x, g.oh, g.ow, [&](int64_t ky, int64_t kx, int64_t oy, int64_t ox) {
+              for (int64_t o = 0; o < coutG; ++o) {
+                int64_t oc = gr * coutG + o;
+                acc += go(b, oc, oy, ox) * loadAs<double>(weight->data(), weight->dtype(),
+                                                          ((oc * cinG + ic) * g.kh + ky) * g.kw + kx);
               }
-            }
+            });
             storeAs<double>(gin->mutableData(), gin->dtype(), ((b * g.cin + c) * g.h + y) * g.w + x,
                             acc);
           }
