@@ -14,7 +14,9 @@ namespace {
 /// The product of the reduced elements of `in` into out.
 Error prodInto(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, bool keepdim,
                bool hasDtype, ScalarType dtype, Tensor &out) {
-  PTEC_TRY(checkDtypeArg(ctx, hasDtype, dtype, out, "prod"));
+  if (hasDtype && dtype != out.dtype())
+    return ctx.fail(Error::InvalidArgument, "prod: dtype %s given but out has dtype %s",
+                    toString(dtype), toString(out.dtype()));
   // Without a dtype PyTorch multiplies integers and bools into int64.
   if (!hasDtype && !isFloatDt(in.dtype()) && out.dtype() != ScalarType::Long)
     return ctx.fail(Error::InvalidArgument, "prod: a product of %s is int64, out has dtype %s",
