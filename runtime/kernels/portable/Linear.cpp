@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace ptec::rt::portable {
 
@@ -349,9 +350,12 @@ template <typename T> void im2col(const ConvGeom &g, const T *in, int64_t cinG, 
 
 /// Integers, float16 and bfloat16: a direct loop through loadAs/storeAs,
 /// accumulating in int64 or double (bias added before the single rounding).
-void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, const Tensor *bias,
-                 Tensor &out) {
-  const bool isFloat = isFloatDt(out.dtype());
+/// One instantiation per accumulator, so the inner loop has no branch on it.
+template <bool Float>
+void convGenericAcc(const ConvGeom &g, const Tensor &input, const Tensor &weight,
+                    const Tensor *bias, Tensor &out) {
+  using Acc = std::conditional_t<Float, double, uint64_t>;
+  using Load = std::conditional_t<Float, double, int64_t>;
   int64_t cinG = g.cin / g.groups, coutG = g.cout / g.groups;
   const void *in = input.data(), *wt = weight.data();
   ScalarType it = input.dtype(), wtT = weight.dtype();
@@ -360,8 +364,7 @@ void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, c
       int64_t gr = oc / coutG;
       for (int64_t oy = 0; oy < g.oh; ++oy)
         for (int64_t ox = 0; ox < g.ow; ++ox) {
-          double accD = bias ? loadAs<double>(bias->data(), bias->dtype(), oc) : 0.0;
-          uint64_t accI = bias ? static_cast<uint64_t>(loadAs<int64_t>(bias->data(), bias->dtype(), oc)) : 0;
+          Acc acc = bias ? static_cast<Acc>(loadAs<Load>(bias->data(), bias->dtype(), oc)) : 0;
           for (int64_t ic = 0; ic < cinG; ++ic)
             for (int64_t ky = 0; ky < g.kh; ++ky) {
               int64_t y = oy * g.sh - g.ph + ky * g.dh;
@@ -373,20 +376,22 @@ void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, c
                   continue;
                 int64_t ii = ((b * g.cin + gr * cinG + ic) * g.h + y) * g.w + x;
                 int64_t wi = ((oc * cinG + ic) * g.kh + ky) * g.kw + kx;
-                if (isFloat)
-                  accD += loadAs<double>(in, it, ii) * loadAs<double>(wt, wtT, wi);
-                else
-                  accI += static_cast<uint64_t>(loadAs<int64_t>(in, it, ii)) *
-                          static_cast<uint64_t>(loadAs<int64_t>(wt, wtT, wi));
+                acc += static_cast<Acc>(loadAs<Load>(in, it, ii)) *
+                       static_cast<Acc>(loadAs<Load>(wt, wtT, wi));
               }
             }
           int64_t o = ((b * g.cout + oc) * g.oh + oy) * g.ow + ox;
-          if (isFloat)
-            storeAs<double>(out.mutableData(), out.dtype(), o, accD);
-          else
-            storeAs<int64_t>(out.mutableData(), out.dtype(), o, static_cast<int64_t>(accI));
+          storeAs<Load>(out.mutableData(), out.dtype(), o, static_cast<Load>(acc));
         }
     }
+}
+
+void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, const Tensor *bias,
+                 Tensor &out) {
+  if (isFloatDt(out.dtype()))
+    convGenericAcc<true>(g, input, weight, bias, out);
+  else
+    convGenericAcc<false>(g, input, weight, bias, out);
 }
 
 template <typename T>
