@@ -17,6 +17,14 @@ namespace ptec::rt {
 
 constexpr int kTensorMaxRank = 16;
 
+/// Number of elements of a shape (1 for rank 0).
+inline int64_t numelOf(Span<const int64_t> sizes) {
+  int64_t n = 1;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    n *= sizes[i];
+  return n;
+}
+
 class Tensor {
 public:
   Tensor() = default;
@@ -28,12 +36,7 @@ public:
   Span<const uint8_t> dimOrder() const { return {dimOrder_, static_cast<size_t>(rank_)}; }
 
   /// Number of elements (1 for rank 0).
-  int64_t numel() const {
-    int64_t n = 1;
-    for (int i = 0; i < rank_; ++i)
-      n *= sizes_[i];
-    return n;
-  }
+  int64_t numel() const { return numelOf(sizes()); }
   size_t elementSize() const { return ::ptec::rt::elementSize(dtype_); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * elementSize(); }
   /// Bytes available behind data(): a resize may not exceed it.
@@ -64,6 +67,9 @@ public:
       if (dimOrder_[i] != i + 1)
         return false;
     return true;
+  }
+  bool sameSizes(const Tensor &o) const {
+    return rank_ == o.rank_ && std::memcmp(sizes_, o.sizes_, rank_ * sizeof(int64_t)) == 0;
   }
   bool sameDimOrder(const Tensor &o) const {
     return rank_ == o.rank_ && std::memcmp(dimOrder_, o.dimOrder_, rank_) == 0;

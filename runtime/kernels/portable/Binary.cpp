@@ -20,17 +20,26 @@ Error requireIntegral(KernelContext &ctx, const Tensor &t, const char *op, const
   return Error::Ok;
 }
 
-enum class BitOp { And, Or, Xor };
-
-template <BitOp K> Error bitwise(KernelContext &ctx, Args args, Rhs rhs, const char *op) {
+/// [self, other, out, ret] of the bitwise ops and shifts: integral or bool
+/// operands; a Scalar `other` must not be floating (`scalarKind` says what
+/// it must be).
+Error unboxIntegral(KernelContext &ctx, Args args, Rhs rhs, const char *op,
+                    const char *scalarKind, BinaryArgs &ba) {
   PT_NARGS(4);
-  BinaryArgs ba;
   PTEC_TRY(unboxBinary(ctx, args, rhs, 2, ba));
   PTEC_TRY(requireIntegral(ctx, *ba.a, op, "self"));
   if (rhs == Rhs::Tensor)
-    PTEC_TRY(requireIntegral(ctx, *ba.b, op, "other"));
-  else if (ba.s.cat == Cat::Float)
-    return ctx.fail(Error::InvalidArgument, "%s: other must be an integer or bool Scalar", op);
+    return requireIntegral(ctx, *ba.b, op, "other");
+  if (ba.s.cat == Cat::Float)
+    return ctx.fail(Error::InvalidArgument, "%s: other must be %s Scalar", op, scalarKind);
+  return Error::Ok;
+}
+
+enum class BitOp { And, Or, Xor };
+
+template <BitOp K> Error bitwise(KernelContext &ctx, Args args, Rhs rhs, const char *op) {
+  BinaryArgs ba;
+  PTEC_TRY(unboxIntegral(ctx, args, rhs, op, "an integer or bool", ba));
   ScalarTensor st(ba.s);
   const Tensor &b = rhs == Rhs::Scalar ? st.tensor() : *ba.b;
   Cat cat = resultCat(*ba.a, b);
@@ -49,14 +58,8 @@ template <BitOp K> Error bitwise(KernelContext &ctx, Args args, Rhs rhs, const c
 /// result type: a left shift by a negative amount or by >= width gives 0; a
 /// right shift so gives the sign fill (x >> (width - 1)).
 Error shift(KernelContext &ctx, Args args, Rhs rhs, bool left, const char *op) {
-  PT_NARGS(4);
   BinaryArgs ba;
-  PTEC_TRY(unboxBinary(ctx, args, rhs, 2, ba));
-  PTEC_TRY(requireIntegral(ctx, *ba.a, op, "self"));
-  if (rhs == Rhs::Tensor)
-    PTEC_TRY(requireIntegral(ctx, *ba.b, op, "other"));
-  else if (ba.s.cat == Cat::Float)
-    return ctx.fail(Error::InvalidArgument, "%s: other must be an integer Scalar", op);
+  PTEC_TRY(unboxIntegral(ctx, args, rhs, op, "an integer", ba));
   ScalarTensor st(ba.s);
   const Tensor &b = rhs == Rhs::Scalar ? st.tensor() : *ba.b;
   if (!isIntDt(ba.out->dtype()))
@@ -243,19 +246,11 @@ Error clamp_tensor_out(KernelContext &ctx, Args args) {
                     outArg("out", out)));
   if (!lo && !hi)
     return ctx.fail(Error::InvalidArgument, "clamp: at least one of min and max must be given");
-  Cat cat = catOf(in->dtype());
-  if (lo)
-    cat = maxCat(cat, catOf(lo->dtype()));
-  if (hi)
-    cat = maxCat(cat, catOf(hi->dtype()));
-  if (cat == Cat::Bool)
-    return ctx.fail(Error::InvalidArgument, "clamp is not supported for bool tensors");
-  if (!canCastTo(cat, out->dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "result type is %s but out has dtype %s, which cannot hold it",
-                    catName(cat), toString(out->dtype()));
-  // An absent bound reads self again and is ignored.
   const bool hasLo = lo != nullptr, hasHi = hi != nullptr;
+  Cat cat;
+  PTEC_TRY(clampCat(ctx, catOf(in->dtype()), hasLo, hasLo ? catOf(lo->dtype()) : Cat::Bool, hasHi,
+                    hasHi ? catOf(hi->dtype()) : Cat::Bool, *out, cat));
+  // An absent bound reads self again and is ignored.
   const Tensor *ins[3] = {in, lo ? lo : in, hi ? hi : in};
   Shape os;
   PTEC_TRY(broadcastShapes(ctx, ins, 3, os));
@@ -266,11 +261,7 @@ Error clamp_tensor_out(KernelContext &ctx, Args args) {
       if constexpr (std::is_floating_point_v<C>)
         if (std::isnan(x) || (hasLo && std::isnan(l)) || (hasHi && std::isnan(h)))
           return C(NAN);
-      if (hasLo && x < l)
-        x = l;
-      if (hasHi && x > h)
-        x = h;
-      return x;
+      return clampTo(x, hasLo, l, hasHi, h);
     });
     return 0;
   });

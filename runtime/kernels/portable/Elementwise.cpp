@@ -149,17 +149,8 @@ Error powKernel(KernelContext &ctx, Args args, Rhs rhs) {
 /// Clamp `self` to [lo, hi] (either optional) with scalar bounds.
 Error clampImpl(KernelContext &ctx, const Tensor &in, Tensor &out, bool hasLo,
                 const Scalar &lo, bool hasHi, const Scalar &hi) {
-  Cat cat = catOf(in.dtype());
-  if (hasLo)
-    cat = maxCat(cat, lo.cat);
-  if (hasHi)
-    cat = maxCat(cat, hi.cat);
-  if (cat == Cat::Bool)
-    return ctx.fail(Error::InvalidArgument, "clamp is not supported for bool tensors");
-  if (!canCastTo(cat, out.dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "result type is %s but out has dtype %s, which cannot hold it",
-                    catName(cat), toString(out.dtype()));
+  Cat cat;
+  PTEC_TRY(clampCat(ctx, catOf(in.dtype()), hasLo, lo.cat, hasHi, hi.cat, out, cat));
   Shape os = Shape::of(in);
   PTEC_TRY(resizeOut(ctx, out, os));
   const Tensor *ins[1] = {&in};
@@ -170,11 +161,7 @@ Error clampImpl(KernelContext &ctx, const Tensor &in, Tensor &out, bool hasLo,
       if constexpr (std::is_floating_point_v<C>)
         if (std::isnan(x))
           return x;
-      if (hasLo && x < l)
-        x = l;
-      if (hasHi && x > h)
-        x = h;
-      return x;
+      return clampTo(x, hasLo, l, hasHi, h);
     });
     return 0;
   });
@@ -259,13 +246,7 @@ Error bitwise_not_out(KernelContext &ctx, Args args) {
 }
 
 Error isnan_out(KernelContext &ctx, Args args) {
-  Tensor *in, *out;
-  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
-  Shape os = Shape::of(*in);
-  PTEC_TRY(resizeOut(ctx, *out, os));
-  const Tensor *ins[1] = {in};
-  mapElements<double, 1>(ins, *out, os, [](double x) -> bool { return std::isnan(x); });
-  return Error::Ok;
+  return floatPredicate(ctx, args, [](double x) { return std::isnan(x); });
 }
 
 // --- Unary math -------------------------------------------------------------
@@ -376,10 +357,7 @@ Error where_self_out(KernelContext &ctx, Args args) {
     return ctx.fail(Error::InvalidArgument, "where: condition must be bool or uint8, got %s",
                     toString(cond->dtype()));
   Cat cat = resultCat(*a, *b);
-  if (!canCastTo(cat, out->dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "result type is %s but out has dtype %s, which cannot hold it",
-                    catName(cat), toString(out->dtype()));
+  PTEC_TRY(checkResultCast(ctx, cat, *out));
   const Tensor *ins[3] = {cond, a, b};
   Shape os;
   PTEC_TRY(broadcastShapes(ctx, ins, 3, os));

@@ -134,10 +134,8 @@ inline void mapElements(const Tensor *const (&ins)[N], Tensor &out, const Shape 
 template <typename Op>
 Error binary(KernelContext &ctx, const Tensor &a, const Tensor &b, Tensor &out, Cat cat,
              bool checkCast, Op &&op) {
-  if (checkCast && !canCastTo(cat, out.dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "result type is %s but out has dtype %s, which cannot hold it",
-                    catName(cat), toString(out.dtype()));
+  if (checkCast)
+    PTEC_TRY(checkResultCast(ctx, cat, out));
   const Tensor *ins[2] = {&a, &b};
   Shape os;
   PTEC_TRY(broadcastShapes(ctx, ins, 2, os));
@@ -218,10 +216,7 @@ Error unary(KernelContext &ctx, Args args, size_t nargs, UnaryKind kind, Op &&op
   PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
   PTEC_TRY(argReturn(ctx, args, nargs - 1));
   Cat cat = kind == UnaryKind::Float ? Cat::Float : catOf(in->dtype());
-  if (!canCastTo(cat, out->dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "result type is %s but out has dtype %s, which cannot hold it",
-                    catName(cat), toString(out->dtype()));
+  PTEC_TRY(checkResultCast(ctx, cat, *out));
   Shape os = Shape::of(*in);
   PTEC_TRY(resizeOut(ctx, *out, os));
   const Tensor *ins[1] = {in};
@@ -235,6 +230,40 @@ Error unary(KernelContext &ctx, Args args, size_t nargs, UnaryKind kind, Op &&op
 
 template <typename F> Error floatUnary(KernelContext &ctx, Args args, F f) {
   return unary(ctx, args, 3, UnaryKind::Float, [f](auto x) { return f(double(x)); });
+}
+
+/// clamp's category: self's, lifted by each bound that is present. Bool is
+/// refused, and out must hold the result.
+inline Error clampCat(KernelContext &ctx, Cat self, bool hasLo, Cat lo, bool hasHi, Cat hi,
+                      const Tensor &out, Cat &cat) {
+  cat = self;
+  if (hasLo)
+    cat = maxCat(cat, lo);
+  if (hasHi)
+    cat = maxCat(cat, hi);
+  if (cat == Cat::Bool)
+    return ctx.fail(Error::InvalidArgument, "clamp is not supported for bool tensors");
+  return checkResultCast(ctx, cat, out);
+}
+
+/// x limited to [lo, hi], each bound only when present (NaN is the caller's).
+template <typename C> inline C clampTo(C x, bool hasLo, C lo, bool hasHi, C hi) {
+  if (hasLo && x < lo)
+    x = lo;
+  if (hasHi && x > hi)
+    x = hi;
+  return x;
+}
+
+/// [self, out, ret]: out = pred(self) read as double (isnan, isinf).
+template <typename P> Error floatPredicate(KernelContext &ctx, Args args, P pred) {
+  Tensor *in, *out;
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
+  Shape os = Shape::of(*in);
+  PTEC_TRY(resizeOut(ctx, *out, os));
+  const Tensor *ins[1] = {in};
+  mapElements<double, 1>(ins, *out, os, [pred](double x) -> bool { return pred(x); });
+  return Error::Ok;
 }
 
 } // namespace ptec::rt::portable

@@ -393,9 +393,7 @@ Error gather_out(KernelContext &ctx, Args args) {
   PTEC_TRY(bindArgs(ctx, args, arg("self", self), arg("dim", dim), arg("index", index),
                     arg("sparse_grad", sparseGrad), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *self, *out, "gather"));
-  if (index->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "gather: index must be int64, got %s",
-                    toString(index->dtype()));
+  PTEC_TRY(requireInt64(ctx, *index, "gather", "index"));
   PTEC_TRY(normDim(ctx, dim, self->dim(), dim));
   if (self->dim() != index->dim())
     return ctx.fail(Error::InvalidArgument, "gather: index rank %d must equal self rank %d",
@@ -435,16 +433,11 @@ Error slice_scatter_out(KernelContext &ctx, Args args) {
   PTEC_TRY(argTensor(ctx, args, 1, "src", src));
   PTEC_TRY(argOut(ctx, args, 6, "out", out));
   PTEC_TRY(argReturn(ctx, args, 7));
-  int64_t dim, start, len, step;
-  PTEC_TRY(parseSlice(ctx, args, 2, *self, dim, start, len, step));
-  Shape ss = Shape::of(*self);
-  ss.d[dim] = len;
-  PTEC_TRY(expectShape(ctx, *src, ss, "slice_scatter", "src"));
+  StridedView v;
+  PTEC_TRY(parseSlice(ctx, args, 2, *self, v));
+  PTEC_TRY(expectShape(ctx, *src, v.shape, "slice_scatter", "src"));
   PTEC_TRY(copySelfToOut(ctx, *self, *out, "slice_scatter"));
-  int64_t strides[kTensorMaxRank];
-  for (int i = 0; i < self->dim(); ++i)
-    strides[i] = self->stride(i) * (i == dim ? step : 1);
-  scatterStrided(*src, *out, ss, strides, start * self->stride(static_cast<int>(dim)));
+  scatterStrided(*src, *out, v.shape, v.strides, v.base);
   return Error::Ok;
 }
 
@@ -456,22 +449,11 @@ Error select_scatter_out(KernelContext &ctx, Args args) {
   if (self->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "select_scatter: self must have rank >= 1");
   PTEC_TRY(normDim(ctx, dim, self->dim(), dim));
-  int64_t size = self->size(static_cast<int>(dim));
-  if (index < -size || index >= size)
-    return ctx.fail(Error::InvalidArgument, "select_scatter: index %lld out of range for size %lld",
-                    static_cast<long long>(index), static_cast<long long>(size));
-  if (index < 0)
-    index += size;
-  Shape ss;
-  int64_t strides[kTensorMaxRank];
-  for (int i = 0; i < self->dim(); ++i)
-    if (i != dim) {
-      strides[ss.n] = self->stride(i);
-      ss.push(self->size(i));
-    }
-  PTEC_TRY(expectShape(ctx, *src, ss, "select_scatter", "src"));
+  StridedView v;
+  PTEC_TRY(selectView(ctx, "select_scatter", *self, dim, index, v));
+  PTEC_TRY(expectShape(ctx, *src, v.shape, "select_scatter", "src"));
   PTEC_TRY(copySelfToOut(ctx, *self, *out, "select_scatter"));
-  scatterStrided(*src, *out, ss, strides, index * self->stride(static_cast<int>(dim)));
+  scatterStrided(*src, *out, v.shape, v.strides, v.base);
   return Error::Ok;
 }
 

@@ -12,6 +12,8 @@
 // the first failure, and checks the trailing return slot with argReturn, so
 // every failure message is the helper's own. The fold over the argument list
 // inlines to the same straight-line code as one PTEC_TRY per argument.
+// bindSelfAndOut does the same for the [self, ..., out, ret] kernels that
+// check self and out first.
 //
 // KernelUtils.h includes this header at its end.
 #pragma once
@@ -107,12 +109,13 @@ inline Error bindOne(KernelContext &ctx, Args args, size_t i, const With<F, Ts..
   return std::apply([&](Ts &...vs) { return a.f(ctx, args, i, vs...); }, a.vs);
 }
 
+/// Binds specs[k] as argument first + k.
 template <size_t... Is, typename... Specs>
-inline Error bindAll(KernelContext &ctx, Args args, std::index_sequence<Is...>,
+inline Error bindAll(KernelContext &ctx, Args args, size_t first, std::index_sequence<Is...>,
                      const Specs &...specs) {
   Error err = Error::Ok;
   // && short-circuits left to right: binding stops at the first failure.
-  (void)((err = bindOne(ctx, args, Is, specs), err == Error::Ok) && ...);
+  (void)((err = bindOne(ctx, args, first + Is, specs), err == Error::Ok) && ...);
   return err;
 }
 
@@ -143,8 +146,29 @@ template <typename... Specs>
 inline Error bindArgs(KernelContext &ctx, Args args, const Specs &...specs) {
   constexpr size_t n = sizeof...(Specs) + 1;
   PT_NARGS(n);
-  PTEC_TRY(argbind::bindAll(ctx, args, std::index_sequence_for<Specs...>{}, specs...));
+  PTEC_TRY(argbind::bindAll(ctx, args, 0, std::index_sequence_for<Specs...>{}, specs...));
   return argReturn(ctx, args, n - 1);
+}
+
+/// [self, <schema args>, out, ret] (the view and copy kernels): unboxes
+/// self, out and the return slot, and checks that out has self's dtype; the
+/// kernel binds the arguments in between.
+inline Error selfAndOut(KernelContext &ctx, Args args, size_t nargs, const char *op, Tensor *&in,
+                        Tensor *&out) {
+  PT_NARGS(nargs);
+  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
+  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
+  PTEC_TRY(argReturn(ctx, args, nargs - 1));
+  return checkSameDtype(ctx, *in, *out, op);
+}
+
+/// selfAndOut, then the arguments in between bound in order, as bindArgs
+/// binds them.
+template <typename... Specs>
+inline Error bindSelfAndOut(KernelContext &ctx, Args args, const char *op, Tensor *&in,
+                            Tensor *&out, const Specs &...specs) {
+  PTEC_TRY(selfAndOut(ctx, args, sizeof...(Specs) + 3, op, in, out));
+  return argbind::bindAll(ctx, args, 1, std::index_sequence_for<Specs...>{}, specs...);
 }
 
 } // namespace ptec::rt::portable

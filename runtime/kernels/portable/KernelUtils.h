@@ -1,8 +1,9 @@
 // Shared helpers for the portable kernels: argument unboxing with clear
 // failure messages (KernelArgs.h's bindArgs binds a kernel's whole list),
-// dtype-erased element access, broadcasting, dim normalisation and reduction
-// iteration. Every kernel goes through these, so the rules (what counts as an
-// absent tensor, how dtypes promote, how shapes broadcast) live in one place.
+// dtype-erased element access, broadcasting, dim normalisation and strided
+// iteration (Reduce.h has the reductions'). Every kernel goes through these,
+// so the rules (what counts as an absent tensor, how dtypes promote, how
+// shapes broadcast) live in one place.
 #pragma once
 
 #include "runtime/core/EValue.h"
@@ -44,12 +45,7 @@ struct Shape {
   int64_t d[kTensorMaxRank] = {};
   int n = 0;
   Span<const int64_t> span() const { return {d, static_cast<size_t>(n)}; }
-  int64_t numel() const {
-    int64_t r = 1;
-    for (int i = 0; i < n; ++i)
-      r *= d[i];
-    return r;
-  }
+  int64_t numel() const { return numelOf(span()); }
   void push(int64_t v) { d[n++] = v; }
   static Shape of(const Tensor &t) {
     Shape s;
@@ -78,15 +74,6 @@ struct ShapeText {
   explicit ShapeText(const Tensor &t) { shapeStr(t.sizes(), buf, sizeof(buf)); }
   const char *c_str() const { return buf; }
 };
-
-inline bool sameShape(const Tensor &a, const Tensor &b) {
-  if (a.dim() != b.dim())
-    return false;
-  for (int i = 0; i < a.dim(); ++i)
-    if (a.size(i) != b.size(i))
-      return false;
-  return true;
-}
 
 /// Fails with "<op>: <what> has shape [..], expected [..]" unless `t` has
 /// exactly the shape `expected`.
@@ -296,23 +283,8 @@ inline bool isAbsentPlaceholder(const Tensor &t) {
   return t.dtype() == ScalarType::Byte && t.dim() == 1 && t.size(0) == 0;
 }
 
-inline Error argTensor(KernelContext &ctx, Args args, size_t i, const char *name,
-                       Tensor *&out) {
-  EValue *v = args[i];
-  if (!v || !v->isTensor() || v->tensorPtr() == nullptr)
-    return badTag(ctx, i, name, "Tensor", v);
-  out = v->tensorPtr();
-  if (!isSupportedDtype(out->dtype()))
-    return ctx.fail(Error::InvalidArgument, "argument %zu (%s): unsupported dtype %s", i,
-                    name, toString(out->dtype()));
-  if (out->data() == nullptr && out->numel() != 0)
-    return ctx.fail(Error::InvalidArgument, "argument %zu (%s): tensor has no data", i,
-                    name);
-  return Error::Ok;
-}
-
-/// Output tensor: like argTensor, but data may still be unset (resized later
-/// by the kernel only if it has capacity).
+/// Output tensor: a tensor of a supported dtype whose data may still be
+/// unset (resized later by the kernel only if it has capacity).
 inline Error argOut(KernelContext &ctx, Args args, size_t i, const char *name,
                     Tensor *&out) {
   EValue *v = args[i];
@@ -322,6 +294,16 @@ inline Error argOut(KernelContext &ctx, Args args, size_t i, const char *name,
   if (!isSupportedDtype(out->dtype()))
     return ctx.fail(Error::InvalidArgument, "argument %zu (%s): unsupported dtype %s", i,
                     name, toString(out->dtype()));
+  return Error::Ok;
+}
+
+/// Input tensor: like argOut, and its data must be set unless it is empty.
+inline Error argTensor(KernelContext &ctx, Args args, size_t i, const char *name,
+                       Tensor *&out) {
+  PTEC_TRY(argOut(ctx, args, i, name, out));
+  if (out->data() == nullptr && out->numel() != 0)
+    return ctx.fail(Error::InvalidArgument, "argument %zu (%s): tensor has no data", i,
+                    name);
   return Error::Ok;
 }
 
@@ -337,13 +319,22 @@ inline Error argOptTensor(KernelContext &ctx, Args args, size_t i, const char *n
   return argTensor(ctx, args, i, name, out);
 }
 
+/// An argument of one tag: `is` checks it (else "expected <want>"), `get`
+/// reads it.
+template <typename T>
+inline Error argTagged(KernelContext &ctx, Args args, size_t i, const char *name,
+                       const char *want, bool (EValue::*is)() const, T (EValue::*get)() const,
+                       T &out) {
+  EValue *v = args[i];
+  if (!v || !(v->*is)())
+    return badTag(ctx, i, name, want, v);
+  out = (v->*get)();
+  return Error::Ok;
+}
+
 inline Error argInt(KernelContext &ctx, Args args, size_t i, const char *name,
                     int64_t &out) {
-  EValue *v = args[i];
-  if (!v || !v->isInt())
-    return badTag(ctx, i, name, "Int", v);
-  out = v->toInt();
-  return Error::Ok;
+  return argTagged(ctx, args, i, name, "Int", &EValue::isInt, &EValue::toInt, out);
 }
 
 /// int? : `present` false for None.
@@ -359,11 +350,7 @@ inline Error argOptInt(KernelContext &ctx, Args args, size_t i, const char *name
 }
 
 inline Error argBool(KernelContext &ctx, Args args, size_t i, const char *name, bool &out) {
-  EValue *v = args[i];
-  if (!v || !v->isBool())
-    return badTag(ctx, i, name, "Bool", v);
-  out = v->toBool();
-  return Error::Ok;
+  return argTagged(ctx, args, i, name, "Bool", &EValue::isBool, &EValue::toBool, out);
 }
 
 /// float: Double (Int accepted, as Python would).
@@ -583,97 +570,6 @@ inline void forEachBroadcast(const Shape &out, const Tensor *const (&ins)[N], F 
   }
 }
 
-// ---------------------------------------------------------------------------
-// Reductions
-// ---------------------------------------------------------------------------
-
-/// Which dims of `in` a reduction covers. An absent or empty list means all.
-struct ReduceDims {
-  bool mask[kTensorMaxRank] = {};
-};
-
-inline Error parseReduceDims(KernelContext &ctx, const Tensor &in, bool present,
-                             const IntList &dims, ReduceDims &rd) {
-  rd = ReduceDims{};
-  if (!present || dims.size() == 0) {
-    for (int i = 0; i < in.dim(); ++i)
-      rd.mask[i] = true;
-    return Error::Ok;
-  }
-  for (size_t k = 0; k < dims.size(); ++k) {
-    int64_t d;
-    PTEC_TRY(normDim(ctx, dims[k], in.dim(), d));
-    if (in.dim() == 0)
-      continue;
-    if (rd.mask[d])
-      return ctx.fail(Error::InvalidArgument, "dim %lld appears more than once in the list",
-                      static_cast<long long>(d));
-    rd.mask[d] = true;
-  }
-  return Error::Ok;
-}
-
-inline Shape reducedShape(const Tensor &in, const ReduceDims &rd, bool keepdim) {
-  Shape s;
-  for (int i = 0; i < in.dim(); ++i) {
-    if (!rd.mask[i])
-      s.push(in.size(i));
-    else if (keepdim)
-      s.push(1);
-  }
-  return s;
-}
-
-/// Calls begin(o), step(o, inIndex) for each reduced element, end(o, count),
-/// for every output element o (row-major over the kept dims).
-template <typename Begin, typename Step, typename End>
-inline void forEachReduction(const Tensor &in, const ReduceDims &rd, Begin &&begin,
-                             Step &&step, End &&end) {
-  int kept[kTensorMaxRank], red[kTensorMaxRank];
-  int nk = 0, nr = 0;
-  for (int i = 0; i < in.dim(); ++i)
-    (rd.mask[i] ? red[nr++] : kept[nk++]) = i;
-  int64_t outN = 1, redN = 1;
-  for (int i = 0; i < nk; ++i)
-    outN *= in.size(kept[i]);
-  for (int i = 0; i < nr; ++i)
-    redN *= in.size(red[i]);
-  int64_t kstr[kTensorMaxRank], rstr[kTensorMaxRank], rsz[kTensorMaxRank];
-  for (int i = 0; i < nk; ++i)
-    kstr[i] = in.stride(kept[i]);
-  for (int i = 0; i < nr; ++i) {
-    rstr[i] = in.stride(red[i]);
-    rsz[i] = in.size(red[i]);
-  }
-  int64_t kc[kTensorMaxRank] = {}, rc[kTensorMaxRank] = {};
-  for (int64_t o = 0; o < outN; ++o) {
-    int64_t base = 0;
-    for (int i = 0; i < nk; ++i)
-      base += kc[i] * kstr[i];
-    begin(o);
-    for (int i = 0; i < nr; ++i)
-      rc[i] = 0;
-    int64_t off = 0;
-    for (int64_t r = 0; r < redN; ++r) {
-      step(o, base + off);
-      for (int i = nr - 1; i >= 0; --i) {
-        ++rc[i];
-        off += rstr[i];
-        if (rc[i] < rsz[i])
-          break;
-        off -= rstr[i] * rc[i];
-        rc[i] = 0;
-      }
-    }
-    end(o, redN);
-    for (int i = nk - 1; i >= 0; --i) {
-      if (++kc[i] < in.size(kept[i]))
-        break;
-      kc[i] = 0;
-    }
-  }
-}
-
 /// outer x size x inner decomposition around one dim (softmax, cumsum, cat).
 struct AxisSplit {
   int64_t outer = 1, size = 1, inner = 1;
@@ -750,6 +646,32 @@ inline void gatherStrided(const Tensor &in, int64_t base, const int64_t *strides
   case 4: copy(uint32_t{}); break;
   default: copy(uint64_t{}); break;
   }
+}
+
+/// A dtype? argument, when given, must be out's dtype (sum, mean, prod, cumsum).
+inline Error checkDtypeArg(KernelContext &ctx, bool hasDtype, ScalarType dtype, const Tensor &out,
+                           const char *op) {
+  if (hasDtype && dtype != out.dtype())
+    return ctx.fail(Error::InvalidArgument, "%s: dtype %s given but out has dtype %s", op,
+                    toString(dtype), toString(out.dtype()));
+  return Error::Ok;
+}
+
+/// PyTorch's out= rule for a result computed in category `cat`.
+inline Error checkResultCast(KernelContext &ctx, Cat cat, const Tensor &out) {
+  if (!canCastTo(cat, out.dtype()))
+    return ctx.fail(Error::InvalidArgument,
+                    "result type is %s but out has dtype %s, which cannot hold it",
+                    catName(cat), toString(out.dtype()));
+  return Error::Ok;
+}
+
+/// An index tensor (`what`: "indices", "index", "out") must be int64.
+inline Error requireInt64(KernelContext &ctx, const Tensor &t, const char *op, const char *what) {
+  if (t.dtype() != ScalarType::Long)
+    return ctx.fail(Error::InvalidArgument, "%s: %s must be int64, got %s", op, what,
+                    toString(t.dtype()));
+  return Error::Ok;
 }
 
 /// out must have in's dtype (the view-copy ops do not convert).

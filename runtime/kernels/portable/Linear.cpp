@@ -4,11 +4,12 @@
 // back to a direct loop. Integer and float16/bfloat16 operands, and
 // transposed convolution, take plain loops that accumulate in int64 or double.
 #include "runtime/kernels/portable/Kernels.h"
-#include "runtime/kernels/portable/KernelUtils.h"
+#include "runtime/kernels/portable/Spatial.h"
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace ptec::rt::portable {
 
@@ -159,13 +160,29 @@ Error matmul(KernelContext &ctx, const char *op, const Tensor &a, const Tensor &
 
 // --- Convolution -----------------------------------------------------------
 
-struct ConvGeom {
-  int spatial;             // 1 or 2
-  int64_t n, cin, h, w;    // input (h = 1 for 1-D)
-  int64_t cout, kh, kw;    // weight
-  int64_t sh, sw, ph, pw, dh, dw, groups;
-  int64_t oh, ow;
+/// The window (h = kh = 1 for 1-D) and the batch, channels and groups.
+struct ConvGeom : Window2d {
+  int spatial; // 1 or 2
+  int64_t n, cin, cout, groups;
 };
+
+/// (N, Cout, [OH,] OW).
+Shape convOutShape(const ConvGeom &g) {
+  Shape os;
+  os.push(g.n);
+  os.push(g.cout);
+  if (g.spatial == 2)
+    os.push(g.oh);
+  os.push(g.ow);
+  return os;
+}
+
+Error checkConvBias(KernelContext &ctx, const Tensor *bias, const ConvGeom &g) {
+  if (bias && bias->numel() != g.cout)
+    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
+                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
+  return Error::Ok;
+}
 
 /// A stride/padding/dilation list: one value, or one per spatial dim.
 Error convParam(KernelContext &ctx, const IntList &l, const char *what, int spatial,
@@ -178,11 +195,11 @@ Error convParam(KernelContext &ctx, const IntList &l, const char *what, int spat
   return Error::Ok;
 }
 
-/// Convolution geometry from input, weight and the list arguments, all
-/// validated (1-D or 2-D, groups divide the channels, window fits).
-Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
-                    const IntList &stride, const IntList &padding, const IntList &dilation,
-                    int64_t groups, ConvGeom &g) {
+/// What a convolution and a transposed one read alike: the ranks (1-D or
+/// 2-D), the sizes, and stride, padding and dilation (1-D: height 1).
+Error parseConvCommon(KernelContext &ctx, const Tensor &in, const Tensor &weight,
+                      const IntList &stride, const IntList &padding, const IntList &dilation,
+                      int64_t groups, ConvGeom &g) {
   if (in.dim() != 3 && in.dim() != 4)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in.dim());
@@ -206,6 +223,24 @@ Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
     g.sh = g.dh = 1;
     g.ph = 0;
   }
+  return Error::Ok;
+}
+
+/// Stride and dilation in [1, 2^31], padding in [0, 2^31]: keeps the window
+/// arithmetic in range.
+bool convParamsInRange(const ConvGeom &g) {
+  constexpr int64_t kMax = int64_t(1) << 31;
+  return g.sh > 0 && g.sw > 0 && g.dh > 0 && g.dw > 0 && g.ph >= 0 && g.pw >= 0 &&
+         g.sh <= kMax && g.sw <= kMax && g.dh <= kMax && g.dw <= kMax && g.ph <= kMax &&
+         g.pw <= kMax;
+}
+
+/// Convolution geometry from input, weight and the list arguments, all
+/// validated (1-D or 2-D, groups divide the channels, window fits).
+Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
+                    const IntList &stride, const IntList &padding, const IntList &dilation,
+                    int64_t groups, ConvGeom &g) {
+  PTEC_TRY(parseConvCommon(ctx, in, weight, stride, padding, dilation, groups, g));
   if (groups <= 0 || g.cin % groups != 0 || g.cout % groups != 0)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: groups=%lld must divide in channels %lld and out channels %lld",
@@ -221,9 +256,7 @@ Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
   }
   if (g.kh <= 0 || g.kw <= 0)
     return ctx.fail(Error::InvalidArgument, "convolution: weight has an empty kernel dim");
-  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
-  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 ||
-      g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax || g.pw > kMax)
+  if (!convParamsInRange(g))
     return ctx.fail(Error::InvalidArgument,
                     "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
   g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
@@ -234,27 +267,20 @@ Error parseConvGeom(KernelContext &ctx, const Tensor &in, const Tensor &weight,
   return Error::Ok;
 }
 
-/// Direct convolution for one (batch, group): no scratch memory needed.
+/// Direct convolution for one (batch, group): no scratch memory needed. Not
+/// inlined: in a function of its own the tap loops keep their counters in
+/// registers (inlined into the kernel they spill, and run half as fast).
 template <typename T>
-void convDirect(const ConvGeom &g, const T *in, const T *wt, T *out, int64_t cinG,
+[[gnu::noinline]] void convDirect(const ConvGeom &g, const T *in, const T *wt, T *out, int64_t cinG,
                 int64_t coutG) {
   for (int64_t oc = 0; oc < coutG; ++oc) {
     const T *wOc = wt + oc * cinG * g.kh * g.kw;
     for (int64_t oy = 0; oy < g.oh; ++oy)
       for (int64_t ox = 0; ox < g.ow; ++ox) {
         T acc = 0;
-        for (int64_t ic = 0; ic < cinG; ++ic)
-          for (int64_t ky = 0; ky < g.kh; ++ky) {
-            int64_t y = oy * g.sh - g.ph + ky * g.dh;
-            if (y < 0 || y >= g.h)
-              continue;
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              int64_t x = ox * g.sw - g.pw + kx * g.dw;
-              if (x < 0 || x >= g.w)
-                continue;
-              acc += in[(ic * g.h + y) * g.w + x] * wOc[(ic * g.kh + ky) * g.kw + kx];
-            }
-          }
+        forEachTap(g, oy, ox, cinG, [&](int64_t ic, int64_t ky, int64_t kx, int64_t y, int64_t x) {
+          acc += in[(ic * g.h + y) * g.w + x] * wOc[(ic * g.kh + ky) * g.kw + kx];
+        });
         out[(oc * g.oh + oy) * g.ow + ox] = acc;
       }
   }
@@ -280,9 +306,12 @@ template <typename T> void im2col(const ConvGeom &g, const T *in, int64_t cinG, 
 
 /// Integers, float16 and bfloat16: a direct loop through loadAs/storeAs,
 /// accumulating in int64 or double (bias added before the single rounding).
-void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, const Tensor *bias,
-                 Tensor &out) {
-  const bool isFloat = isFloatDt(out.dtype());
+/// One instantiation per accumulator, so the inner loop has no branch on it.
+template <bool Float>
+void convGenericAcc(const ConvGeom &g, const Tensor &input, const Tensor &weight,
+                    const Tensor *bias, Tensor &out) {
+  using Acc = std::conditional_t<Float, double, uint64_t>;
+  using Load = std::conditional_t<Float, double, int64_t>;
   int64_t cinG = g.cin / g.groups, coutG = g.cout / g.groups;
   const void *in = input.data(), *wt = weight.data();
   ScalarType it = input.dtype(), wtT = weight.dtype();
@@ -291,8 +320,7 @@ void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, c
       int64_t gr = oc / coutG;
       for (int64_t oy = 0; oy < g.oh; ++oy)
         for (int64_t ox = 0; ox < g.ow; ++ox) {
-          double accD = bias ? loadAs<double>(bias->data(), bias->dtype(), oc) : 0.0;
-          uint64_t accI = bias ? static_cast<uint64_t>(loadAs<int64_t>(bias->data(), bias->dtype(), oc)) : 0;
+          Acc acc = bias ? static_cast<Acc>(loadAs<Load>(bias->data(), bias->dtype(), oc)) : 0;
           for (int64_t ic = 0; ic < cinG; ++ic)
             for (int64_t ky = 0; ky < g.kh; ++ky) {
               int64_t y = oy * g.sh - g.ph + ky * g.dh;
@@ -304,20 +332,22 @@ void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, c
                   continue;
                 int64_t ii = ((b * g.cin + gr * cinG + ic) * g.h + y) * g.w + x;
                 int64_t wi = ((oc * cinG + ic) * g.kh + ky) * g.kw + kx;
-                if (isFloat)
-                  accD += loadAs<double>(in, it, ii) * loadAs<double>(wt, wtT, wi);
-                else
-                  accI += static_cast<uint64_t>(loadAs<int64_t>(in, it, ii)) *
-                          static_cast<uint64_t>(loadAs<int64_t>(wt, wtT, wi));
+                acc += static_cast<Acc>(loadAs<Load>(in, it, ii)) *
+                       static_cast<Acc>(loadAs<Load>(wt, wtT, wi));
               }
             }
           int64_t o = ((b * g.cout + oc) * g.oh + oy) * g.ow + ox;
-          if (isFloat)
-            storeAs<double>(out.mutableData(), out.dtype(), o, accD);
-          else
-            storeAs<int64_t>(out.mutableData(), out.dtype(), o, static_cast<int64_t>(accI));
+          storeAs<Load>(out.mutableData(), out.dtype(), o, static_cast<Load>(acc));
         }
     }
+}
+
+void convGeneric(const ConvGeom &g, const Tensor &input, const Tensor &weight, const Tensor *bias,
+                 Tensor &out) {
+  if (isFloatDt(out.dtype()))
+    convGenericAcc<true>(g, input, weight, bias, out);
+  else
+    convGenericAcc<false>(g, input, weight, bias, out);
 }
 
 template <typename T>
@@ -357,6 +387,24 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
       }
 }
 
+/// The taps of a transposed window: calls f(ky, kx, iy, ix) for every tap
+/// through which position (iy, ix) of an ih x iw grid reaches (y, x), that
+/// is y = iy * sh - ph + ky * dh and x = ix * sw - pw + kx * dw.
+template <typename F>
+void forEachTransposedTap(const ConvGeom &g, int64_t y, int64_t x, int64_t ih, int64_t iw, F &&f) {
+  for (int64_t ky = 0; ky < g.kh; ++ky) {
+    int64_t ty = y + g.ph - ky * g.dh; // = iy * sh
+    if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= ih)
+      continue;
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      int64_t tx = x + g.pw - kx * g.dw;
+      if (tx < 0 || tx % g.sw != 0 || tx / g.sw >= iw)
+        continue;
+      f(ky, kx, ty / g.sh, tx / g.sw);
+    }
+  }
+}
+
 /// Transposed convolution (the gradient of a convolution with respect to its
 /// input): weight is (Cin, Cout / groups, kH, kW) and each output element
 /// gathers the input elements whose window tap lands on it. A direct loop
@@ -364,38 +412,17 @@ void convRun(KernelContext &ctx, const ConvGeom &g, const Tensor &input, const T
 Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
                      const Tensor *bias, const IntList &stride, const IntList &padding,
                      const IntList &dilation, const IntList &outPad, int64_t groups, Tensor &out) {
-  if (in.dim() != 3 && in.dim() != 4)
-    return ctx.fail(Error::InvalidArgument,
-                    "convolution: supports 1-D and 2-D (input rank 3 or 4), got rank %d", in.dim());
-  if (weight.dim() != in.dim())
-    return ctx.fail(Error::InvalidArgument, "convolution: weight rank %d != input rank %d",
-                    weight.dim(), in.dim());
-  ConvGeom g{};
-  g.spatial = in.dim() - 2;
-  g.n = in.size(0);
-  g.cin = in.size(1);
-  g.h = g.spatial == 2 ? in.size(2) : 1;
-  g.w = in.size(in.dim() - 1);
-  g.kh = g.spatial == 2 ? weight.size(2) : 1;
-  g.kw = weight.size(weight.dim() - 1);
-  g.groups = groups;
+  ConvGeom g;
+  PTEC_TRY(parseConvCommon(ctx, in, weight, stride, padding, dilation, groups, g));
   int64_t oph = 0, opw = 0;
-  PTEC_TRY(convParam(ctx, stride, "stride", g.spatial, g.sh, g.sw));
-  PTEC_TRY(convParam(ctx, padding, "padding", g.spatial, g.ph, g.pw));
-  PTEC_TRY(convParam(ctx, dilation, "dilation", g.spatial, g.dh, g.dw));
   PTEC_TRY(convParam(ctx, outPad, "output_padding", g.spatial, oph, opw));
-  if (g.spatial == 1) {
-    g.sh = g.dh = 1;
-    g.ph = oph = 0;
-  }
+  if (g.spatial == 1)
+    oph = 0;
   if (groups <= 0 || g.cin % groups != 0 || weight.size(0) != g.cin)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: transposed weight must have %lld input channels, divisible by "
                     "groups=%lld", static_cast<long long>(g.cin), static_cast<long long>(groups));
-  constexpr int64_t kMax = int64_t(1) << 31; // keeps the window arithmetic in range
-  if (g.sh <= 0 || g.sw <= 0 || g.dh <= 0 || g.dw <= 0 || g.ph < 0 || g.pw < 0 || oph < 0 ||
-      opw < 0 || g.sh > kMax || g.sw > kMax || g.dh > kMax || g.dw > kMax || g.ph > kMax ||
-      g.pw > kMax || g.kh <= 0 || g.kw <= 0)
+  if (!convParamsInRange(g) || oph < 0 || opw < 0 || g.kh <= 0 || g.kw <= 0)
     return ctx.fail(Error::InvalidArgument,
                     "convolution: stride and dilation must be in [1, 2^31], padding in [0, 2^31]");
   if (oph >= std::max(g.sh, g.dh) || opw >= std::max(g.sw, g.dw))
@@ -407,16 +434,10 @@ Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
   g.ow = (g.w - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + opw + 1;
   if (g.oh <= 0 || g.ow <= 0)
     return ctx.fail(Error::InvalidArgument, "convolution: transposed output size is not positive");
-  if (bias && bias->numel() != g.cout)
-    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
-                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
-  Shape os;
-  os.push(g.n);
-  os.push(g.cout);
-  if (g.spatial == 2)
-    os.push(g.oh);
-  os.push(g.ow);
-  PTEC_TRY(resizeOut(ctx, out, os));
+  PTEC_TRY(checkConvBias(ctx, bias, g));
+  PTEC_TRY(resizeOut(ctx, out, convOutShape(g)));
+  // Written out rather than through forEachTransposedTap or a shared
+  // accumulator: this form measured fastest (1.64 ms against 2.1-2.5 ms).
   const bool isFloat = isFloatDt(out.dtype());
   for (int64_t b = 0; b < g.n; ++b)
     for (int64_t oc = 0; oc < g.cout; ++oc) {
@@ -424,7 +445,8 @@ Error convTransposed(KernelContext &ctx, const Tensor &in, const Tensor &weight,
       for (int64_t y = 0; y < g.oh; ++y)
         for (int64_t x = 0; x < g.ow; ++x) {
           double accD = bias ? loadAs<double>(bias->data(), bias->dtype(), oc) : 0.0;
-          uint64_t accI = bias ? static_cast<uint64_t>(loadAs<int64_t>(bias->data(), bias->dtype(), oc)) : 0;
+          uint64_t accI =
+              bias ? static_cast<uint64_t>(loadAs<int64_t>(bias->data(), bias->dtype(), oc)) : 0;
           for (int64_t ky = 0; ky < g.kh; ++ky) {
             int64_t ty = y + g.ph - ky * g.dh; // = iy * sh
             if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= g.h)
@@ -542,16 +564,8 @@ Error convolution_out(KernelContext &ctx, Args args) {
                           *out);
   ConvGeom g;
   PTEC_TRY(parseConvGeom(ctx, *in, *weight, stride, padding, dilation, groups, g));
-  if (bias && bias->numel() != g.cout)
-    return ctx.fail(Error::InvalidArgument, "convolution: bias has %lld elements, expected %lld",
-                    static_cast<long long>(bias->numel()), static_cast<long long>(g.cout));
-  Shape os;
-  os.push(g.n);
-  os.push(g.cout);
-  if (g.spatial == 2)
-    os.push(g.oh);
-  os.push(g.ow);
-  PTEC_TRY(resizeOut(ctx, *out, os));
+  PTEC_TRY(checkConvBias(ctx, bias, g));
+  PTEC_TRY(resizeOut(ctx, *out, convOutShape(g)));
   if (in->dtype() == ScalarType::Float)
     convRun<float>(ctx, g, *in, *weight, bias, *out);
   else if (in->dtype() == ScalarType::Double)
@@ -597,13 +611,7 @@ Error convolution_backward_out(KernelContext &ctx, Args args) {
                     "%s: grad_output, input and weight must share one floating dtype", op);
   ConvGeom g;
   PTEC_TRY(parseConvGeom(ctx, *in, *weight, stride, padding, dilation, groups, g));
-  Shape os;
-  os.push(g.n);
-  os.push(g.cout);
-  if (g.spatial == 2)
-    os.push(g.oh);
-  os.push(g.ow);
-  PTEC_TRY(expectShape(ctx, *grad, os, op, "grad_output"));
+  PTEC_TRY(expectShape(ctx, *grad, convOutShape(g), op, "grad_output"));
   if (wantIn) {
     PTEC_TRY(checkSameDtype(ctx, *in, *gin, op));
     PTEC_TRY(resizeOut(ctx, *gin, Shape::of(*in), "grad_input"));
@@ -669,22 +677,13 @@ Error convolution_backward_out(KernelContext &ctx, Args args) {
         for (int64_t y = 0; y < g.h; ++y)
           for (int64_t x = 0; x < g.w; ++x) {
             double acc = 0;
-            for (int64_t ky = 0; ky < g.kh; ++ky) {
-              int64_t ty = y + g.ph - ky * g.dh; // = oy * sh
-              if (ty < 0 || ty % g.sh != 0 || ty / g.sh >= g.oh)
-                continue;
-              for (int64_t kx = 0; kx < g.kw; ++kx) {
-                int64_t tx = x + g.pw - kx * g.dw;
-                if (tx < 0 || tx % g.sw != 0 || tx / g.sw >= g.ow)
-                  continue;
-                for (int64_t o = 0; o < coutG; ++o) {
-                  int64_t oc = gr * coutG + o;
-                  acc += go(b, oc, ty / g.sh, tx / g.sw) *
-                         loadAs<double>(weight->data(), weight->dtype(),
-                                        ((oc * cinG + ic) * g.kh + ky) * g.kw + kx);
-                }
+            forEachTransposedTap(g, y, x, g.oh, g.ow, [&](int64_t ky, int64_t kx, int64_t oy, int64_t ox) {
+              for (int64_t o = 0; o < coutG; ++o) {
+                int64_t oc = gr * coutG + o;
+                acc += go(b, oc, oy, ox) * loadAs<double>(weight->data(), weight->dtype(),
+                                                          ((oc * cinG + ic) * g.kh + ky) * g.kw + kx);
               }
-            }
+            });
             storeAs<double>(gin->mutableData(), gin->dtype(), ((b * g.cin + c) * g.h + y) * g.w + x,
                             acc);
           }

@@ -1,8 +1,9 @@
-// Order reductions: amin, argmin/argmax, max/min over a dim (values and indices)
+// Order reductions: amax/amin, argmin/argmax, max/min over a dim (values and indices)
 // or over everything, and any. NaN wins every comparison (PyTorch
 // propagates it); among equal values the first index wins.
 #include "runtime/kernels/portable/Elementwise.h"
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/Reduce.h"
 
 #include <cmath>
 #include <limits>
@@ -69,6 +70,33 @@ Error oneDim(KernelContext &ctx, const Tensor &in, bool hasDim, int64_t dim, Red
   return Error::Ok;
 }
 
+/// amax: a running max from -inf that a NaN, once seen, keeps.
+void amaxInto(const Tensor &in, const ReduceDims &rd, Tensor &out) {
+  const void *p = in.data();
+  ScalarType t = in.dtype();
+  if (isFloatDt(t)) {
+    double m = 0;
+    forEachReduction(
+        in, rd, [&](int64_t) { m = -std::numeric_limits<double>::infinity(); },
+        [&](int64_t, int64_t i) {
+          double v = loadAs<double>(p, t, i);
+          if (std::isnan(v) || v > m)
+            m = std::isnan(m) ? m : v;
+        },
+        [&](int64_t o, int64_t) { storeAs<double>(out.mutableData(), out.dtype(), o, m); });
+  } else {
+    int64_t m = 0;
+    forEachReduction(
+        in, rd, [&](int64_t) { m = std::numeric_limits<int64_t>::min(); },
+        [&](int64_t, int64_t i) {
+          int64_t v = loadAs<int64_t>(p, t, i);
+          if (v > m)
+            m = v;
+        },
+        [&](int64_t o, int64_t) { storeAs<int64_t>(out.mutableData(), out.dtype(), o, m); });
+  }
+}
+
 /// values and/or indices of the extremum over `rd` (either may be null).
 void reduceExtremum(const Tensor &in, const ReduceDims &rd, bool isMax, Tensor *values,
                     Tensor *indices) {
@@ -84,6 +112,26 @@ void reduceExtremum(const Tensor &in, const ReduceDims &rd, bool isMax, Tensor *
       });
 }
 
+/// amax.out / amin.out: [self, dim[], keepdim, out, ret].
+Error valueExtremum(KernelContext &ctx, Args args, bool isMax) {
+  const char *op = isMax ? "amax" : "amin";
+  Tensor *in, *out;
+  IntList dims;
+  bool keepdim;
+  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dims), arg("keepdim", keepdim),
+                    outArg("out", out)));
+  PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
+  ReduceDims rd;
+  PTEC_TRY(parseReduceDims(ctx, *in, true, dims, rd));
+  PTEC_TRY(requireNonEmpty(ctx, *in, rd, op));
+  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
+  if (isMax)
+    amaxInto(*in, rd, *out);
+  else
+    reduceExtremum(*in, rd, false, out, nullptr);
+  return Error::Ok;
+}
+
 /// max.dim_max / min.dim_min: [self, dim, keepdim, values, indices, ret].
 Error extremumDim(KernelContext &ctx, Args args, bool isMax) {
   const char *op = isMax ? "max.dim" : "min.dim";
@@ -94,9 +142,7 @@ Error extremumDim(KernelContext &ctx, Args args, bool isMax) {
                     outArg(isMax ? "max" : "min", values),
                     outArg(isMax ? "max_values" : "min_indices", indices)));
   PTEC_TRY(checkSameDtype(ctx, *in, *values, op));
-  if (indices->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "%s: indices must be int64, got %s", op,
-                    toString(indices->dtype()));
+  PTEC_TRY(requireInt64(ctx, *indices, op, "indices"));
   ReduceDims rd;
   PTEC_TRY(oneDim(ctx, *in, true, dim, rd));
   PTEC_TRY(requireNonEmpty(ctx, *in, rd, op));
@@ -147,9 +193,7 @@ Error argExtremum(KernelContext &ctx, Args args, bool isMax) {
   int64_t dim;
   PTEC_TRY(bindArgs(ctx, args, arg("self", in), optArg("dim", hasDim, dim), arg("keepdim", keepdim),
                     outArg("out", out)));
-  if (out->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "%s: out must be int64, got %s", op,
-                    toString(out->dtype()));
+  PTEC_TRY(requireInt64(ctx, *out, op, "out"));
   ReduceDims rd;
   PTEC_TRY(oneDim(ctx, *in, hasDim, dim, rd));
   PTEC_TRY(requireNonEmpty(ctx, *in, rd, op));
@@ -162,21 +206,8 @@ Error argExtremum(KernelContext &ctx, Args args, bool isMax) {
 
 } // namespace
 
-Error amin_out(KernelContext &ctx, Args args) {
-  Tensor *in, *out;
-  IntList dims;
-  bool keepdim;
-  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dims), arg("keepdim", keepdim),
-                    outArg("out", out)));
-  PTEC_TRY(checkSameDtype(ctx, *in, *out, "amin"));
-  ReduceDims rd;
-  PTEC_TRY(parseReduceDims(ctx, *in, true, dims, rd));
-  PTEC_TRY(requireNonEmpty(ctx, *in, rd, "amin"));
-  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
-  reduceExtremum(*in, rd, false, out, nullptr);
-  return Error::Ok;
-}
-
+Error amax_out(KernelContext &ctx, Args args) { return valueExtremum(ctx, args, true); }
+Error amin_out(KernelContext &ctx, Args args) { return valueExtremum(ctx, args, false); }
 Error argmin_out(KernelContext &ctx, Args args) { return argExtremum(ctx, args, false); }
 Error argmax_out(KernelContext &ctx, Args args) { return argExtremum(ctx, args, true); }
 Error max_dim_max(KernelContext &ctx, Args args) { return extremumDim(ctx, args, true); }

@@ -3,6 +3,7 @@
 // (Welford's one-pass update for the variance), integral products in wrapping int64.
 #include "runtime/kernels/portable/Elementwise.h"
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/Reduce.h"
 
 #include <cmath>
 
@@ -41,6 +42,7 @@ Error prodInto(KernelContext &ctx, const Tensor &in, const ReduceDims &rd, bool 
       [&](int64_t o, int64_t) { storeAs<int64_t>(out.mutableData(), out.dtype(), o, acc); });
   return Error::Ok;
 }
+
 
 /// Variance (and optionally the mean) over `rd`: sum((x - mean)^2) /
 /// max(0, n - correction), so too few elements give inf or NaN as PyTorch.

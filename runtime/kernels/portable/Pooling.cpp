@@ -1,7 +1,7 @@
 // 2-D pooling over (N, C, H, W) or (C, H, W): max with indices (and its
 // backward), average, adaptive average.
 #include "runtime/kernels/portable/Kernels.h"
-#include "runtime/kernels/portable/KernelUtils.h"
+#include "runtime/kernels/portable/Spatial.h"
 
 #include <cmath>
 
@@ -9,10 +9,9 @@ namespace ptec::rt::portable {
 
 namespace {
 
-struct Pool2d {
-  int64_t kh, kw, sh, sw, ph, pw, dh = 1, dw = 1;
+struct Pool2d : Window2d {
   bool ceil = false;
-  int64_t planes, h, w, oh, ow; // planes = N * C
+  int64_t planes; // N * C
   Shape outShape;
 };
 
@@ -48,12 +47,7 @@ Error parsePool(KernelContext &ctx, Args args, bool hasDilation, const char *op,
   PTEC_TRY(argIntList(ctx, args, first + 1, "kernel_size", ks));
   PTEC_TRY(argIntList(ctx, args, first + 2, "stride", st));
   PTEC_TRY(argIntList(ctx, args, first + 3, "padding", pd));
-  if (!isFloatDt(in->dtype()))
-    return ctx.fail(Error::InvalidArgument, "%s: input must be floating, got %s", op,
-                    toString(in->dtype()));
-  if (in->dim() != 3 && in->dim() != 4)
-    return ctx.fail(Error::InvalidArgument, "%s: expects a 3-D or 4-D input, got rank %d", op,
-                    in->dim());
+  PTEC_TRY(requireFloatImage(ctx, *in, op));
   if (ks.size() == 0)
     return ctx.fail(Error::InvalidArgument, "%s: kernel_size must not be empty", op);
   PTEC_TRY(pair(ctx, ks, "kernel_size", 1, 1, g.kh, g.kw));
@@ -85,9 +79,7 @@ Error finishGeometry(KernelContext &ctx, const Tensor &in, const char *op, Pool2
   if (g.oh <= 0 || g.ow <= 0)
     return ctx.fail(Error::InvalidArgument, "%s: output size %lldx%lld is too small", op,
                     static_cast<long long>(g.oh), static_cast<long long>(g.ow));
-  g.outShape = Shape::of(in);
-  g.outShape.d[in.dim() - 2] = g.oh;
-  g.outShape.d[in.dim() - 1] = g.ow;
+  g.outShape = withSpatial(in, g.oh, g.ow);
   return Error::Ok;
 }
 
@@ -104,9 +96,7 @@ Error max_pool2d_with_indices_out(KernelContext &ctx, Args args) {
   PTEC_TRY(argOut(ctx, args, 7, "indices", idx));
   PTEC_TRY(argReturn(ctx, args, 8));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
-  if (idx->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "%s: indices must be int64, got %s", op,
-                    toString(idx->dtype()));
+  PTEC_TRY(requireInt64(ctx, *idx, op, "indices"));
   PTEC_TRY(finishGeometry(ctx, *in, op, g));
   PTEC_TRY(resizeOut(ctx, *out, g.outShape, "out"));
   PTEC_TRY(resizeOut(ctx, *idx, g.outShape, "indices"));
@@ -119,23 +109,15 @@ Error max_pool2d_with_indices_out(KernelContext &ctx, Args args) {
       for (int64_t ox = 0; ox < g.ow; ++ox) {
         double best = -INFINITY;
         int64_t bestAt = -1;
-        for (int64_t ky = 0; ky < g.kh; ++ky) {
-          int64_t y = oy * g.sh - g.ph + ky * g.dh;
-          if (y < 0 || y >= g.h)
-            continue;
-          for (int64_t kx = 0; kx < g.kw; ++kx) {
-            int64_t x = ox * g.sw - g.pw + kx * g.dw;
-            if (x < 0 || x >= g.w)
-              continue;
-            double v = loadAs<double>(p, t, inBase + y * g.w + x);
-            if (bestAt < 0 || v > best || std::isnan(v)) {
-              if (bestAt >= 0 && std::isnan(best))
-                continue;
-              best = v;
-              bestAt = y * g.w + x;
-            }
+        forEachTap(g, oy, ox, 1, [&](int64_t, int64_t, int64_t, int64_t y, int64_t x) {
+          double v = loadAs<double>(p, t, inBase + y * g.w + x);
+          if (bestAt < 0 || v > best || std::isnan(v)) {
+            if (bestAt >= 0 && std::isnan(best))
+              return;
+            best = v;
+            bestAt = y * g.w + x;
           }
-        }
+        });
         storeAs<double>(out->mutableData(), t, outBase + oy * g.ow + ox, best);
         ip[outBase + oy * g.ow + ox] = bestAt < 0 ? 0 : bestAt;
       }
@@ -194,12 +176,7 @@ Error adaptive_avg_pool2d_out(KernelContext &ctx, Args args) {
   IntList os;
   PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("output_size", os), outArg("out", out)));
   PTEC_TRY(checkSameDtype(ctx, *in, *out, op));
-  if (!isFloatDt(in->dtype()))
-    return ctx.fail(Error::InvalidArgument, "%s: input must be floating, got %s", op,
-                    toString(in->dtype()));
-  if (in->dim() != 3 && in->dim() != 4)
-    return ctx.fail(Error::InvalidArgument, "%s: expects a 3-D or 4-D input, got rank %d", op,
-                    in->dim());
+  PTEC_TRY(requireFloatImage(ctx, *in, op));
   int64_t oh, ow;
   PTEC_TRY(pair(ctx, os, "output_size", 1, 1, oh, ow));
   if (os.size() == 0 || oh < 0 || ow < 0)
@@ -211,10 +188,7 @@ Error adaptive_avg_pool2d_out(KernelContext &ctx, Args args) {
       return resizeOut(ctx, *out, Shape::of(*in)); // nothing to pool
   if (h == 0 || w == 0)
     return ctx.fail(Error::InvalidArgument, "%s: input has an empty spatial dim", op);
-  Shape osh = Shape::of(*in);
-  osh.d[r - 2] = oh;
-  osh.d[r - 1] = ow;
-  PTEC_TRY(resizeOut(ctx, *out, osh));
+  PTEC_TRY(resizeOut(ctx, *out, withSpatial(*in, oh, ow)));
   int64_t planes = in->numel() / (h * w);
   const void *p = in->data();
   ScalarType t = in->dtype();
@@ -252,9 +226,7 @@ Error max_pool2d_with_indices_backward_grad_input(KernelContext &ctx, Args args)
   PTEC_TRY(argReturn(ctx, args, 9));
   PTEC_TRY(checkSameDtype(ctx, *in, *gin, op));
   PTEC_TRY(checkSameDtype(ctx, *in, *grad, op));
-  if (idx->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "%s: indices must be int64, got %s", op,
-                    toString(idx->dtype()));
+  PTEC_TRY(requireInt64(ctx, *idx, op, "indices"));
   PTEC_TRY(finishGeometry(ctx, *in, op, g));
   PTEC_TRY(expectShape(ctx, *grad, g.outShape, op, "grad_output"));
   PTEC_TRY(expectShape(ctx, *idx, g.outShape, op, "indices"));

@@ -12,17 +12,19 @@
 // halves to even). Division or modulo by zero, int64 overflow and a
 // non-finite value converted to Int fail the kernel with a message; nothing
 // here is undefined behaviour for any input.
-#include "runtime/kernels/portable/KernelUtils.h"
+#include "runtime/kernels/portable/Elementwise.h"
+#include "runtime/kernels/portable/Kernels.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <iterator>
 
 namespace ptec::rt {
 
 namespace {
 
 using portable::Args;
+using portable::argInt;
 using portable::badTag;
 using portable::tagName;
 
@@ -53,14 +55,6 @@ Error argNum(KernelContext &ctx, Args args, size_t i, const char *name, Num &out
   } else {
     return badTag(ctx, i, name, "Int, Double or Bool", v);
   }
-  return Error::Ok;
-}
-
-Error argStrictInt(KernelContext &ctx, Args args, size_t i, const char *name, int64_t &out) {
-  const EValue *v = args[i];
-  if (!v || !v->isInt())
-    return badTag(ctx, i, name, "Int", v);
-  out = v->toInt();
   return Error::Ok;
 }
 
@@ -138,32 +132,29 @@ double floatMod(double a, double b) {
   return m;
 }
 
-/// Python's float //: (a - a mod b) / b rounded to the nearest integer, so
-/// that a == (a // b) * b + a % b holds as closely as floats allow.
-double floatFloorDiv(double a, double b) {
-  double m = std::fmod(a, b);
-  double div = (a - m) / b;
-  if (m != 0 && ((b < 0) != (m < 0)))
-    div -= 1.0;
-  if (div == 0)
-    return std::copysign(0.0, a / b);
-  double f = std::floor(div);
-  if (div - f > 0.5)
-    f += 1.0;
-  return f;
-}
-
 // --- Binary ops --------------------------------------------------------------
 
-enum class BinOp { Add, Sub, Mul, FloorDiv, TrueDiv, Mod, Max, Min };
-
-Error binary(KernelContext &ctx, Args args, BinOp op, const char *name) {
+/// [a, b, out]: two scalar operands and the return slot.
+Error argNums(KernelContext &ctx, Args args, Num &a, Num &b, EValue *&out) {
   PTEC_TRY(checkCount(ctx, args, 3));
-  Num a, b;
-  EValue *out;
   PTEC_TRY(argNum(ctx, args, 0, "a", a));
   PTEC_TRY(argNum(ctx, args, 1, "b", b));
-  PTEC_TRY(outSlot(ctx, args, out));
+  return outSlot(ctx, args, out);
+}
+
+enum class BinOp { Add, Sub, Mul, FloorDiv, TrueDiv, Mod, Max, Min };
+/// The op's name in failure messages, by BinOp.
+constexpr const char *kBinOpNames[] = {"add",     "sub", "mul",     "floordiv",
+                                       "truediv", "mod", "sym_max", "sym_min"};
+
+/// Python's float // is floorDiv (Elementwise.h): (a - a mod b) / b rounded
+/// to the nearest integer, so that a == (a // b) * b + a % b holds as
+/// closely as floats allow.
+template <BinOp op> Error binary(KernelContext &ctx, Args args) {
+  const char *name = kBinOpNames[static_cast<int>(op)];
+  Num a, b;
+  EValue *out;
+  PTEC_TRY(argNums(ctx, args, a, b, out));
   if (!a.isDouble && !b.isDouble) {
     int64_t r = 0;
     bool overflow = false;
@@ -199,7 +190,7 @@ Error binary(KernelContext &ctx, Args args, BinOp op, const char *name) {
       return ctx.fail(Error::InvalidArgument, "%s: float %s by zero", name,
                       op == BinOp::Mod ? "modulo" : "division");
     return setDouble(out, op == BinOp::TrueDiv   ? x / y
-                          : op == BinOp::FloorDiv ? floatFloorDiv(x, y)
+                          : op == BinOp::FloorDiv ? portable::floorDiv(x, y)
                                                   : floatMod(x, y));
   }
   return ctx.fail(Error::Internal, "%s: unknown operation", name);
@@ -207,13 +198,10 @@ Error binary(KernelContext &ctx, Args args, BinOp op, const char *name) {
 
 enum class CmpOp { Eq, Gt, Lt, Ge, Le };
 
-Error compare(KernelContext &ctx, Args args, CmpOp op) {
-  PTEC_TRY(checkCount(ctx, args, 3));
+template <CmpOp op> Error compare(KernelContext &ctx, Args args) {
   Num a, b;
   EValue *out;
-  PTEC_TRY(argNum(ctx, args, 0, "a", a));
-  PTEC_TRY(argNum(ctx, args, 1, "b", b));
-  PTEC_TRY(outSlot(ctx, args, out));
+  PTEC_TRY(argNums(ctx, args, a, b, out));
   int c; // -1, 0, 1; 2 when unordered (NaN)
   if (!a.isDouble && !b.isDouble) {
     c = a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
@@ -235,6 +223,8 @@ Error compare(KernelContext &ctx, Args args, CmpOp op) {
 // --- Unary ops ---------------------------------------------------------------
 
 enum class UnOp { Neg, Float, Int, Ceil, Round, Trunc };
+/// The op's name in failure messages, by UnOp.
+constexpr const char *kUnOpNames[] = {"neg", "sym_float", "sym_int", "ceil", "round", "trunc"};
 
 /// round() with one argument: nearest integer, halves to even.
 double roundHalfEven(double v) {
@@ -244,7 +234,8 @@ double roundHalfEven(double v) {
   return r;
 }
 
-Error unary(KernelContext &ctx, Args args, UnOp op, const char *name) {
+template <UnOp op> Error unary(KernelContext &ctx, Args args) {
+  const char *name = kUnOpNames[static_cast<int>(op)];
   PTEC_TRY(checkCount(ctx, args, 2));
   Num a;
   EValue *out;
@@ -272,37 +263,6 @@ Error unary(KernelContext &ctx, Args args, UnOp op, const char *name) {
 
 // --- Kernels -----------------------------------------------------------------
 
-#define PTEC_PRIM_BINARY(fn, op, name)                                                  \
-  Error fn(KernelContext &ctx, Span<EValue *> args) { return binary(ctx, args, op, name); }
-PTEC_PRIM_BINARY(prim_add, BinOp::Add, "add")
-PTEC_PRIM_BINARY(prim_sub, BinOp::Sub, "sub")
-PTEC_PRIM_BINARY(prim_mul, BinOp::Mul, "mul")
-PTEC_PRIM_BINARY(prim_floordiv, BinOp::FloorDiv, "floordiv")
-PTEC_PRIM_BINARY(prim_truediv, BinOp::TrueDiv, "truediv")
-PTEC_PRIM_BINARY(prim_mod, BinOp::Mod, "mod")
-PTEC_PRIM_BINARY(prim_sym_max, BinOp::Max, "sym_max")
-PTEC_PRIM_BINARY(prim_sym_min, BinOp::Min, "sym_min")
-#undef PTEC_PRIM_BINARY
-
-#define PTEC_PRIM_COMPARE(fn, op)                                                       \
-  Error fn(KernelContext &ctx, Span<EValue *> args) { return compare(ctx, args, op); }
-PTEC_PRIM_COMPARE(prim_eq, CmpOp::Eq)
-PTEC_PRIM_COMPARE(prim_gt, CmpOp::Gt)
-PTEC_PRIM_COMPARE(prim_lt, CmpOp::Lt)
-PTEC_PRIM_COMPARE(prim_ge, CmpOp::Ge)
-PTEC_PRIM_COMPARE(prim_le, CmpOp::Le)
-#undef PTEC_PRIM_COMPARE
-
-#define PTEC_PRIM_UNARY(fn, op, name)                                                   \
-  Error fn(KernelContext &ctx, Span<EValue *> args) { return unary(ctx, args, op, name); }
-PTEC_PRIM_UNARY(prim_neg, UnOp::Neg, "neg")
-PTEC_PRIM_UNARY(prim_sym_float, UnOp::Float, "sym_float")
-PTEC_PRIM_UNARY(prim_sym_int, UnOp::Int, "sym_int")
-PTEC_PRIM_UNARY(prim_ceil, UnOp::Ceil, "ceil")
-PTEC_PRIM_UNARY(prim_round, UnOp::Round, "round")
-PTEC_PRIM_UNARY(prim_trunc, UnOp::Trunc, "trunc")
-#undef PTEC_PRIM_UNARY
-
 Error prim_sym_not(KernelContext &ctx, Span<EValue *> args) {
   PTEC_TRY(checkCount(ctx, args, 2));
   const EValue *a = args[0];
@@ -314,24 +274,16 @@ Error prim_sym_not(KernelContext &ctx, Span<EValue *> args) {
 }
 
 /// floordiv.int / mod.int: both operands Int.
-Error prim_floordiv_int(KernelContext &ctx, Span<EValue *> args) {
+template <BinOp op> Error intBinary(KernelContext &ctx, Args args) {
+  static_assert(op == BinOp::FloorDiv || op == BinOp::Mod);
+  const char *name = kBinOpNames[static_cast<int>(op)];
   PTEC_TRY(checkCount(ctx, args, 3));
   int64_t a, b, r;
   EValue *out;
-  PTEC_TRY(argStrictInt(ctx, args, 0, "a", a));
-  PTEC_TRY(argStrictInt(ctx, args, 1, "b", b));
+  PTEC_TRY(argInt(ctx, args, 0, "a", a));
+  PTEC_TRY(argInt(ctx, args, 1, "b", b));
   PTEC_TRY(outSlot(ctx, args, out));
-  PTEC_TRY(intFloorDiv(ctx, "floordiv", a, b, r));
-  return setInt(out, r);
-}
-Error prim_mod_int(KernelContext &ctx, Span<EValue *> args) {
-  PTEC_TRY(checkCount(ctx, args, 3));
-  int64_t a, b, r;
-  EValue *out;
-  PTEC_TRY(argStrictInt(ctx, args, 0, "a", a));
-  PTEC_TRY(argStrictInt(ctx, args, 1, "b", b));
-  PTEC_TRY(outSlot(ctx, args, out));
-  PTEC_TRY(intMod(ctx, "mod", a, b, r));
+  PTEC_TRY(op == BinOp::FloorDiv ? intFloorDiv(ctx, name, a, b, r) : intMod(ctx, name, a, b, r));
   return setInt(out, r);
 }
 
@@ -351,7 +303,7 @@ Error sym_size_int(KernelContext &ctx, Span<EValue *> args) {
   int64_t dim;
   EValue *out;
   PTEC_TRY(argShapeOf(ctx, args, 0, t));
-  PTEC_TRY(argStrictInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
   PTEC_TRY(outSlot(ctx, args, out));
   const int rank = t->dim();
   if (rank == 0 || dim < -rank || dim >= rank)
@@ -397,46 +349,36 @@ const KernelEntry kPrimTable[] = {
     {"aten::_local_scalar_dense", &local_scalar_dense, 2, DimOrderSupport::Any},
     {"aten::sym_numel", &sym_numel, 2, DimOrderSupport::Any},
     {"aten::sym_size.int", &sym_size_int, 3, DimOrderSupport::Any},
-    {"executorch_prim::add.Scalar", &prim_add, 3, DimOrderSupport::Any},
-    {"executorch_prim::ceil.Scalar", &prim_ceil, 2, DimOrderSupport::Any},
-    {"executorch_prim::eq.Scalar", &prim_eq, 3, DimOrderSupport::Any},
-    {"executorch_prim::floordiv.Scalar", &prim_floordiv, 3, DimOrderSupport::Any},
-    {"executorch_prim::floordiv.int", &prim_floordiv_int, 3, DimOrderSupport::Any},
-    {"executorch_prim::ge.Scalar", &prim_ge, 3, DimOrderSupport::Any},
-    {"executorch_prim::gt.Scalar", &prim_gt, 3, DimOrderSupport::Any},
-    {"executorch_prim::le.Scalar", &prim_le, 3, DimOrderSupport::Any},
-    {"executorch_prim::lt.Scalar", &prim_lt, 3, DimOrderSupport::Any},
-    {"executorch_prim::mod.Scalar", &prim_mod, 3, DimOrderSupport::Any},
-    {"executorch_prim::mod.int", &prim_mod_int, 3, DimOrderSupport::Any},
-    {"executorch_prim::mul.Scalar", &prim_mul, 3, DimOrderSupport::Any},
-    {"executorch_prim::neg.Scalar", &prim_neg, 2, DimOrderSupport::Any},
-    {"executorch_prim::round.Scalar", &prim_round, 2, DimOrderSupport::Any},
-    {"executorch_prim::sub.Scalar", &prim_sub, 3, DimOrderSupport::Any},
-    {"executorch_prim::sym_float.Scalar", &prim_sym_float, 2, DimOrderSupport::Any},
-    {"executorch_prim::sym_int.Scalar", &prim_sym_int, 2, DimOrderSupport::Any},
-    {"executorch_prim::sym_max.Scalar", &prim_sym_max, 3, DimOrderSupport::Any},
-    {"executorch_prim::sym_min.Scalar", &prim_sym_min, 3, DimOrderSupport::Any},
+    {"executorch_prim::add.Scalar", &binary<BinOp::Add>, 3, DimOrderSupport::Any},
+    {"executorch_prim::ceil.Scalar", &unary<UnOp::Ceil>, 2, DimOrderSupport::Any},
+    {"executorch_prim::eq.Scalar", &compare<CmpOp::Eq>, 3, DimOrderSupport::Any},
+    {"executorch_prim::floordiv.Scalar", &binary<BinOp::FloorDiv>, 3, DimOrderSupport::Any},
+    {"executorch_prim::floordiv.int", &intBinary<BinOp::FloorDiv>, 3, DimOrderSupport::Any},
+    {"executorch_prim::ge.Scalar", &compare<CmpOp::Ge>, 3, DimOrderSupport::Any},
+    {"executorch_prim::gt.Scalar", &compare<CmpOp::Gt>, 3, DimOrderSupport::Any},
+    {"executorch_prim::le.Scalar", &compare<CmpOp::Le>, 3, DimOrderSupport::Any},
+    {"executorch_prim::lt.Scalar", &compare<CmpOp::Lt>, 3, DimOrderSupport::Any},
+    {"executorch_prim::mod.Scalar", &binary<BinOp::Mod>, 3, DimOrderSupport::Any},
+    {"executorch_prim::mod.int", &intBinary<BinOp::Mod>, 3, DimOrderSupport::Any},
+    {"executorch_prim::mul.Scalar", &binary<BinOp::Mul>, 3, DimOrderSupport::Any},
+    {"executorch_prim::neg.Scalar", &unary<UnOp::Neg>, 2, DimOrderSupport::Any},
+    {"executorch_prim::round.Scalar", &unary<UnOp::Round>, 2, DimOrderSupport::Any},
+    {"executorch_prim::sub.Scalar", &binary<BinOp::Sub>, 3, DimOrderSupport::Any},
+    {"executorch_prim::sym_float.Scalar", &unary<UnOp::Float>, 2, DimOrderSupport::Any},
+    {"executorch_prim::sym_int.Scalar", &unary<UnOp::Int>, 2, DimOrderSupport::Any},
+    {"executorch_prim::sym_max.Scalar", &binary<BinOp::Max>, 3, DimOrderSupport::Any},
+    {"executorch_prim::sym_min.Scalar", &binary<BinOp::Min>, 3, DimOrderSupport::Any},
     {"executorch_prim::sym_not.Scalar", &prim_sym_not, 2, DimOrderSupport::Any},
-    {"executorch_prim::truediv.Scalar", &prim_truediv, 3, DimOrderSupport::Any},
-    {"executorch_prim::trunc.Scalar", &prim_trunc, 2, DimOrderSupport::Any},
+    {"executorch_prim::truediv.Scalar", &binary<BinOp::TrueDiv>, 3, DimOrderSupport::Any},
+    {"executorch_prim::trunc.Scalar", &unary<UnOp::Trunc>, 2, DimOrderSupport::Any},
 };
 
 } // namespace
 
-Span<const KernelEntry> primKernels() {
-  return {kPrimTable, sizeof(kPrimTable) / sizeof(kPrimTable[0])};
-}
+Span<const KernelEntry> primKernels() { return {kPrimTable, std::size(kPrimTable)}; }
 
 const KernelEntry *findPrimKernel(const char *fullName) {
-  if (!fullName)
-    return nullptr;
-  const KernelEntry *end = kPrimTable + sizeof(kPrimTable) / sizeof(kPrimTable[0]);
-  const KernelEntry *it = std::lower_bound(
-      kPrimTable, end, fullName,
-      [](const KernelEntry &e, const char *n) { return std::strcmp(e.name, n) < 0; });
-  if (it != end && std::strcmp(it->name, fullName) == 0)
-    return it;
-  return nullptr;
+  return portable::findSorted(primKernels(), fullName);
 }
 
 } // namespace ptec::rt

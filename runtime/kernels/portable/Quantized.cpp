@@ -96,6 +96,35 @@ struct QParams {
   int64_t channel(int64_t i) const { return (i / split.inner) % split.size; }
 };
 
+/// A (de)quantize kernel's arguments: [input, <parameters>, quant_min,
+/// quant_max, dtype, out_dtype? (dequantize only), out, ret].
+struct QArgs {
+  Tensor *in = nullptr, *out = nullptr;
+  QParams qp;
+  int64_t qmin = 0, qmax = 0;
+  ScalarType dtype = ScalarType::Float;
+  bool hasOutDtype = false;
+  ScalarType outDtype = ScalarType::Float;
+};
+
+/// Unboxes a QArgs whose parameters end before argument `first`; params()
+/// reads them into qa.qp once the input is bound.
+template <typename Params>
+Error unboxQuant(KernelContext &ctx, Args args, size_t first, bool withOutDtype, QArgs &qa,
+                 Params &&params) {
+  PT_NARGS(first + (withOutDtype ? 6 : 5));
+  PTEC_TRY(argTensor(ctx, args, 0, "input", qa.in));
+  PTEC_TRY(params());
+  PTEC_TRY(argInt(ctx, args, first, "quant_min", qa.qmin));
+  PTEC_TRY(argInt(ctx, args, first + 1, "quant_max", qa.qmax));
+  PTEC_TRY(argDtype(ctx, args, first + 2, "dtype", qa.dtype));
+  size_t outAt = first + 3;
+  if (withOutDtype)
+    PTEC_TRY(argOptDtype(ctx, args, outAt++, "out_dtype", qa.hasOutDtype, qa.outDtype));
+  PTEC_TRY(argOut(ctx, args, outAt, "out", qa.out));
+  return argReturn(ctx, args, outAt + 1);
+}
+
 Error quantizeInto(KernelContext &ctx, const char *op, const Tensor &in, const QParams &qp,
                    int64_t qmin, int64_t qmax, ScalarType dtype, Tensor &out) {
   if (!isFloatDt(in.dtype()))
@@ -186,42 +215,23 @@ Error perChannelParams(KernelContext &ctx, Args args, const char *op, const Tens
 /// quant_min, quant_max, dtype, out, ret].
 Error quantizePerTensor(KernelContext &ctx, Args args, bool tensors) {
   const char *op = "quantize_per_tensor";
-  PT_NARGS(8);
-  Tensor *in, *out;
-  QParams qp;
-  int64_t qmin, qmax;
-  ScalarType dtype;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(perTensorParams(ctx, args, op, tensors, qp));
-  PTEC_TRY(argInt(ctx, args, 3, "quant_min", qmin));
-  PTEC_TRY(argInt(ctx, args, 4, "quant_max", qmax));
-  PTEC_TRY(argDtype(ctx, args, 5, "dtype", dtype));
-  PTEC_TRY(argOut(ctx, args, 6, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 7));
-  if (!(qp.scale != 0))
+  QArgs qa;
+  PTEC_TRY(unboxQuant(ctx, args, 3, false, qa,
+                      [&] { return perTensorParams(ctx, args, op, tensors, qa.qp); }));
+  if (!(qa.qp.scale != 0))
     return ctx.fail(Error::InvalidArgument, "%s: scale is zero or NaN", op);
-  return quantizeInto(ctx, op, *in, qp, qmin, qmax, dtype, *out);
+  return quantizeInto(ctx, op, *qa.in, qa.qp, qa.qmin, qa.qmax, qa.dtype, *qa.out);
 }
 
 /// dequantize_per_tensor.out / .Tensor_out: [input, scale, zero_point,
 /// quant_min, quant_max, dtype, out_dtype?, out, ret].
 Error dequantizePerTensor(KernelContext &ctx, Args args, bool tensors) {
   const char *op = "dequantize_per_tensor";
-  PT_NARGS(9);
-  Tensor *in, *out;
-  QParams qp;
-  int64_t qmin, qmax;
-  ScalarType dtype, outDtype = ScalarType::Float;
-  bool hasOutDtype;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(perTensorParams(ctx, args, op, tensors, qp));
-  PTEC_TRY(argInt(ctx, args, 3, "quant_min", qmin));
-  PTEC_TRY(argInt(ctx, args, 4, "quant_max", qmax));
-  PTEC_TRY(argDtype(ctx, args, 5, "dtype", dtype));
-  PTEC_TRY(argOptDtype(ctx, args, 6, "out_dtype", hasOutDtype, outDtype));
-  PTEC_TRY(argOut(ctx, args, 7, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 8));
-  return dequantizeInto(ctx, op, *in, qp, qmin, qmax, dtype, hasOutDtype, outDtype, *out);
+  QArgs qa;
+  PTEC_TRY(unboxQuant(ctx, args, 3, true, qa,
+                      [&] { return perTensorParams(ctx, args, op, tensors, qa.qp); }));
+  return dequantizeInto(ctx, op, *qa.in, qa.qp, qa.qmin, qa.qmax, qa.dtype, qa.hasOutDtype,
+                        qa.outDtype, *qa.out);
 }
 
 } // namespace
@@ -243,40 +253,21 @@ Error dequantize_per_tensor_tensor_out(KernelContext &ctx, Args args) {
 /// quant_max, dtype, out, ret].
 Error quantize_per_channel_out(KernelContext &ctx, Args args) {
   const char *op = "quantize_per_channel";
-  PT_NARGS(9);
-  Tensor *in, *out;
-  QParams qp;
-  int64_t qmin, qmax;
-  ScalarType dtype;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(perChannelParams(ctx, args, op, *in, false, qp));
-  PTEC_TRY(argInt(ctx, args, 4, "quant_min", qmin));
-  PTEC_TRY(argInt(ctx, args, 5, "quant_max", qmax));
-  PTEC_TRY(argDtype(ctx, args, 6, "dtype", dtype));
-  PTEC_TRY(argOut(ctx, args, 7, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 8));
-  return quantizeInto(ctx, op, *in, qp, qmin, qmax, dtype, *out);
+  QArgs qa;
+  PTEC_TRY(unboxQuant(ctx, args, 4, false, qa,
+                      [&] { return perChannelParams(ctx, args, op, *qa.in, false, qa.qp); }));
+  return quantizeInto(ctx, op, *qa.in, qa.qp, qa.qmin, qa.qmax, qa.dtype, *qa.out);
 }
 
 /// dequantize_per_channel.out: [input, scales, zero_points?, axis,
 /// quant_min, quant_max, dtype, out_dtype?, out, ret].
 Error dequantize_per_channel_out(KernelContext &ctx, Args args) {
   const char *op = "dequantize_per_channel";
-  PT_NARGS(10);
-  Tensor *in, *out;
-  QParams qp;
-  int64_t qmin, qmax;
-  ScalarType dtype, outDtype = ScalarType::Float;
-  bool hasOutDtype;
-  PTEC_TRY(argTensor(ctx, args, 0, "input", in));
-  PTEC_TRY(perChannelParams(ctx, args, op, *in, true, qp));
-  PTEC_TRY(argInt(ctx, args, 4, "quant_min", qmin));
-  PTEC_TRY(argInt(ctx, args, 5, "quant_max", qmax));
-  PTEC_TRY(argDtype(ctx, args, 6, "dtype", dtype));
-  PTEC_TRY(argOptDtype(ctx, args, 7, "out_dtype", hasOutDtype, outDtype));
-  PTEC_TRY(argOut(ctx, args, 8, "out", out));
-  PTEC_TRY(argReturn(ctx, args, 9));
-  return dequantizeInto(ctx, op, *in, qp, qmin, qmax, dtype, hasOutDtype, outDtype, *out);
+  QArgs qa;
+  PTEC_TRY(unboxQuant(ctx, args, 4, true, qa,
+                      [&] { return perChannelParams(ctx, args, op, *qa.in, true, qa.qp); }));
+  return dequantizeInto(ctx, op, *qa.in, qa.qp, qa.qmin, qa.qmax, qa.dtype, qa.hasOutDtype,
+                        qa.outDtype, *qa.out);
 }
 
 } // namespace ptec::rt::portable

@@ -4,6 +4,7 @@
 #include "runtime/kernels/portable/Kernels.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace ptec::rt::portable {
@@ -29,6 +30,18 @@ inline void copyOne(const Tensor &in, int64_t si, Tensor &out, int64_t oi) {
   copyElems(out.mutableData(), oi, in.data(), si, 1, in.elementSize());
 }
 
+/// out (row-major, shape os, in's dtype) gets, at each coordinate c, the
+/// element of `in` at coordinate src(d, c) along each of its dims d.
+template <typename Src>
+void gatherByCoord(const Tensor &in, Tensor &out, const Shape &os, Src &&src) {
+  forEachCoord(os, [&](int64_t o, const int64_t *c) {
+    int64_t si = 0;
+    for (int d = 0; d < in.dim(); ++d)
+      si += src(d, c) * in.stride(d);
+    copyOne(in, si, out, o);
+  });
+}
+
 /// a mod n in [0, n).
 inline int64_t wrapIndex(int64_t a, int64_t n) {
   int64_t m = a % n;
@@ -39,9 +52,8 @@ inline int64_t wrapIndex(int64_t a, int64_t n) {
 Error pixelShuffle(KernelContext &ctx, Args args, bool up) {
   const char *op = up ? "pixel_shuffle" : "pixel_unshuffle";
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, op, in, out));
   int64_t r;
-  PTEC_TRY(argInt(ctx, args, 1, up ? "upscale_factor" : "downscale_factor", r));
+  PTEC_TRY(bindSelfAndOut(ctx, args, op, in, out, arg(up ? "upscale_factor" : "downscale_factor", r)));
   int rank = in->dim();
   if (rank < 3 || rank - 3 + 5 > kTensorMaxRank)
     return ctx.fail(Error::InvalidArgument, "%s: input must have rank in [3, %d], got %d", op,
@@ -66,31 +78,27 @@ Error pixelShuffle(KernelContext &ctx, Args args, bool up) {
     walk.push(in->size(i));
     ws[i] = in->stride(i);
   }
+  std::array<int64_t, 5> dims, st; // the walk's last five dims and strides
+  std::array<int64_t, 3> tail;      // the output's last three dims
   if (up) {
     int64_t oc = c / (r * r);
     // out[c', y * r + i, x * r + j] = in[c' * r * r + i * r + j, y, x]
-    int64_t dims[5] = {oc, h, r, w, r};
-    int64_t st[5] = {r * r * h * w, w, r * h * w, 1, h * w};
-    for (int k = 0; k < 5; ++k) {
-      walk.push(dims[k]);
-      ws[nb + k] = st[k];
-    }
-    os.push(oc);
-    os.push(h * r);
-    os.push(w * r);
+    dims = {oc, h, r, w, r};
+    st = {r * r * h * w, w, r * h * w, 1, h * w};
+    tail = {oc, h * r, w * r};
   } else {
     int64_t oh = h / r, ow = w / r;
     // out[c * r * r + i * r + j, y, x] = in[c, y * r + i, x * r + j]
-    int64_t dims[5] = {c, r, r, oh, ow};
-    int64_t st[5] = {h * w, w, 1, r * w, r};
-    for (int k = 0; k < 5; ++k) {
-      walk.push(dims[k]);
-      ws[nb + k] = st[k];
-    }
-    os.push(c * r * r);
-    os.push(oh);
-    os.push(ow);
+    dims = {c, r, r, oh, ow};
+    st = {h * w, w, 1, r * w, r};
+    tail = {c * r * r, oh, ow};
   }
+  for (int k = 0; k < 5; ++k) {
+    walk.push(dims[k]);
+    ws[nb + k] = st[k];
+  }
+  for (int64_t d : tail)
+    os.push(d);
   PTEC_TRY(resizeOut(ctx, *out, os));
   gatherStrided(*in, 0, ws, *out, walk);
   return Error::Ok;
@@ -101,9 +109,8 @@ enum class PadMode { Reflect, Replicate };
 
 Error padKernel(KernelContext &ctx, Args args, int k, PadMode mode, const char *op) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, op, in, out));
   IntList pad;
-  PTEC_TRY(argIntList(ctx, args, 1, "padding", pad));
+  PTEC_TRY(bindSelfAndOut(ctx, args, op, in, out, arg("padding", pad)));
   if (pad.size() != static_cast<size_t>(2 * k))
     return ctx.fail(Error::InvalidArgument, "%s: padding must have %d values, got %zu", op, 2 * k,
                     pad.size());
@@ -131,17 +138,13 @@ Error padKernel(KernelContext &ctx, Args args, int k, PadMode mode, const char *
       return ctx.fail(Error::InvalidArgument, "%s: padded size overflows", op);
   }
   PTEC_TRY(resizeOut(ctx, *out, os));
-  forEachCoord(os, [&](int64_t o, const int64_t *c) {
-    int64_t si = 0;
-    for (int d = 0; d < rank; ++d) {
-      int64_t n = in->size(d), x = c[d] - before[d];
-      if (x < 0)
-        x = mode == PadMode::Reflect ? -x : 0;
-      else if (x >= n)
-        x = mode == PadMode::Reflect ? 2 * (n - 1) - x : n - 1;
-      si += x * in->stride(d);
-    }
-    copyOne(*in, si, *out, o);
+  gatherByCoord(*in, *out, os, [&](int d, const int64_t *c) {
+    int64_t n = in->size(d), x = c[d] - before[d];
+    if (x < 0)
+      return mode == PadMode::Reflect ? -x : 0;
+    if (x >= n)
+      return mode == PadMode::Reflect ? 2 * (n - 1) - x : n - 1;
+    return x;
   });
   return Error::Ok;
 }
@@ -152,13 +155,11 @@ Error padKernel(KernelContext &ctx, Args args, int k, PadMode mode, const char *
 /// strides and offset address self's contiguous storage, range-checked.
 Error as_strided_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 6, "as_strided_copy", in, out));
   IntList size, stride;
   bool hasOffset;
   int64_t offset;
-  PTEC_TRY(argIntList(ctx, args, 1, "size", size));
-  PTEC_TRY(argIntList(ctx, args, 2, "stride", stride));
-  PTEC_TRY(argOptInt(ctx, args, 3, "storage_offset", hasOffset, offset));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "as_strided_copy", in, out, arg("size", size),
+                          arg("stride", stride), optArg("storage_offset", hasOffset, offset)));
   if (size.size() != stride.size() || size.size() > static_cast<size_t>(kTensorMaxRank))
     return ctx.fail(Error::InvalidArgument,
                     "as_strided: size (%zu) and stride (%zu) must have one equal rank <= %d",
@@ -191,11 +192,9 @@ Error as_strided_copy_out(KernelContext &ctx, Args args) {
 /// becomes the last dim.
 Error diagonal_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 6, "diagonal_copy", in, out));
   int64_t offset, d1, d2;
-  PTEC_TRY(argInt(ctx, args, 1, "offset", offset));
-  PTEC_TRY(argInt(ctx, args, 2, "dim1", d1));
-  PTEC_TRY(argInt(ctx, args, 3, "dim2", d2));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "diagonal_copy", in, out, arg("offset", offset),
+                          arg("dim1", d1), arg("dim2", d2)));
   if (in->dim() < 2)
     return ctx.fail(Error::InvalidArgument, "diagonal: input must have rank >= 2, got %d",
                     in->dim());
@@ -227,11 +226,9 @@ Error diagonal_copy_out(KernelContext &ctx, Args args) {
 /// narrow_copy.out: [self, dim, start, length, out, ret].
 Error narrow_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 6, "narrow_copy", in, out));
   int64_t dim, start, length;
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argInt(ctx, args, 2, "start", start));
-  PTEC_TRY(argInt(ctx, args, 3, "length", length));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "narrow_copy", in, out, arg("dim", dim), arg("start", start),
+                          arg("length", length)));
   if (in->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "narrow: cannot narrow a rank-0 tensor");
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
@@ -257,11 +254,9 @@ Error narrow_copy_out(KernelContext &ctx, Args args) {
 /// `size` every `step` along `dimension`, as a new last dim.
 Error unfold_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 6, "unfold_copy", in, out));
   int64_t dim, size, step;
-  PTEC_TRY(argInt(ctx, args, 1, "dimension", dim));
-  PTEC_TRY(argInt(ctx, args, 2, "size", size));
-  PTEC_TRY(argInt(ctx, args, 3, "step", step));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "unfold_copy", in, out, arg("dimension", dim),
+                          arg("size", size), arg("step", step)));
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
   int64_t n = in->dim() == 0 ? 1 : in->size(static_cast<int>(dim));
   if (size < 0 || size > n)
@@ -290,9 +285,8 @@ Error unfold_copy_out(KernelContext &ctx, Args args) {
 /// flip.out: [self, dims, out, ret]; negative strides from the far end.
 Error flip_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "flip", in, out));
   IntList dims;
-  PTEC_TRY(argIntList(ctx, args, 1, "dims", dims));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "flip", in, out, arg("dims", dims)));
   bool flip[kTensorMaxRank] = {};
   for (size_t k = 0; k < dims.size(); ++k) {
     int64_t d;
@@ -321,10 +315,8 @@ Error pixel_unshuffle_out(KernelContext &ctx, Args args) { return pixelShuffle(c
 /// tensor rolls by the single shift.
 Error roll_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 5, "roll", in, out));
   IntList shifts, dims;
-  PTEC_TRY(argIntList(ctx, args, 1, "shifts", shifts));
-  PTEC_TRY(argIntList(ctx, args, 2, "dims", dims));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "roll", in, out, arg("shifts", shifts), arg("dims", dims)));
   PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));
   int64_t n = in->numel();
   if (n == 0)
@@ -350,11 +342,8 @@ Error roll_out(KernelContext &ctx, Args args) {
     shift[d] = wrapIndex(shift[d] + wrapIndex(shifts[k], in->size(static_cast<int>(d))),
                          in->size(static_cast<int>(d)));
   }
-  forEachCoord(Shape::of(*in), [&](int64_t o, const int64_t *c) {
-    int64_t si = 0;
-    for (int d = 0; d < in->dim(); ++d)
-      si += wrapIndex(c[d] - shift[d], in->size(d)) * in->stride(d);
-    copyOne(*in, si, *out, o);
+  gatherByCoord(*in, *out, Shape::of(*in), [&](int d, const int64_t *c) {
+    return wrapIndex(c[d] - shift[d], in->size(d));
   });
   return Error::Ok;
 }
@@ -362,9 +351,8 @@ Error roll_out(KernelContext &ctx, Args args) {
 /// repeat.out: [self, repeats, out, ret]; repeats may add leading dims.
 Error repeat_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "repeat", in, out));
   IntList reps;
-  PTEC_TRY(argIntList(ctx, args, 1, "repeats", reps));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "repeat", in, out, arg("repeats", reps)));
   int r = static_cast<int>(reps.size());
   if (r < in->dim())
     return ctx.fail(Error::InvalidArgument,
@@ -383,12 +371,7 @@ Error repeat_out(KernelContext &ctx, Args args) {
     os.push(v);
   }
   PTEC_TRY(resizeOut(ctx, *out, os));
-  forEachCoord(os, [&](int64_t o, const int64_t *c) {
-    int64_t si = 0;
-    for (int d = 0; d < in->dim(); ++d)
-      si += (c[lead + d] % in->size(d)) * in->stride(d);
-    copyOne(*in, si, *out, o);
-  });
+  gatherByCoord(*in, *out, os, [&](int d, const int64_t *c) { return c[lead + d] % in->size(d); });
   return Error::Ok;
 }
 
@@ -396,9 +379,8 @@ Error repeat_out(KernelContext &ctx, Args args) {
 /// last two dims.
 Error tril_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "tril", in, out));
   int64_t diag;
-  PTEC_TRY(argInt(ctx, args, 1, "diagonal", diag));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "tril", in, out, arg("diagonal", diag)));
   if (in->dim() < 2)
     return ctx.fail(Error::InvalidArgument, "tril: input must have rank >= 2, got %d", in->dim());
   PTEC_TRY(resizeOut(ctx, *out, Shape::of(*in)));

@@ -1,10 +1,8 @@
-// Reductions: sum, mean, amax, argmax, cumsum. Floating accumulation is in
-// double, integral in int64.
+// Reductions: sum, mean, cumsum. Floating accumulation is in double,
+// integral in int64. The order reductions (amax, argmax, ...) are in MinMax.cpp.
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/Reduce.h"
 #include "runtime/kernels/portable/Elementwise.h"
-
-#include <cmath>
-#include <limits>
 
 namespace ptec::rt::portable {
 
@@ -25,11 +23,22 @@ Error unboxSumLike(KernelContext &ctx, Args args, const char *op, ReduceArgs &ra
   PTEC_TRY(bindArgs(ctx, args, arg("self", ra.in), optArg("dim", hasDims, dims),
                     arg("keepdim", ra.keepdim), optArg("dtype", ra.hasDtype, ra.dtype),
                     outArg("out", ra.out)));
-  if (ra.hasDtype && ra.dtype != ra.out->dtype())
-    return ctx.fail(Error::InvalidArgument, "%s: dtype %s given but out has dtype %s", op,
-                    toString(ra.dtype), toString(ra.out->dtype()));
+  PTEC_TRY(checkDtypeArg(ctx, ra.hasDtype, ra.dtype, *ra.out, op));
   PTEC_TRY(parseReduceDims(ctx, *ra.in, hasDims, dims, ra.rd));
   return resizeOut(ctx, *ra.out, reducedShape(*ra.in, ra.rd, ra.keepdim));
+}
+
+/// A mean is floating: out must be, and so must the input unless a dtype
+/// is given.
+Error checkMeanDtypes(KernelContext &ctx, const ReduceArgs &ra) {
+  if (!isFloatDt(ra.out->dtype()))
+    return ctx.fail(Error::InvalidArgument, "mean: needs a floating output dtype, got %s",
+                    toString(ra.out->dtype()));
+  if (!ra.hasDtype && !isFloatDt(ra.in->dtype()))
+    return ctx.fail(Error::InvalidArgument,
+                    "mean: input dtype %s is not floating; pass a floating dtype",
+                    toString(ra.in->dtype()));
+  return Error::Ok;
 }
 
 /// Sum (or mean) of the reduced elements into out.
@@ -70,13 +79,7 @@ Error sum_intlist_out(KernelContext &ctx, Args args) {
 Error mean_out(KernelContext &ctx, Args args) {
   ReduceArgs ra;
   PTEC_TRY(unboxSumLike(ctx, args, "mean", ra));
-  if (!isFloatDt(ra.out->dtype()))
-    return ctx.fail(Error::InvalidArgument, "mean: needs a floating output dtype, got %s",
-                    toString(ra.out->dtype()));
-  if (!ra.hasDtype && !isFloatDt(ra.in->dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "mean: input dtype %s is not floating; pass a floating dtype",
-                    toString(ra.in->dtype()));
+  PTEC_TRY(checkMeanDtypes(ctx, ra));
   sumInto(*ra.in, ra.rd, *ra.out, true);
   return Error::Ok;
 }
@@ -86,58 +89,11 @@ Error mean_dtype_out(KernelContext &ctx, Args args) {
   ReduceArgs ra;
   PTEC_TRY(bindArgs(ctx, args, arg("self", ra.in), optArg("dtype", ra.hasDtype, ra.dtype),
                     outArg("out", ra.out)));
-  if (ra.hasDtype && ra.dtype != ra.out->dtype())
-    return ctx.fail(Error::InvalidArgument, "mean: dtype %s given but out has dtype %s",
-                    toString(ra.dtype), toString(ra.out->dtype()));
-  if (!isFloatDt(ra.out->dtype()))
-    return ctx.fail(Error::InvalidArgument, "mean: needs a floating output dtype, got %s",
-                    toString(ra.out->dtype()));
-  if (!ra.hasDtype && !isFloatDt(ra.in->dtype()))
-    return ctx.fail(Error::InvalidArgument,
-                    "mean: input dtype %s is not floating; pass a floating dtype",
-                    toString(ra.in->dtype()));
+  PTEC_TRY(checkDtypeArg(ctx, ra.hasDtype, ra.dtype, *ra.out, "mean"));
+  PTEC_TRY(checkMeanDtypes(ctx, ra));
   PTEC_TRY(parseReduceDims(ctx, *ra.in, false, IntList{}, ra.rd));
   PTEC_TRY(resizeOut(ctx, *ra.out, Shape{}));
   sumInto(*ra.in, ra.rd, *ra.out, true);
-  return Error::Ok;
-}
-
-Error amax_out(KernelContext &ctx, Args args) {
-  Tensor *in, *out;
-  IntList dims;
-  bool keepdim;
-  PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dims), arg("keepdim", keepdim),
-                    outArg("out", out)));
-  PTEC_TRY(checkSameDtype(ctx, *in, *out, "amax"));
-  ReduceDims rd;
-  PTEC_TRY(parseReduceDims(ctx, *in, true, dims, rd));
-  for (int i = 0; i < in->dim(); ++i)
-    if (rd.mask[i] && in->size(i) == 0)
-      return ctx.fail(Error::InvalidArgument, "amax: reduction dim %d has size 0", i);
-  PTEC_TRY(resizeOut(ctx, *out, reducedShape(*in, rd, keepdim)));
-  const void *p = in->data();
-  ScalarType t = in->dtype();
-  if (isFloatDt(t)) {
-    double m = 0;
-    forEachReduction(
-        *in, rd, [&](int64_t) { m = -std::numeric_limits<double>::infinity(); },
-        [&](int64_t, int64_t i) {
-          double v = loadAs<double>(p, t, i);
-          if (std::isnan(v) || v > m)
-            m = std::isnan(m) ? m : v;
-        },
-        [&](int64_t o, int64_t) { storeAs<double>(out->mutableData(), out->dtype(), o, m); });
-  } else {
-    int64_t m = 0;
-    forEachReduction(
-        *in, rd, [&](int64_t) { m = std::numeric_limits<int64_t>::min(); },
-        [&](int64_t, int64_t i) {
-          int64_t v = loadAs<int64_t>(p, t, i);
-          if (v > m)
-            m = v;
-        },
-        [&](int64_t o, int64_t) { storeAs<int64_t>(out->mutableData(), out->dtype(), o, m); });
-  }
   return Error::Ok;
 }
 
@@ -148,9 +104,7 @@ Error cumsum_out(KernelContext &ctx, Args args) {
   ScalarType dtype;
   PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), optArg("dtype", hasDtype, dtype),
                     outArg("out", out)));
-  if (hasDtype && dtype != out->dtype())
-    return ctx.fail(Error::InvalidArgument, "cumsum: dtype %s given but out has dtype %s",
-                    toString(dtype), toString(out->dtype()));
+  PTEC_TRY(checkDtypeArg(ctx, hasDtype, dtype, *out, "cumsum"));
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
   if (!canCastTo(maxCat(catOf(in->dtype()), Cat::Int), out->dtype()))
     return ctx.fail(Error::InvalidArgument, "cumsum: out dtype %s cannot hold a sum of %s",

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 namespace ptec::rt {
 
@@ -13,19 +14,23 @@ const KernelEntry kTable[] = {PTEC_PORTABLE_KERNEL_LIST(PTEC_KERNEL_ENTRY)};
 #undef PTEC_KERNEL_ENTRY
 } // namespace
 
-Span<const KernelEntry> portableKernels() {
-  return {kTable, sizeof(kTable) / sizeof(kTable[0])};
-}
-
-const KernelEntry *findKernel(const char *fullName) {
+const KernelEntry *portable::findSorted(Span<const KernelEntry> table, const char *fullName) {
   if (!fullName)
     return nullptr;
-  const KernelEntry *end = kTable + sizeof(kTable) / sizeof(kTable[0]);
+  const KernelEntry *end = table.data() + table.size();
   const KernelEntry *it = std::lower_bound(
-      kTable, end, fullName,
+      table.data(), end, fullName,
       [](const KernelEntry &e, const char *n) { return std::strcmp(e.name, n) < 0; });
   if (it != end && std::strcmp(it->name, fullName) == 0)
     return it;
+  return nullptr;
+}
+
+Span<const KernelEntry> portableKernels() { return {kTable, std::size(kTable)}; }
+
+const KernelEntry *findKernel(const char *fullName) {
+  if (const KernelEntry *e = portable::findSorted(portableKernels(), fullName))
+    return e;
   return findPrimKernel(fullName);
 }
 

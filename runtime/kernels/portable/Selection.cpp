@@ -26,9 +26,7 @@ Error requireMask(KernelContext &ctx, const Tensor &mask, const char *op) {
 /// no larger than src (when given) and than self outside `dim`.
 Error checkScatter(KernelContext &ctx, const char *op, const Tensor &self, int64_t dim,
                    const Tensor &index, const Tensor *src) {
-  if (index.dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "%s: index must be int64, got %s", op,
-                    toString(index.dtype()));
+  PTEC_TRY(requireInt64(ctx, index, op, "index"));
   int rank = self.dim() == 0 ? 1 : self.dim();
   int irank = index.dim() == 0 ? 1 : index.dim();
   if (index.numel() == 0)
@@ -197,9 +195,7 @@ Error masked_scatter_out(KernelContext &ctx, Args args) {
 Error nonzero_out(KernelContext &ctx, Args args) {
   Tensor *self, *out;
   PTEC_TRY(bindArgs(ctx, args, arg("self", self), outArg("out", out)));
-  if (out->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "nonzero: out must be int64, got %s",
-                    toString(out->dtype()));
+  PTEC_TRY(requireInt64(ctx, *out, "nonzero", "out"));
   const int64_t n = self->numel(), rank = self->dim();
   int64_t count = 0;
   for (int64_t i = 0; i < n; ++i)
@@ -278,9 +274,7 @@ Error topk_values(KernelContext &ctx, Args args) {
                     arg("largest", largest), arg("sorted", sorted), outArg("values", values),
                     outArg("indices", indices)));
   PTEC_TRY(checkSameDtype(ctx, *self, *values, "topk"));
-  if (indices->dtype() != ScalarType::Long)
-    return ctx.fail(Error::InvalidArgument, "topk: indices must be int64, got %s",
-                    toString(indices->dtype()));
+  PTEC_TRY(requireInt64(ctx, *indices, "topk", "indices"));
   PTEC_TRY(normDim(ctx, dim, self->dim(), dim));
   int64_t n = self->dim() == 0 ? 1 : self->size(static_cast<int>(dim));
   if (k < 0 || k > n)

@@ -82,16 +82,6 @@ void sliceBounds(int64_t size, bool hasStart, int64_t start, bool hasEnd, int64_
 
 } // namespace
 
-/// [self, <schema args>, out, ret] common unboxing.
-Error selfAndOut(KernelContext &ctx, Args args, size_t nargs, const char *op, Tensor *&in,
-                 Tensor *&out) {
-  PT_NARGS(nargs);
-  PTEC_TRY(argTensor(ctx, args, 0, "self", in));
-  PTEC_TRY(argOut(ctx, args, nargs - 2, "out", out));
-  PTEC_TRY(argReturn(ctx, args, nargs - 1));
-  return checkSameDtype(ctx, *in, *out, op);
-}
-
 /// Resize out to os, then copy in's elements through a strided view.
 Error viewCopy(KernelContext &ctx, const Tensor &in, Tensor &out, const Shape &os,
                const int64_t *strides, int64_t base) {
@@ -101,9 +91,9 @@ Error viewCopy(KernelContext &ctx, const Tensor &in, Tensor &out, const Shape &o
 }
 
 /// Shared with the scatter kernels (Indexing.cpp).
-Error parseSlice(KernelContext &ctx, Args args, size_t first, const Tensor &in, int64_t &dim,
-                 int64_t &start, int64_t &len, int64_t &step) {
-  int64_t rawDim, s = 0, e = 0;
+Error parseSlice(KernelContext &ctx, Args args, size_t first, const Tensor &in,
+                 StridedView &view) {
+  int64_t rawDim, dim, step, s = 0, e = 0;
   bool hasS, hasE;
   PTEC_TRY(argInt(ctx, args, first, "dim", rawDim));
   PTEC_TRY(argOptInt(ctx, args, first + 1, "start", hasS, s));
@@ -117,16 +107,37 @@ Error parseSlice(KernelContext &ctx, Args args, size_t first, const Tensor &in, 
                     static_cast<long long>(step));
   int64_t lo, hi;
   sliceBounds(in.size(static_cast<int>(dim)), hasS, s, hasE, e, lo, hi);
-  start = lo;
-  len = hi > lo ? (hi - lo - 1) / step + 1 : 0;
+  view.shape = Shape::of(in);
+  view.shape.d[dim] = hi > lo ? (hi - lo - 1) / step + 1 : 0;
+  for (int i = 0; i < in.dim(); ++i)
+    view.strides[i] = in.stride(i) * (i == dim ? step : 1);
+  view.base = lo * in.stride(static_cast<int>(dim));
+  return Error::Ok;
+}
+
+/// Shared with select_scatter (Indexing.cpp).
+Error selectView(KernelContext &ctx, const char *op, const Tensor &in, int64_t dim, int64_t index,
+                 StridedView &view) {
+  int64_t n = in.size(static_cast<int>(dim));
+  if (index < -n || index >= n)
+    return ctx.fail(Error::InvalidArgument, "%s: index %lld out of range for size %lld", op,
+                    static_cast<long long>(index), static_cast<long long>(n));
+  if (index < 0)
+    index += n;
+  view.shape = Shape{};
+  for (int i = 0; i < in.dim(); ++i)
+    if (i != dim) {
+      view.strides[view.shape.n] = in.stride(i);
+      view.shape.push(in.size(i));
+    }
+  view.base = index * in.stride(static_cast<int>(dim));
   return Error::Ok;
 }
 
 Error permute_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "permute_copy", in, out));
   IntList dims;
-  PTEC_TRY(argIntList(ctx, args, 1, "dims", dims));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "permute_copy", in, out, arg("dims", dims)));
   if (dims.size() != static_cast<size_t>(in->dim()))
     return ctx.fail(Error::InvalidArgument, "permute: %zu dims given for a tensor of rank %d",
                     dims.size(), in->dim());
@@ -144,10 +155,8 @@ Error permute_copy_out(KernelContext &ctx, Args args) {
 
 Error transpose_copy_int_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 5, "transpose_copy", in, out));
   int64_t a, b;
-  PTEC_TRY(argInt(ctx, args, 1, "dim0", a));
-  PTEC_TRY(argInt(ctx, args, 2, "dim1", b));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "transpose_copy", in, out, arg("dim0", a), arg("dim1", b)));
   PTEC_TRY(normDim(ctx, a, in->dim(), a));
   PTEC_TRY(normDim(ctx, b, in->dim(), b));
   return transposeImpl(ctx, *in, *out, a, b);
@@ -155,7 +164,7 @@ Error transpose_copy_int_out(KernelContext &ctx, Args args) {
 
 Error t_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 3, "t_copy", in, out));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "t_copy", in, out));
   if (in->dim() > 2)
     return ctx.fail(Error::InvalidArgument, "t: expects a tensor of rank <= 2, got rank %d",
                     in->dim());
@@ -164,9 +173,8 @@ Error t_copy_out(KernelContext &ctx, Args args) {
 
 Error view_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "view_copy", in, out));
   IntList size;
-  PTEC_TRY(argIntList(ctx, args, 1, "size", size));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "view_copy", in, out, arg("size", size)));
   Shape os;
   PTEC_TRY(inferViewShape(ctx, size, in->numel(), os));
   PTEC_TRY(resizeOut(ctx, *out, os));
@@ -192,11 +200,10 @@ Error et_view(KernelContext &ctx, Args args) {
 
 Error expand_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 5, "expand_copy", in, out));
   IntList size;
-  PTEC_TRY(argIntList(ctx, args, 1, "size", size));
   bool implicit;
-  PTEC_TRY(argBool(ctx, args, 2, "implicit", implicit));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "expand_copy", in, out, arg("size", size),
+                          arg("implicit", implicit)));
   size_t n = size.size();
   if (n < static_cast<size_t>(in->dim()) || n > static_cast<size_t>(kTensorMaxRank))
     return ctx.fail(Error::InvalidArgument,
@@ -234,9 +241,8 @@ Error expand_copy_out(KernelContext &ctx, Args args) {
 
 Error unsqueeze_copy_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "unsqueeze_copy", in, out));
   int64_t dim;
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "unsqueeze_copy", in, out, arg("dim", dim)));
   if (in->dim() >= kTensorMaxRank)
     return ctx.fail(Error::InvalidArgument, "unsqueeze: rank would exceed %d", kTensorMaxRank);
   PTEC_TRY(normDim(ctx, dim, in->dim() + 1, dim));
@@ -270,9 +276,8 @@ static Error squeezeCopy(KernelContext &ctx, const Tensor &in, Tensor &out,
 
 Error squeeze_copy_dims_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "squeeze_copy", in, out));
   IntList dims;
-  PTEC_TRY(argIntList(ctx, args, 1, "dim", dims));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "squeeze_copy", in, out, arg("dim", dims)));
   int64_t d[kTensorMaxRank];
   if (dims.size() > kTensorMaxRank)
     return ctx.fail(Error::InvalidArgument, "squeeze_copy: %zu dims for a rank-%d tensor",
@@ -284,49 +289,29 @@ Error squeeze_copy_dims_out(KernelContext &ctx, Args args) {
 
 Error squeeze_copy_dim_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 4, "squeeze_copy", in, out));
   int64_t dim;
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "squeeze_copy", in, out, arg("dim", dim)));
   return squeezeCopy(ctx, *in, *out, &dim, 1);
 }
 
 Error select_copy_int_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
-  PTEC_TRY(selfAndOut(ctx, args, 5, "select_copy", in, out));
   int64_t dim, index;
-  PTEC_TRY(argInt(ctx, args, 1, "dim", dim));
-  PTEC_TRY(argInt(ctx, args, 2, "index", index));
+  PTEC_TRY(bindSelfAndOut(ctx, args, "select_copy", in, out, arg("dim", dim), arg("index", index)));
   if (in->dim() == 0)
     return ctx.fail(Error::InvalidArgument, "select: cannot select from a rank-0 tensor");
   PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
-  int64_t n = in->size(static_cast<int>(dim));
-  if (index < -n || index >= n)
-    return ctx.fail(Error::InvalidArgument, "select: index %lld out of range for size %lld",
-                    static_cast<long long>(index), static_cast<long long>(n));
-  if (index < 0)
-    index += n;
-  Shape os;
-  int64_t strides[kTensorMaxRank];
-  for (int i = 0; i < in->dim(); ++i) {
-    if (i == dim)
-      continue;
-    strides[os.n] = in->stride(i);
-    os.push(in->size(i));
-  }
-  return viewCopy(ctx, *in, *out, os, strides, index * in->stride(static_cast<int>(dim)));
+  StridedView v;
+  PTEC_TRY(selectView(ctx, "select", *in, dim, index, v));
+  return viewCopy(ctx, *in, *out, v.shape, v.strides, v.base);
 }
 
 Error slice_copy_tensor_out(KernelContext &ctx, Args args) {
   Tensor *in, *out;
   PTEC_TRY(selfAndOut(ctx, args, 7, "slice_copy", in, out));
-  int64_t dim, start, len, step;
-  PTEC_TRY(parseSlice(ctx, args, 1, *in, dim, start, len, step));
-  Shape os = Shape::of(*in);
-  os.d[dim] = len;
-  int64_t strides[kTensorMaxRank];
-  for (int i = 0; i < in->dim(); ++i)
-    strides[i] = in->stride(i) * (i == dim ? step : 1);
-  return viewCopy(ctx, *in, *out, os, strides, start * in->stride(static_cast<int>(dim)));
+  StridedView v;
+  PTEC_TRY(parseSlice(ctx, args, 1, *in, v));
+  return viewCopy(ctx, *in, *out, v.shape, v.strides, v.base);
 }
 
 namespace {
@@ -419,7 +404,7 @@ Error stack_out(KernelContext &ctx, Args args) {
   for (size_t k = 0; k < ts.size(); ++k) {
     const Tensor &t = ts[k]->toTensor();
     cat = maxCat(cat, catOf(t.dtype()));
-    if (!sameShape(t, ref)) {
+    if (!t.sameSizes(ref)) {
       ShapeText a(ref), b(t);
       return ctx.fail(Error::InvalidArgument, "stack: tensor %zu has shape %s, expected %s", k,
                       b.c_str(), a.c_str());
@@ -483,6 +468,14 @@ Error splitInto(KernelContext &ctx, const char *op, const Tensor &in, int64_t di
   return Error::Ok;
 }
 
+/// The dim a split kernel splits `in` along, normalised; `op` ("split",
+/// "unbind") is also the verb of the rank-0 failure.
+Error splitDim(KernelContext &ctx, const Tensor &in, const char *op, int64_t &dim) {
+  if (in.dim() == 0)
+    return ctx.fail(Error::InvalidArgument, "%s: cannot %s a rank-0 tensor", op, op);
+  return normDim(ctx, dim, in.dim(), dim);
+}
+
 /// The Tensor(a!)[] out argument of the split kernels.
 Error argOutList(KernelContext &ctx, Args args, size_t i, Span<EValue *const> &outs) {
   EValue *v = args[i];
@@ -503,9 +496,7 @@ Error split_with_sizes_copy_out(KernelContext &ctx, Args args) {
   Span<EValue *const> outs;
   PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("split_sizes", sizes), arg("dim", dim),
                     argWith(argOutList, outs)));
-  if (in->dim() == 0)
-    return ctx.fail(Error::InvalidArgument, "split: cannot split a rank-0 tensor");
-  PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+  PTEC_TRY(splitDim(ctx, *in, "split", dim));
   if (outs.size() != sizes.size())
     return ctx.fail(Error::InvalidArgument, "split: %zu sizes but %zu outputs", sizes.size(),
                     outs.size());
@@ -532,9 +523,7 @@ Error split_copy_tensor_out(KernelContext &ctx, Args args) {
   Span<EValue *const> outs;
   PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("split_size", splitSize), arg("dim", dim),
                     argWith(argOutList, outs)));
-  if (in->dim() == 0)
-    return ctx.fail(Error::InvalidArgument, "split: cannot split a rank-0 tensor");
-  PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+  PTEC_TRY(splitDim(ctx, *in, "split", dim));
   const int64_t n = in->size(static_cast<int>(dim));
   if (splitSize < 0 || (splitSize == 0 && n != 0))
     return ctx.fail(Error::InvalidArgument, "split: split_size %lld for a dimension of %lld",
@@ -562,9 +551,7 @@ Error unbind_copy_int_out(KernelContext &ctx, Args args) {
   int64_t dim;
   Span<EValue *const> outs;
   PTEC_TRY(bindArgs(ctx, args, arg("self", in), arg("dim", dim), argWith(argOutList, outs)));
-  if (in->dim() == 0)
-    return ctx.fail(Error::InvalidArgument, "unbind: cannot unbind a rank-0 tensor");
-  PTEC_TRY(normDim(ctx, dim, in->dim(), dim));
+  PTEC_TRY(splitDim(ctx, *in, "unbind", dim));
   if (static_cast<int64_t>(outs.size()) != in->size(static_cast<int>(dim)))
     return ctx.fail(Error::InvalidArgument, "unbind: dim %lld has size %lld but %zu outputs",
                     static_cast<long long>(dim),

@@ -83,13 +83,7 @@ Error sign_out(KernelContext &ctx, Args args) {
 }
 
 Error isinf_out(KernelContext &ctx, Args args) {
-  Tensor *in, *out;
-  PTEC_TRY(bindArgs(ctx, args, arg("self", in), outArg("out", out)));
-  Shape os = Shape::of(*in);
-  PTEC_TRY(resizeOut(ctx, *out, os));
-  const Tensor *ins[1] = {in};
-  mapElements<double, 1>(ins, *out, os, [](double x) -> bool { return std::isinf(x); });
-  return Error::Ok;
+  return floatPredicate(ctx, args, [](double x) { return std::isinf(x); });
 }
 
 /// logit(x) = log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given.

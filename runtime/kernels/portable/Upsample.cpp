@@ -3,6 +3,7 @@
 // grid_sampler_2d. Coordinates follow PyTorch's UpSample.h / GridSampler.h
 // conventions, so results match torch within rounding.
 #include "runtime/kernels/portable/Kernels.h"
+#include "runtime/kernels/portable/Spatial.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,10 +75,7 @@ Error parseVec(KernelContext &ctx, Args args, const char *op, bool hasAlign, Ten
     return ctx.fail(Error::InvalidArgument, "%s: output size must be in [1, 2^31]", op);
   h.scale = pixelScale(h.in, h.out, alignCorners, !hasSize, fh);
   w.scale = pixelScale(w.in, w.out, alignCorners, !hasSize, fw);
-  Shape os = Shape::of(*in);
-  os.d[os.n - 2] = h.out;
-  os.d[os.n - 1] = w.out;
-  return resizeOut(ctx, *out, os);
+  return resizeOut(ctx, *out, withSpatial(*in, h.out, w.out));
 }
 
 /// Bilinear source index and weights along one axis.
@@ -217,12 +215,7 @@ Error upsample_bilinear2d_aa_out(KernelContext &ctx, Args args) {
     PTEC_TRY(argDouble(ctx, args, 3, "scales_h", sh));
   if (hasSw)
     PTEC_TRY(argDouble(ctx, args, 4, "scales_w", sw));
-  if (!isFloatDt(in->dtype()))
-    return ctx.fail(Error::InvalidArgument, "%s: input must be floating, got %s", op,
-                    toString(in->dtype()));
-  if (in->dim() != 4 && in->dim() != 3)
-    return ctx.fail(Error::InvalidArgument, "%s: expects a 3-D or 4-D input, got rank %d", op,
-                    in->dim());
+  PTEC_TRY(requireFloatImage(ctx, *in, op));
   if (size.size() != 2 || size[0] <= 0 || size[1] <= 0 || size[0] > (int64_t(1) << 31) ||
       size[1] > (int64_t(1) << 31))
     return ctx.fail(Error::InvalidArgument, "%s: output_size needs 2 values in [1, 2^31]", op);
@@ -233,10 +226,7 @@ Error upsample_bilinear2d_aa_out(KernelContext &ctx, Args args) {
   w.out = size[1];
   h.scale = pixelScale(h.in, h.out, align, hasSh, sh);
   w.scale = pixelScale(w.in, w.out, align, hasSw, sw);
-  Shape os = Shape::of(*in);
-  os.d[os.n - 2] = h.out;
-  os.d[os.n - 1] = w.out;
-  PTEC_TRY(resizeOut(ctx, *out, os));
+  PTEC_TRY(resizeOut(ctx, *out, withSpatial(*in, h.out, w.out)));
   int64_t planes = h.in * w.in ? in->numel() / (h.in * w.in) : 0;
   const void *p = in->data();
   ScalarType t = in->dtype();

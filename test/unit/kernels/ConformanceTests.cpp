@@ -52,10 +52,6 @@ bool valuesUnspecified(const std::string &kernel) {
   return kernels.count(kernel) != 0;
 }
 
-bool sameSizes(const rt::Tensor &a, const rt::Tensor &b) {
-  return std::equal(a.sizes().begin(), a.sizes().end(), b.sizes().begin(), b.sizes().end());
-}
-
 /// Runs one case; returns "" on success, else what went wrong.
 std::string runCase(Case &c, rt::MemoryAllocator *temp) {
   const rt::KernelEntry *k = rt::findKernel(c.kernel.c_str());
@@ -76,7 +72,7 @@ std::string runCase(Case &c, rt::MemoryAllocator *temp) {
     std::string diff;
     if (!valuesUnspecified(c.kernel))
       diff = test::compareTensors(actual, *ex.tensor, c.rtol, c.atol);
-    else if (actual.dtype() != ex.tensor->dtype() || !sameSizes(actual, *ex.tensor))
+    else if (actual.dtype() != ex.tensor->dtype() || !actual.sameSizes(*ex.tensor))
       diff = "dtype or shape differs";
     if (!diff.empty())
       return "output " + std::to_string(ex.arg) +
