@@ -269,6 +269,32 @@ TEST_CASE("xnnpack runtime: init refuses what it cannot build, naming the node",
     hs.init(g.finish(), nullptr, {}, Error::InvalidArgument);
     CHECK(std::string(hs.message).find("XNNMaxPooling2d") != std::string::npos);
   }
+  SECTION("a convolution whose input has other channels than its groups read") {
+    std::vector<float> filter = randoms(4 * 3 * 3 * 2, 1);
+    GraphWriter g;
+    const uint32_t x = g.addValue({1, 5, 5, 3}), y = g.addValue({1, 3, 3, 4});
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    ConvParams p;
+    p.kernelH = p.kernelW = 3;
+    p.groupInputChannels = 2, p.groupOutputChannels = 4;
+    g.addConv(Kind::XNNConv2d, p, x, g.addConstantValue({4, 3, 3, 2}, filter.data()),
+              kInvalidValueId, y, {});
+    hs.init(g.finish(), nullptr, {}, Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("(NHWC) should have 2 channels") != std::string::npos);
+  }
+  SECTION("average pooling with dilation") {
+    GraphWriter g;
+    const uint32_t x = g.addValue({1, 6, 6, 2}), y = g.addValue({1, 2, 2, 2});
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    PoolParams pp;
+    pp.poolH = pp.poolW = pp.strideH = pp.strideW = 2;
+    pp.dilationH = 2;
+    g.addPooling(Kind::XNNAvgPooling2d, pp, x, y);
+    hs.init(g.finish(), nullptr, {}, Error::NotSupported);
+    CHECK(std::string(hs.message).find("average pooling has no dilation") != std::string::npos);
+  }
   SECTION("a failure after packing releases everything") {
     std::vector<float> w = randoms(8, 1), b = randoms(2, 2);
     GraphWriter g;
