@@ -201,6 +201,16 @@ TEST_CASE("malformed values are rejected at method load", "[runtime][malformed]"
     b.plan().values[2]->val.Reset();
     expectLoad(Error::InvalidProgram, "value 2: unknown value type tag 0");
   }
+  SECTION("a known value tag without its table") {
+    b.plan().values[2]->val.Reset();
+    b.plan().values[2]->val.type = fb::KernelTypes::Int;
+    expectLoad(Error::InvalidProgram, "value 2: tag Int but no Int table");
+  }
+  SECTION("a known instruction kind without its table") {
+    b.plan().chains[0]->instructions[0]->instr_args.Reset();
+    b.plan().chains[0]->instructions[0]->instr_args.type = fb::InstructionArguments::MoveCall;
+    expectLoad(Error::InvalidProgram, "instruction 0: MoveCall table is missing");
+  }
   SECTION("IntList item out of range") {
     b.intList({2, 40});
     expectLoad(Error::InvalidProgram,
