@@ -258,15 +258,22 @@ TEST_CASE("xnnpack runtime: init refuses what it cannot build, naming the node",
     hs.init(g.finish(0, "XN09"), nullptr, {}, Error::DelegateInvalidCompatibility);
     CHECK(std::string(hs.message).find("XN09") != std::string::npos);
   }
-  SECTION("a declared output smaller than what the operator writes") {
+  // A blob of one 2x2 pooling node from input dims `in` to declared output dims `out`.
+  auto pooling = [](Kind kind, std::vector<uint64_t> in, std::vector<uint64_t> out,
+                    uint32_t dilation = 1) {
     GraphWriter g;
-    const uint32_t x = g.addValue({1, 4, 4, 2}), y = g.addValue({1, 1, 1, 2});
+    const uint32_t x = g.addValue(in), y = g.addValue(out);
     g.setExternal(x, 0, kFlagExternalInput);
     g.setExternal(y, 1, kFlagExternalOutput);
     PoolParams pp;
     pp.poolH = pp.poolW = pp.strideH = pp.strideW = 2;
-    g.addPooling(Kind::XNNMaxPooling2d, pp, x, y);
-    hs.init(g.finish(), nullptr, {}, Error::InvalidArgument);
+    pp.dilationH = dilation;
+    g.addPooling(kind, pp, x, y);
+    return g.finish();
+  };
+  SECTION("a declared output smaller than what the operator writes") {
+    hs.init(pooling(Kind::XNNMaxPooling2d, {1, 4, 4, 2}, {1, 1, 1, 2}), nullptr, {},
+            Error::InvalidArgument);
     CHECK(std::string(hs.message).find("XNNMaxPooling2d") != std::string::npos);
   }
   SECTION("a convolution whose input has other channels than its groups read") {
@@ -284,15 +291,8 @@ TEST_CASE("xnnpack runtime: init refuses what it cannot build, naming the node",
     CHECK(std::string(hs.message).find("(NHWC) should have 2 channels") != std::string::npos);
   }
   SECTION("average pooling with dilation") {
-    GraphWriter g;
-    const uint32_t x = g.addValue({1, 6, 6, 2}), y = g.addValue({1, 2, 2, 2});
-    g.setExternal(x, 0, kFlagExternalInput);
-    g.setExternal(y, 1, kFlagExternalOutput);
-    PoolParams pp;
-    pp.poolH = pp.poolW = pp.strideH = pp.strideW = 2;
-    pp.dilationH = 2;
-    g.addPooling(Kind::XNNAvgPooling2d, pp, x, y);
-    hs.init(g.finish(), nullptr, {}, Error::NotSupported);
+    hs.init(pooling(Kind::XNNAvgPooling2d, {1, 6, 6, 2}, {1, 2, 2, 2}, /*dilation=*/2), nullptr,
+            {}, Error::NotSupported);
     CHECK(std::string(hs.message).find("average pooling has no dilation") != std::string::npos);
   }
   SECTION("a failure after packing releases everything") {
