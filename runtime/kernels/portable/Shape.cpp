@@ -109,8 +109,12 @@ Error parseSlice(KernelContext &ctx, Args args, size_t first, const Tensor &in,
   sliceBounds(in.size(static_cast<int>(dim)), hasS, s, hasE, e, lo, hi);
   view.shape = Shape::of(in);
   view.shape.d[dim] = hi > lo ? (hi - lo - 1) / step + 1 : 0;
+  // With at most one element along dim the step is never taken (and may be
+  // as large as int64 allows); with two or more, step < size keeps the
+  // product within the tensor.
+  const bool steps = view.shape.d[dim] > 1;
   for (int i = 0; i < in.dim(); ++i)
-    view.strides[i] = in.stride(i) * (i == dim ? step : 1);
+    view.strides[i] = in.stride(i) * (i == dim && steps ? step : 1);
   view.base = lo * in.stride(static_cast<int>(dim));
   return Error::Ok;
 }
