@@ -67,12 +67,7 @@ bool findValue(const std::string &h, const char *key, std::string &out) {
 
 } // namespace
 
-int64_t NpyArray::numel() const {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
+int64_t NpyArray::numel() const { return numelOf({shape.data(), shape.size()}); }
 
 Result<NpyArray> parseNpy(const uint8_t *bytes, size_t size, std::string *detail) {
   if (size < 10 || std::memcmp(bytes, kMagic, 6) != 0)
