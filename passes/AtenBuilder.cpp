@@ -2,6 +2,8 @@
 
 #include "passes/AtenBuilder.h"
 
+#include "dialects/exir/IR/ShapeRules.h"
+
 namespace ptec {
 using namespace mlir;
 
@@ -83,6 +85,29 @@ buildAten(OpBuilder &b, Location loc, StringRef name, TypeRange resultTypes,
   if (t != tensorArgs.size())
     return emitError(loc, "internal: too many tensor arguments for '") << name << "'";
   return b.create<exir::AtenOp>(loc, name, resultTypes, operands, segments, all);
+}
+
+FailureOr<exir::AtenOp>
+buildAtenInferred(OpBuilder &b, Location loc, StringRef name,
+                  ArrayRef<SmallVector<Value, 1>> tensorArgs,
+                  ArrayRef<NamedAttribute> attrs) {
+  // The rule reads operands and attributes only: ask it on a result-less
+  // probe, then build the op with what it says.
+  FailureOr<exir::AtenOp> probe = buildAten(b, loc, name, TypeRange(), tensorArgs, attrs);
+  if (failed(probe))
+    return failure();
+  FailureOr<SmallVector<Type>> types = exir::inferResultTypes(*probe);
+  if (failed(types)) {
+    probe->erase();
+    return failure();
+  }
+  OperationState state(loc, exir::AtenOp::getOperationName());
+  state.addOperands((*probe)->getOperands());
+  state.addAttributes((*probe)->getAttrs());
+  state.addTypes(*types);
+  Operation *op = b.create(state);
+  probe->erase();
+  return llvm::cast<exir::AtenOp>(op);
 }
 
 FailureOr<Value> buildAtenValue(OpBuilder &b, Location loc, StringRef name,

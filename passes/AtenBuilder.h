@@ -28,6 +28,14 @@ buildAten(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
           llvm::ArrayRef<llvm::SmallVector<mlir::Value, 1>> tensorArgs,
           llvm::ArrayRef<mlir::NamedAttribute> attrs);
 
+/// The same with the result types the operator's shape rule gives
+/// (exir::inferResultTypes): decompositions name an op and its arguments,
+/// not the shapes it produces. The operands must have static shapes.
+mlir::FailureOr<exir::AtenOp>
+buildAtenInferred(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,
+                  llvm::ArrayRef<llvm::SmallVector<mlir::Value, 1>> tensorArgs,
+                  llvm::ArrayRef<mlir::NamedAttribute> attrs = {});
+
 /// Single-result convenience form.
 mlir::FailureOr<mlir::Value>
 buildAtenValue(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef name,

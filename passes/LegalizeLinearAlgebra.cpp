@@ -224,4 +224,20 @@ LogicalResult Legalizer::softmax(StringRef target) {
                            attr("half_to_float", b.getBoolAttr(false))}));
 }
 
+void addLinearAlgebraLegalizations(LegalizeTable &t) {
+  addLegalizations(t, {"aten::linear"}, [](Legalizer &L) { return L.linear(); },
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::conv1d"}, [](Legalizer &L) { return L.convolution(1); });
+  addLegalizations(t, {"aten::conv2d"}, [](Legalizer &L) { return L.convolution(2); });
+  addLegalizations(t, {"aten::matmul"}, [](Legalizer &L) { return L.matmulOp(); },
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::scaled_dot_product_attention"},
+                   [](Legalizer &L) { return L.sdpa(); }, Dynamic::Handled);
+  addLegalizations(t, {"aten::softmax.int"},
+                   [](Legalizer &L) { return L.softmax("aten::_softmax"); }, Dynamic::Handled);
+  addLegalizations(t, {"aten::log_softmax.int"},
+                   [](Legalizer &L) { return L.softmax("aten::_log_softmax"); },
+                   Dynamic::Handled);
+}
+
 } // namespace ptec::legalize

@@ -128,8 +128,7 @@ LogicalResult Legalizer::batchNormLegit() {
     SmallVector<Value> results = {(*bn)->getResult(0), (*bn)->getResult(1), (*bn)->getResult(2)};
     if (op->getNumResults() == 5)
       results.append({rm, rv});
-    replace(results);
-    return success();
+    return replace(results);
   }
   auto r = batchNormTraining(input, operandOf(op, "weight"), operandOf(op, "bias"), rm, rv,
                              momentum, eps);
@@ -137,8 +136,7 @@ LogicalResult Legalizer::batchNormLegit() {
     return failure();
   if (r->size() != op->getNumResults())
     return emitError(loc, "batch norm: unexpected number of results");
-  replace(*r);
-  return success();
+  return replace(*r);
 }
 
 LogicalResult Legalizer::batchNorm() {
@@ -153,8 +151,7 @@ LogicalResult Legalizer::batchNorm() {
                                operandOf(op, "bias"), {}, {}, 0.1, eps);
     if (failed(r))
       return failure();
-    replace({r->front()});
-    return success();
+    return replace({r->front()});
   }
   Value mean = operandOf(op, "running_mean"), var = operandOf(op, "running_var");
   if (!mean || !var)
@@ -165,8 +162,7 @@ LogicalResult Legalizer::batchNorm() {
       op->getAttr("eps") ? attr("eps", op->getAttr("eps")) : f64("eps", 1e-5));
   if (failed(bn))
     return failure();
-  replace({(*bn)->getResult(0)});
-  return success();
+  return replace({(*bn)->getResult(0)});
 }
 
 LogicalResult Legalizer::layerNorm() {
@@ -187,8 +183,17 @@ LogicalResult Legalizer::layerNorm() {
        op->getAttr("eps") ? attr("eps", op->getAttr("eps")) : f64("eps", 1e-5)});
   if (failed(ln))
     return failure();
-  replace({(*ln)->getResult(0)});
-  return success();
+  return replace({(*ln)->getResult(0)});
+}
+
+void addNormalizationLegalizations(LegalizeTable &t) {
+  addLegalizations(t, {"aten::batch_norm"}, [](Legalizer &L) { return L.batchNorm(); });
+  addLegalizations(t,
+                   {"aten::_native_batch_norm_legit_functional",
+                    "aten::_native_batch_norm_legit.no_stats"},
+                   [](Legalizer &L) { return L.batchNormLegit(); }, Dynamic::Handled);
+  addLegalizations(t, {"aten::layer_norm"}, [](Legalizer &L) { return L.layerNorm(); },
+                   Dynamic::Handled);
 }
 
 } // namespace ptec::legalize

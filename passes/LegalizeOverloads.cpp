@@ -36,8 +36,7 @@ LogicalResult Legalizer::maxPool2d() {
                 {{operandOf(op, "self")}}, attrs);
   if (failed(mp))
     return failure();
-  replace({(*mp)->getResult(0)});
-  return success();
+  return replace({(*mp)->getResult(0)});
 }
 
 /// relu6, silu, hardswish, hardsigmoid in core ops.
@@ -143,6 +142,35 @@ LogicalResult Legalizer::overload(StringRef name) {
     return replaceWith(make(name.str() + ".vec", rt, {{self}}, vec));
   }
   return failure();
+}
+
+void addOverloadLegalizations(LegalizeTable &t) {
+  addLegalizations(t, {"aten::adaptive_avg_pool2d"},
+                   [](Legalizer &L) { return L.adaptiveAvgPool(); });
+  addLegalizations(t, {"aten::max_pool2d"}, [](Legalizer &L) { return L.maxPool2d(); });
+  // These become elementwise ops of the same type, whose kernels take the
+  // run-time shape of their input.
+  addLegalizations(t, {"aten::relu6", "aten::silu", "aten::hardswish", "aten::hardsigmoid"},
+                   [](Legalizer &L) { return L.hardActivation(L.op.getOpName().drop_front(6)); },
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::mean"}, [](Legalizer &L) { return L.reduceAll("aten::mean.dim"); },
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::sum"},
+                   [](Legalizer &L) { return L.reduceAll("aten::sum.dim_IntList"); },
+                   Dynamic::Handled);
+  // overload() leaves an op it has no equivalent for (failure without a
+  // report) for to-out-variants to name.
+  auto overload = [](Legalizer &L) {
+    (void)L.overload(L.op.getOpName());
+    return success();
+  };
+  addLegalizations(t,
+                   {"aten::arange.start", "aten::max.other", "aten::min.other",
+                    "aten::rsub.Tensor", "aten::clamp_min", "aten::clamp_max",
+                    "aten::clamp_min.Tensor", "aten::clamp_max.Tensor", "aten::zeros_like",
+                    "aten::ones_like", "aten::upsample_nearest2d", "aten::upsample_bilinear2d"},
+                   overload, Dynamic::Handled);
+  addLegalizations(t, {"aten::squeeze"}, overload);
 }
 
 } // namespace ptec::legalize

@@ -18,7 +18,6 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/ADT/StringSwitch.h"
 
 namespace ptec {
 #define GEN_PASS_DEF_LEGALIZETOCOREATEN
@@ -55,14 +54,65 @@ LogicalResult Legalizer::rename(StringRef newName,
   auto newOp = b.create<exir::AtenOp>(loc, newName, op->getResultTypes(),
                                       op.getInputs(), op.getOperandSegments(),
                                       attrs);
-  replace(SmallVector<Value>(newOp->getResults()));
+  return replace(SmallVector<Value>(newOp->getResults()));
+}
+
+LogicalResult Legalizer::replace(ArrayRef<Value> values) {
+  if (values.size() != op->getNumResults())
+    return op.emitError("internal: the rewrite of '")
+           << op.getOpName() << "' gives " << values.size() << " values for "
+           << op->getNumResults() << " results";
+  for (auto [i, r, v] : llvm::enumerate(op->getResults(), values))
+    if (r.getType() != v.getType())
+      return op.emitError("internal: the rewrite of '")
+             << op.getOpName() << "' computes " << v.getType() << " for result #" << i
+             << ", which the graph declares " << r.getType();
+  for (auto [r, v] : llvm::zip(op->getResults(), values))
+    r.replaceAllUsesWith(v);
+  op->erase();
   return success();
 }
+
+void addLegalizations(LegalizeTable &t, std::initializer_list<const char *> names,
+                      LegalizeFn fn, Dynamic dynamic) {
+  for (const char *n : names)
+    t[n] = LegalizeRule{fn, dynamic};
+}
+
+const LegalizeTable &legalizeTable() {
+  static const LegalizeTable table = [] {
+    LegalizeTable t;
+    addCoreLegalizations(t);
+    addLinearAlgebraLegalizations(t);
+    addNormalizationLegalizations(t);
+    addOverloadLegalizations(t);
+    addViewLegalizations(t);
+    return t;
+  }();
+  return table;
+}
+
+LogicalResult Legalizer::run() {
+  const LegalizeTable &t = legalizeTable();
+  auto it = t.find(op.getOpName());
+  if (it == t.end())
+    return success(); // already core, or left for later passes to report
+  if (dynamic && it->second.dynamic == Dynamic::Refuse)
+    // The rewrite derives sizes from static types; with dynamic shapes
+    // those are upper bounds, not the run-time sizes.
+    return op.emitError("'") << op.getOpName()
+                             << "' on a dynamically shaped value is not supported yet: its "
+                                "decomposition needs static shapes (export with "
+                                "run_decompositions() to get core ATen ops)";
+  return it->second.fn(*this);
+}
+
+namespace {
 
 /// A slice over a whole dimension with step 1 is the identity. Not when
 /// start or end is a symbolic int: the types then hold the sizes at the
 /// bound, where the slice may be whole, while a run-time end can be smaller.
-static bool isFullSlice(exir::AtenOp op, Value whole, Value part) {
+bool isFullSlice(exir::AtenOp op, Value whole, Value part) {
   if (!whole || !part || whole.getType() != part.getType())
     return false;
   if (!op.getSymOperands().empty())
@@ -74,172 +124,144 @@ static bool isFullSlice(exir::AtenOp op, Value whole, Value part) {
          llvm::cast<IntegerAttr>(start).getInt() == 0;
 }
 
-LogicalResult Legalizer::run(bool &error) {
-  StringRef name = op.getOpName();
-  // Identity slices (torch.export writes `x[:, a:b] = y` as slice/slice_scatter
-  // over every leading dim): drop them so state updates can be done in place.
-  // Not on run-time shapes: equal types there are equal bounds, and e.g. a
-  // slice_scatter's src may hold fewer rows than the slice at run time.
-  if ((name == "aten::slice.Tensor" || name == "aten::slice_copy.Tensor") && !dynamic &&
-      isFullSlice(op, operandOf(op, "self"), op->getResult(0))) {
-    replace({operandOf(op, "self")});
-    return success();
-  }
-  if (name == "aten::slice_scatter" && !dynamic &&
-      isFullSlice(op, operandOf(op, "self"), operandOf(op, "src"))) {
-    replace({operandOf(op, "src")});
-    return success();
-  }
-  // Views: same arguments, copy semantics.
-  StringRef copyForm = llvm::StringSwitch<StringRef>(name)
-                           .Case("aten::view", "aten::view_copy")
-                           .Case("aten::_unsafe_view", "aten::view_copy")
-                           .Case("aten::permute", "aten::permute_copy")
-                           .Case("aten::expand", "aten::expand_copy")
-                           .Case("aten::slice.Tensor", "aten::slice_copy.Tensor")
-                           .Case("aten::select.int", "aten::select_copy.int")
-                           .Case("aten::unsqueeze", "aten::unsqueeze_copy")
-                           .Case("aten::squeeze.dim", "aten::squeeze_copy.dim")
-                           .Case("aten::squeeze.dims", "aten::squeeze_copy.dims")
-                           .Case("aten::transpose.int", "aten::transpose_copy.int")
-                           .Case("aten::t", "aten::t_copy")
-                           .Case("aten::split_with_sizes", "aten::split_with_sizes_copy")
-                           .Case("aten::split.Tensor", "aten::split_copy.Tensor")
-                           .Case("aten::unbind.int", "aten::unbind_copy.int")
-                           .Case("aten::diagonal", "aten::diagonal_copy")
-                           .Case("aten::unfold", "aten::unfold_copy")
-                           .Default("");
-  LogicalResult r = failure();
-  if (!copyForm.empty()) {
-    r = rename(copyForm);
-  } else if (name == "aten::unflatten.int" && !dynamic) {
-    // A reshape to the result's (static) shape.
-    RankedTensorType rt = tensorType(op->getResult(0));
-    r = replaceWith(view(op.getInputs().front(), rt.getShape()));
-  } else if (name == "aten::reshape") {
-    r = rename("aten::view_copy", {{"shape", "size"}});
-  } else if (llvm::is_contained({"aten::detach", "aten::alias", "aten::contiguous",
-                                 "aten::lift_fresh", "aten::detach_"},
-                                name) ||
-             ((name == "aten::dropout" || name == "aten::feature_dropout") &&
-              !boolArg(op, "train", false))) {
-    replace({op.getInputs().front()});
-    return success();
-  } else if (name == "aten::copy" && op->getNumOperands() == 2 && !dynamic &&
-             op->getOperand(1).getType() == op->getResult(0).getType()) {
-    // A functional copy of a same-typed source (what `buf.copy_(src)` becomes)
-    // IS the source: no temporary, and write-back copies the source itself.
-    replace({op->getOperand(1)});
-    return success();
-  } else if (name.starts_with("aten::_assert") ||
-             name.starts_with("aten::sym_constrain_range")) {
-    if (!op->use_empty())
-      return failure();
-    op->erase();
-    return success();
-  } else if (dynamic && (llvm::is_contained({"aten::conv1d", "aten::conv2d",
-                                              "aten::batch_norm",
-                                              "aten::adaptive_avg_pool2d", "aten::max_pool2d",
-                                              "aten::squeeze"},
-                                             name))) {
-    // These decompositions derive sizes from static types; with dynamic
-    // shapes those are upper bounds, not the run-time sizes. (linear,
-    // matmul, flatten and attention reshape with run-time sizes; softmax,
-    // layer_norm and whole-tensor mean/sum take only dims.)
-    // (relu6, silu, hardswish and hardsigmoid are not here: they become
-    // elementwise ops of the same type, whose kernels take the run-time
-    // shape of their input, so they stay valid under dynamic shapes.)
-    op.emitError("'") << name
-                      << "' on a dynamically shaped value is not supported yet: its "
-                         "decomposition needs static shapes (export with "
-                         "run_decompositions() to get core ATen ops)";
-    error = true;
-    return failure();
-  } else if (name == "aten::linear") {
-    r = linear();
-  } else if (name == "aten::conv1d") {
-    r = convolution(1);
-  } else if (name == "aten::conv2d") {
-    r = convolution(2);
-  } else if (name == "aten::batch_norm") {
-    r = batchNorm();
-  } else if (name == "aten::diagonal_scatter") {
-    r = diagonalScatter();
-  } else if (name == "aten::as_strided" || name == "aten::as_strided_copy") {
-    r = asStrided(/*scatter=*/false);
-  } else if (name == "aten::as_strided_scatter") {
-    r = asStrided(/*scatter=*/true);
-  } else if (name == "aten::zero") {
-    // What `zero_` becomes: no kernel of its own; a fill with 0.
-    r = replaceWith(make("aten::fill.Scalar", op->getResult(0).getType(),
-                         {{op.getInputs().front()}}, {i64("value", 0)}));
-  } else if (name == "aten::index_copy") {
-    // What `index_copy_` becomes (KV caches): index_put with the index at
-    // position `dim` of the index list, None before it.
-    int64_t dim = intArg(op, "dim", 0);
-    RankedTensorType st = tensorType(op.getInputs().front());
-    if (dim < 0 && st)
-      dim += st.getRank();
-    if (!st || dim < 0 || dim >= st.getRank()) {
-      op.emitError("index_copy: dim out of range");
-      error = true;
-      return failure();
-    }
-    SmallVector<bool> present(dim + 1, false);
-    present.back() = true;
-    r = replaceWith(make("aten::index_put", op->getResult(0).getType(),
-                         {{operandOf(op, "self")}, {operandOf(op, "index")},
-                          {operandOf(op, "source")}},
-                         {attr("indices", b.getDenseBoolArrayAttr(present))}));
-  } else if (name == "aten::_native_batch_norm_legit_functional" ||
-             name == "aten::_native_batch_norm_legit.no_stats") {
-    r = batchNormLegit();
-  } else if ((name == "aten::dropout" || name == "aten::feature_dropout" ||
-              name == "aten::native_dropout") &&
-             boolArg(op, "train", false)) {
-    auto p = op->getAttrOfType<FloatAttr>("p");
-    if (p && p.getValueAsDouble() == 0 && name != "aten::native_dropout") {
-      replace({op.getInputs().front()});
-      return success();
-    }
-    op.emitError("'") << name
-                      << "' in training mode is random (it zeroes elements at each "
-                         "call); export the model in eval mode (model.eval()) so that "
-                         "dropout is the identity";
-    error = true;
-    return failure();
-  } else if (name == "aten::layer_norm") {
-    r = layerNorm();
-  } else if (name == "aten::matmul") {
-    r = matmulOp();
-  } else if (name == "aten::scaled_dot_product_attention") {
-    r = sdpa();
-  } else if (name == "aten::softmax.int") {
-    r = softmax("aten::_softmax");
-  } else if (name == "aten::log_softmax.int") {
-    r = softmax("aten::_log_softmax");
-  } else if (name == "aten::flatten.using_ints") {
-    r = flatten();
-  } else if (name == "aten::adaptive_avg_pool2d") {
-    r = adaptiveAvgPool();
-  } else if (name == "aten::max_pool2d") {
-    r = maxPool2d();
-  } else if (llvm::is_contained({"aten::relu6", "aten::silu", "aten::hardswish",
-                                 "aten::hardsigmoid"},
-                                name)) {
-    r = hardActivation(name.drop_front(6));
-  } else if (name == "aten::mean") {
-    r = reduceAll("aten::mean.dim");
-  } else if (name == "aten::sum") {
-    r = reduceAll("aten::sum.dim_IntList");
-  } else if (succeeded(overload(name))) {
-    return success();
-  } else {
-    return failure(); // Already core (or left for later passes to report).
-  }
-  if (failed(r))
-    error = true;
-  return r;
+/// Views: same arguments, copy semantics.
+const llvm::StringMap<StringRef> &copyForms() {
+  static const llvm::StringMap<StringRef> m = {
+      {"aten::view", "aten::view_copy"},
+      {"aten::_unsafe_view", "aten::view_copy"},
+      {"aten::permute", "aten::permute_copy"},
+      {"aten::expand", "aten::expand_copy"},
+      {"aten::slice.Tensor", "aten::slice_copy.Tensor"},
+      {"aten::select.int", "aten::select_copy.int"},
+      {"aten::unsqueeze", "aten::unsqueeze_copy"},
+      {"aten::squeeze.dim", "aten::squeeze_copy.dim"},
+      {"aten::squeeze.dims", "aten::squeeze_copy.dims"},
+      {"aten::transpose.int", "aten::transpose_copy.int"},
+      {"aten::t", "aten::t_copy"},
+      {"aten::split_with_sizes", "aten::split_with_sizes_copy"},
+      {"aten::split.Tensor", "aten::split_copy.Tensor"},
+      {"aten::unbind.int", "aten::unbind_copy.int"},
+      {"aten::diagonal", "aten::diagonal_copy"},
+      {"aten::unfold", "aten::unfold_copy"},
+  };
+  return m;
+}
+
+LogicalResult copyForm(Legalizer &L) {
+  return L.rename(copyForms().lookup(L.op.getOpName()));
+}
+
+// Identity slices (torch.export writes `x[:, a:b] = y` as slice/slice_scatter
+// over every leading dim): drop them so state updates can be done in place.
+// Not on run-time shapes: equal types there are equal bounds, and e.g. a
+// slice_scatter's src may hold fewer rows than the slice at run time.
+LogicalResult slice(Legalizer &L) {
+  if (!L.dynamic && isFullSlice(L.op, L.operand("self"), L.op->getResult(0)))
+    return L.replace({L.operand("self")});
+  if (L.op.getOpName() == "aten::slice.Tensor")
+    return copyForm(L);
+  return success();
+}
+
+LogicalResult sliceScatter(Legalizer &L) {
+  if (!L.dynamic && isFullSlice(L.op, L.operand("self"), L.operand("src")))
+    return L.replace({L.operand("src")});
+  return success();
+}
+
+/// No-ops: the op's result is its input.
+LogicalResult identity(Legalizer &L) { return L.replace({L.op.getInputs().front()}); }
+
+LogicalResult evalDropout(Legalizer &L) {
+  if (!boolArg(L.op, "train", false) && L.op.getOpName() != "aten::native_dropout")
+    return identity(L);
+  auto p = L.op->getAttrOfType<FloatAttr>("p");
+  if (boolArg(L.op, "train", false) && p && p.getValueAsDouble() == 0 &&
+      L.op.getOpName() != "aten::native_dropout")
+    return identity(L);
+  if (!boolArg(L.op, "train", false))
+    return success(); // eval-mode native_dropout: its kernel runs it
+  return L.op.emitError("'") << L.op.getOpName()
+                             << "' in training mode is random (it zeroes elements at each "
+                                "call); export the model in eval mode (model.eval()) so that "
+                                "dropout is the identity";
+}
+
+// A functional copy of a same-typed source (what `buf.copy_(src)` becomes)
+// IS the source: no temporary, and write-back copies the source itself.
+LogicalResult copy(Legalizer &L) {
+  exir::AtenOp op = L.op;
+  if (op->getNumOperands() == 2 && !L.dynamic &&
+      op->getOperand(1).getType() == op->getResult(0).getType())
+    return L.replace({op->getOperand(1)});
+  return success();
+}
+
+/// Asserts and range constraints without users vanish.
+LogicalResult assertion(Legalizer &L) {
+  if (L.op->use_empty())
+    L.op->erase();
+  return success();
+}
+
+LogicalResult unflatten(Legalizer &L) {
+  // A reshape to the result's (static) shape.
+  if (L.dynamic)
+    return success(); // left for to-out-variants to report
+  return L.replaceWith(L.view(L.op.getInputs().front(), L.resultType().getShape()));
+}
+
+/// What `zero_` becomes: no kernel of its own; a fill with 0.
+LogicalResult zero(Legalizer &L) {
+  return L.replaceWith(L.make("aten::fill.Scalar", L.op->getResult(0).getType(),
+                              {{L.op.getInputs().front()}}, {L.i64("value", 0)}));
+}
+
+/// What `index_copy_` becomes (KV caches): index_put with the index at
+/// position `dim` of the index list, None before it.
+LogicalResult indexCopy(Legalizer &L) {
+  exir::AtenOp op = L.op;
+  int64_t dim = intArg(op, "dim", 0);
+  RankedTensorType st = tensorType(op.getInputs().front());
+  if (dim < 0 && st)
+    dim += st.getRank();
+  if (!st || dim < 0 || dim >= st.getRank())
+    return op.emitError("index_copy: dim out of range");
+  SmallVector<bool> present(dim + 1, false);
+  present.back() = true;
+  return L.replaceWith(L.make("aten::index_put", op->getResult(0).getType(),
+                              {{L.operand("self")}, {L.operand("index")}, {L.operand("source")}},
+                              {L.attr("indices", L.b.getDenseBoolArrayAttr(present))}));
+}
+
+} // namespace
+
+void addCoreLegalizations(LegalizeTable &t) {
+  for (const auto &e : copyForms())
+    if (e.getKey() != "aten::slice.Tensor")
+      t[e.getKey()] = LegalizeRule{copyForm, Dynamic::Handled};
+  addLegalizations(t, {"aten::slice.Tensor", "aten::slice_copy.Tensor"}, slice,
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::slice_scatter"}, sliceScatter, Dynamic::Handled);
+  addLegalizations(t, {"aten::unflatten.int"}, unflatten, Dynamic::Handled);
+  addLegalizations(
+      t, {"aten::reshape"},
+      [](Legalizer &L) { return L.rename("aten::view_copy", {{"shape", "size"}}); },
+      Dynamic::Handled);
+  addLegalizations(t,
+                   {"aten::detach", "aten::alias", "aten::contiguous", "aten::lift_fresh",
+                    "aten::detach_"},
+                   identity, Dynamic::Handled);
+  addLegalizations(t, {"aten::dropout", "aten::feature_dropout", "aten::native_dropout"},
+                   evalDropout, Dynamic::Handled);
+  addLegalizations(t, {"aten::copy"}, copy, Dynamic::Handled);
+  addLegalizations(t,
+                   {"aten::_assert_async", "aten::_assert_async.msg", "aten::_assert_scalar",
+                    "aten::_assert_tensor_metadata", "aten::sym_constrain_range",
+                    "aten::sym_constrain_range_for_size"},
+                   assertion, Dynamic::Handled);
+  addLegalizations(t, {"aten::zero"}, zero, Dynamic::Handled);
+  addLegalizations(t, {"aten::index_copy"}, indexCopy, Dynamic::Handled);
 }
 
 } // namespace legalize
@@ -260,10 +282,10 @@ struct LegalizeToCoreAtenPass
         work.push_back({op, exir::usesDynamicValue(op, dynamic)});
       });
     });
-    bool error = false;
+    bool ok = true;
     for (auto [op, dynamic] : work)
-      (void)Legalizer(op, dynamic).run(error);
-    if (error)
+      ok &= succeeded(Legalizer(op, dynamic).run());
+    if (!ok)
       signalPassFailure();
   }
 };

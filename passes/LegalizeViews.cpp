@@ -26,8 +26,7 @@ LogicalResult Legalizer::diagonalScatter() {
     return emitError(loc, "diagonal_scatter: dims out of range");
   int64_t n = vt.getShape().back();
   if (n == 0) {
-    replace({self});
-    return success();
+    return replace({self});
   }
   SmallVector<int64_t> perm = {d1, d2}, inverse(r), permShape;
   for (int64_t d = 0; d < r; ++d)
@@ -100,8 +99,7 @@ LogicalResult Legalizer::asStrided(bool scatter) {
   if (!scatter) // the portable kernel reads self's storage the same way
     return rename("aten::as_strided_copy");
   if (last < 0) { // an empty view: nothing to write
-    replace({self});
-    return success();
+    return replace({self});
   }
   auto i64Type = [&](ArrayRef<int64_t> shape) { return RankedTensorType::get(shape, b.getI64Type()); };
   FailureOr<Value> index;
@@ -163,6 +161,19 @@ LogicalResult Legalizer::flatten() {
   dims.push_back(foldDims(x, start, end + 1));
   llvm::append_range(dims, dimsOf(x, end + 1, r));
   return replaceWith(reshape(x, dims));
+}
+
+void addViewLegalizations(LegalizeTable &t) {
+  addLegalizations(t, {"aten::diagonal_scatter"},
+                   [](Legalizer &L) { return L.diagonalScatter(); }, Dynamic::Handled);
+  addLegalizations(t, {"aten::as_strided", "aten::as_strided_copy"},
+                   [](Legalizer &L) { return L.asStrided(/*scatter=*/false); },
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::as_strided_scatter"},
+                   [](Legalizer &L) { return L.asStrided(/*scatter=*/true); },
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::flatten.using_ints"}, [](Legalizer &L) { return L.flatten(); },
+                   Dynamic::Handled);
 }
 
 } // namespace ptec::legalize

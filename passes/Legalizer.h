@@ -11,6 +11,8 @@
 #include "dialects/exir/IR/Dynamism.h"
 #include "passes/AtenBuilder.h"
 
+#include "llvm/ADT/StringMap.h"
+
 namespace ptec::legalize {
 
 using namespace mlir;
@@ -48,26 +50,91 @@ inline bool boolArg(exir::AtenOp op, StringRef name, bool dflt) {
   return dflt;
 }
 
+class Legalizer;
+
+/// One op's rewrite. Succeeds when it rewrote the op (and erased it) or
+/// chose to leave it; fails only after reporting an error at the op.
+using LegalizeFn = LogicalResult (*)(Legalizer &);
+
+/// How a rule treats a value whose shape is only known at run time (types
+/// then hold upper bounds).
+enum class Dynamic {
+  Refuse, ///< the rewrite derives sizes from static types: refuse by name
+  Handled ///< the rewrite is right on run-time shapes (sizes read at run time, or none used)
+};
+
+struct LegalizeRule {
+  LegalizeFn fn = nullptr;
+  Dynamic dynamic = Dynamic::Refuse;
+};
+
+/// Operator name ("aten::pad") to its rule. Each family file fills its
+/// part, as the shape rules do (dialects/exir/IR/ShapeRules*.cpp).
+using LegalizeTable = llvm::StringMap<LegalizeRule>;
+
+/// Adds `fn` under every name in `names`.
+void addLegalizations(LegalizeTable &t, std::initializer_list<const char *> names,
+                      LegalizeFn fn, Dynamic dynamic = Dynamic::Refuse);
+
+/// The family files' parts (LegalizeToCoreAten.cpp, Legalize*.cpp).
+void addCoreLegalizations(LegalizeTable &t);     // renames, no-ops, driver rules
+void addLinearAlgebraLegalizations(LegalizeTable &t);
+void addNormalizationLegalizations(LegalizeTable &t);
+void addOverloadLegalizations(LegalizeTable &t);
+void addViewLegalizations(LegalizeTable &t);
+
+/// Every rule, built once.
+const LegalizeTable &legalizeTable();
+
+/// The state one rewrite works with, and the helpers rules share. Rules are
+/// free functions over it (or members, for the older families).
 class Legalizer {
 public:
   Legalizer(exir::AtenOp op, bool dynamic)
       : op(op), b(op), loc(op.getLoc()), dynamic(dynamic) {}
 
-  /// Returns success when `op` was rewritten (and erased), failure when it
-  /// is left alone. `error` is set when the op is recognized but malformed.
-  LogicalResult run(bool &error);
+  /// Runs the rule of `op`'s operator, if it has one. Fails only when an
+  /// error was reported.
+  LogicalResult run();
 
-private:
+  // ---- Arguments.
   NamedAttribute attr(StringRef name, Attribute a) { return b.getNamedAttr(name, a); }
   NamedAttribute ints(StringRef name, ArrayRef<int64_t> v) {
     return attr(name, b.getDenseI64ArrayAttr(v));
   }
   NamedAttribute i64(StringRef name, int64_t v) { return attr(name, b.getI64IntegerAttr(v)); }
   NamedAttribute f64(StringRef name, double v) { return attr(name, b.getF64FloatAttr(v)); }
+  NamedAttribute boolean(StringRef name, bool v) { return attr(name, b.getBoolAttr(v)); }
+  NamedAttribute dtype(StringRef name, Type t) { return attr(name, TypeAttr::get(t)); }
+  NamedAttribute none(StringRef name) {
+    return attr(name, exir::NoneAttr::get(b.getContext()));
+  }
+  /// Tensor argument `name` of the op being rewritten (null for None).
+  Value operand(StringRef name) { return operandOf(op, name); }
+  /// The op's first result type.
+  RankedTensorType resultType(unsigned i = 0) { return tensorType(op->getResult(i)); }
 
+  // ---- Building.
+  /// Op `name` with explicit result type.
   FailureOr<Value> make(StringRef name, Type type, ArrayRef<Operands> tensors,
                         ArrayRef<NamedAttribute> attrs = {}) {
     return buildAtenValue(b, loc, name, type, tensors, attrs);
+  }
+  /// Op `name` with the result type its shape rule gives (static operands).
+  FailureOr<Value> make(StringRef name, ArrayRef<Operands> tensors,
+                        ArrayRef<NamedAttribute> attrs = {}) {
+    FailureOr<exir::AtenOp> o = buildAtenInferred(b, loc, name, tensors, attrs);
+    if (failed(o))
+      return failure();
+    return (*o)->getResult(0);
+  }
+  /// Every result of op `name`, typed by its shape rule.
+  FailureOr<SmallVector<Value>> makeAll(StringRef name, ArrayRef<Operands> tensors,
+                                        ArrayRef<NamedAttribute> attrs = {}) {
+    FailureOr<exir::AtenOp> o = buildAtenInferred(b, loc, name, tensors, attrs);
+    if (failed(o))
+      return failure();
+    return SmallVector<Value>((*o)->getResults());
   }
   FailureOr<Value> view(Value v, ArrayRef<int64_t> shape) {
     if (tensorType(v).getShape() == shape)
@@ -118,20 +185,26 @@ private:
   /// Batched or plain matrix product of rank-2/3 operands, reshaping others.
   FailureOr<Value> matmul(Value a, Value m, RankedTensorType resultType);
 
-  void replace(ArrayRef<Value> values) {
-    for (auto [r, v] : llvm::zip(op->getResults(), values))
-      r.replaceAllUsesWith(v);
-    op->erase();
-  }
+  // ---- Finishing.
+  /// Replaces the op's results by `values` and erases it. Each value must
+  /// have the type of the result it replaces: a decomposition that computes
+  /// another shape or dtype is a bug, reported instead of miscompiling.
+  LogicalResult replace(ArrayRef<Value> values);
   LogicalResult replaceWith(FailureOr<Value> v) {
     if (failed(v))
       return failure();
-    replace({*v});
-    return success();
+    return replace({*v});
   }
   LogicalResult rename(StringRef newName,
                        ArrayRef<std::pair<StringRef, StringRef>> attrRenames = {});
+  /// Reports that this use of the op is not supported, with the reason, and
+  /// fails: "'aten::pad' with mode 'foo' is not supported: <why>".
+  LogicalResult refuse(const Twine &why) {
+    return op.emitError("'") << op.getOpName() << "' " << why;
+  }
 
+  // ---- Rewrites of the older families (members; newer ones are free
+  // functions in their family file).
   LogicalResult linear();
   LogicalResult convolution(unsigned spatialDims);
   LogicalResult batchNorm();

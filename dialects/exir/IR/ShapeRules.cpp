@@ -205,6 +205,31 @@ LogicalResult verifySemantics(AtenOp op) {
   return checkResults(ctx, *s, rule.form);
 }
 
+FailureOr<SmallVector<Type>> inferResultTypes(AtenOp op) {
+  const schema::FunctionSchema *s = op.getSchema();
+  if (!s)
+    return op.emitError("unknown operator '") << op.getOpName() << "'";
+  if (!llvm::all_of(op->getOperandTypes(), isStatic))
+    return op.emitError("'") << op.getOpName()
+                             << "': result types are inferred from static shapes only";
+  Resolved rule = resolve(*s);
+  if (!rule.fn || rule.form != Form::Own)
+    return op.emitError("'") << op.getOpName() << "' has no shape rule to infer its results";
+  RuleContext ctx(op, *s);
+  if (failed(rule.fn(ctx)))
+    return failure();
+  SmallVector<Type> types;
+  for (const Spec &spec : ctx.results) {
+    bool determined = spec.rankKnown && spec.dtype && !spec.isScalar &&
+                      llvm::none_of(spec.shape, [](int64_t d) { return d == kDataDependent; });
+    if (!determined)
+      return ctx.error() << "its result " << describe(spec)
+                         << " is not determined by its arguments";
+    types.push_back(RankedTensorType::get(spec.shape, spec.dtype));
+  }
+  return types;
+}
+
 LogicalResult verifySemanticsIn(Operation *root) {
   bool ok = true;
   root->walk([&](AtenOp op) { ok &= succeeded(verifySemantics(op)); });

@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -37,6 +38,14 @@ mlir::LogicalResult verifySemantics(AtenOp op);
 /// verifySemantics on every exir.aten nested under `root`; fails when any
 /// of them does (all are checked, so every problem is reported).
 mlir::LogicalResult verifySemanticsIn(mlir::Operation *root);
+
+/// The result types the shape rule of `op`'s operator gives for its operands
+/// and arguments: how passes that build ops (decompositions) get their
+/// types. Every operand must have a static shape; the op's own result types
+/// are ignored (build it with none). Fails, reporting at the op, when the
+/// rule refuses the arguments or leaves a result undetermined (data-dependent
+/// sizes, unknown rank or dtype, a number instead of a tensor).
+mlir::FailureOr<llvm::SmallVector<mlir::Type>> inferResultTypes(AtenOp op);
 
 /// True when operator `opName` ("aten::add.Tensor", "aten::add.out",
 /// "aten::add_.Tensor") has a shape rule: its own, or that of the
