@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Per-op end-to-end checks against eager PyTorch: export, aot-compile, run, compare.
+
+    run_op_cases.py --bin BUILD/bin FAMILY [FAMILY...] [--only NAME] [--oracle RUNNER]
+                [--backends portable,xnnpack] [--keep DIR] [-v]
+
+Each FAMILY is a module test/e2e/op_cases/<FAMILY>.py with a list CASES of
+`Case`s (op_cases/__init__.py): a small nn.Module, its inputs, and what ptec must do with it. For
+every case and backend the module is exported the documented way
+(torch.export.export in eval mode under no_grad, then torch.export.save: the
+training IR, never run_decompositions), compiled by aot-compile, run by
+pte-run (and by upstream's runtime with --oracle), and every output is compared
+with eager within torch.testing.assert_close's defaults for its dtype (or the
+case's rtol/atol, each such case saying why). A case with `refused=REGEX`
+must instead fail to compile, exit 1, and print REGEX: a refusal by name is
+checked like a result.
+
+Runs itself under the modern-PyTorch venv's python (scripts/venv.sh; PTEC_VENV);
+exits 77 (skipped) where that venv is not ready. Exits 1 when any case fails.
+"""
+import argparse
+import importlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+
+
+def venv_python():
+    venv = os.environ.get("PTEC_VENV") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "ptec", "venv")
+    py = os.path.join(venv, "bin", "python")
+    if os.path.isfile(os.path.join(venv, ".ptec-ready")) and os.access(py, os.X_OK):
+        return py
+    return None
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def flat_outputs(out):
+    import torch
+    if isinstance(out, torch.Tensor):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        res = []
+        for o in out:
+            res.extend(flat_outputs(o))
+        return res
+    if out is None:
+        return []
+    raise TypeError(f"unsupported output {type(out)}")
+
+
+def compare(name, got, want, case):
+    """None when `got` (a numpy array) matches eager tensor `want`, else a message."""
+    import numpy as np
+    import torch
+    g = torch.from_numpy(np.ascontiguousarray(got))
+    if want.dtype == torch.bool and g.dtype != torch.bool:
+        g = g.to(torch.bool)
+    kw = {}
+    if case.rtol is not None or case.atol is not None:
+        kw = {"rtol": case.rtol or 0.0, "atol": case.atol or 0.0}
+    try:
+        torch.testing.assert_close(g, want.detach().contiguous(), equal_nan=True, **kw)
+    except AssertionError as e:
+        return f"{name}: " + " ".join(str(e).split())[:400]
+    return None
+
+
+def check_case(case, args, tmp):
+    """Returns a list of failure messages (empty: passed)."""
+    import numpy as np
+    import torch
+    torch.manual_seed(0)
+    mod = case.make().eval()
+    torch.manual_seed(1)
+    inputs = case.inputs()
+    with torch.no_grad():
+        want = flat_outputs(mod(*inputs))
+        ep = torch.export.export(mod, inputs, dynamic_shapes=case.dynamic_shapes)
+    d = os.path.join(tmp, case.name)
+    os.makedirs(d, exist_ok=True)
+    pt2 = os.path.join(d, "model.pt2")
+    torch.export.save(ep, pt2)
+    in_files = []
+    for i, x in enumerate(inputs):
+        if not isinstance(x, torch.Tensor):
+            continue
+        f = os.path.join(d, f"in{i}.npy")
+        np.save(f, x.detach().numpy())
+        in_files.append(f)
+    failures = []
+    backends = [b for b in args.backends if case.backends is None or b in case.backends]
+    for backend in backends:
+        pte = os.path.join(d, f"{backend}.pte")
+        cmd = [os.path.join(args.bin, "aot-compile"), pt2, "-o", pte, "--no-progress"]
+        if backend != "portable":
+            cmd += ["--backend", backend]
+        rc, out = run(cmd)
+        if case.refused is not None:
+            if rc != 1 or not re.search(case.refused, out):
+                failures.append(f"[{backend}] expected a refusal matching {case.refused!r}, "
+                                f"got exit {rc}: {out.strip()[:300]}")
+            continue
+        if rc != 0:
+            failures.append(f"[{backend}] aot-compile exit {rc}: {out.strip()[:600]}")
+            continue
+        ins = sum((["--input", f] for f in in_files), [])
+        runners = [("pte-run", [os.path.join(args.bin, "pte-run"), pte] + ins + ["--output-dir"])]
+        if args.oracle and case.oracle:
+            runners.append(("executorch", [args.oracle, pte] + ins + ["--out_dir"]))
+        for rname, base in runners:
+            od = os.path.join(d, f"{backend}_{rname}")
+            os.makedirs(od, exist_ok=True)
+            cmd = base + [od]
+            rc, out = run(cmd)
+            if rc != 0:
+                failures.append(f"[{backend}/{rname}] exit {rc}: {out.strip()[:600]}")
+                continue
+            for i, w in enumerate(want):
+                f = os.path.join(od, f"output_{i}.npy" if rname == "pte-run"
+                                 else f"call0_out{i}.npy")
+                if not os.path.exists(f):
+                    failures.append(f"[{backend}/{rname}] output {i} missing")
+                    continue
+                msg = compare(f"output {i}", np.load(f), w, case)
+                if msg:
+                    failures.append(f"[{backend}/{rname}] {msg}")
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("families", nargs="+")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only cases whose name contains this (repeatable)")
+    ap.add_argument("--oracle", help="upstream's executorch-runner (also run there)")
+    ap.add_argument("--backends", default="portable,xnnpack")
+    ap.add_argument("--keep", help="keep the work files here")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    args.backends = args.backends.split(",")
+    if args.oracle and not os.path.exists(args.oracle):
+        args.oracle = None
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        py = venv_python()
+        if py is None:
+            print("skipped: the modern-PyTorch venv is not ready (scripts/venv.sh; PTEC_VENV)")
+            return SKIP
+        os.execv(py, [py] + sys.argv)
+    sys.path.insert(0, HERE)
+    cases = []
+    for fam in args.families:
+        cases += importlib.import_module(f"op_cases.{fam}").CASES
+    if args.only:
+        cases = [c for c in cases if any(o in c.name for o in args.only)]
+    names = [c.name for c in cases]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        print(f"duplicate case names: {sorted(dup)}")
+        return 1
+    tmp = args.keep or tempfile.mkdtemp(prefix="op_cases_")
+    failed = 0
+    for case in cases:
+        try:
+            failures = check_case(case, args, tmp)
+        except Exception as e:  # export or eager failed: the case itself is wrong
+            failures = [f"case error: {type(e).__name__}: {e}"]
+        if failures:
+            failed += 1
+            print(f"FAIL {case.name}")
+            for f in failures:
+                print(f"    {f}")
+        else:
+            print(f"ok   {case.name}" + (" (refused as expected)" if case.refused else ""))
+    print(f"{len(cases) - failed} of {len(cases)} cases passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
