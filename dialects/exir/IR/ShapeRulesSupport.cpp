@@ -652,6 +652,12 @@ LogicalResult sameAsSelf(RuleContext &c) {
   return mlir::success();
 }
 
+LogicalResult declaredResults(RuleContext &c) {
+  for (unsigned i = 0, e = c.getOp()->getNumResults(); i < e; ++i)
+    c.produce(Spec::anyRank({}));
+  return mlir::success();
+}
+
 void addRules(RuleTable &t, std::initializer_list<const char *> names, RuleFn fn) {
   for (const char *n : names) {
     StringRef name(n);

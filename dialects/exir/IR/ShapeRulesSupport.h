@@ -266,6 +266,13 @@ LogicalResult onSelfAndDim(RuleContext &c) {
 /// dtype (unary ops that keep the dtype, alias/clone, device copies).
 LogicalResult sameAsSelf(RuleContext &c);
 
+/// The rule of composite ops that legalize-to-core-aten decomposes and
+/// whose shapes are laborious to state twice (RNNs, say): their results are
+/// the graph's declared types, taken as given here and checked when the
+/// decomposition replaces the op (Legalizer::replace refuses a decomposition
+/// whose types differ). Prefer a real rule: it names the bad argument.
+LogicalResult declaredResults(RuleContext &c);
+
 using RuleFn = LogicalResult (*)(RuleContext &);
 using RuleTable = llvm::StringMap<RuleFn>;
 
