@@ -8,6 +8,7 @@
 
 #include "backends/AotBackend.h"
 #include "compiler/Command.h"
+#include "passes/OpSupport.h"
 #include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
@@ -62,10 +63,15 @@ int main(int argc, char **argv) {
   std::vector<std::string> backends;
   bool printIr = false, verbose = false;
 
-  app.add_option("inputs", inputs,
-                 "model.pt2[:method] (method defaults to forward), or saved IR "
-                 "(.mlir/.mlirbc) to resume from")
-      ->required();
+  CLI::Option *inputsOpt =
+      app.add_option("inputs", inputs,
+                     "model.pt2[:method] (method defaults to forward), or saved IR "
+                     "(.mlir/.mlirbc) to resume from");
+  bool listOps = false;
+  app.add_flag("--list-ops", listOps,
+               "Print what ptec does with each operator named as an input (\"aten::pad\"), "
+               "or with every operator it knows: legalized, kernel, refused (with the "
+               "reason) or missing, one per line; then exit");
   app.add_option("-o,--output", output,
                  "Output file (.pte, or IR with --emit=mlir|mlirbc or "
                  "--compile-to); IR goes to stdout when omitted");
@@ -171,6 +177,13 @@ int main(int argc, char **argv) {
 
   if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "aot-compile"); rc >= 0)
     return rc;
+  if (listOps) {
+    ptec::printOperatorSupport(llvm::outs(), inputs);
+    return 0;
+  }
+  if (inputsOpt->count() == 0) {
+    return ptec::tooling::usageError("aot-compile", "inputs is required");
+  }
 
   ptec::CompileOptions options;
   for (const std::string &in : inputs)
