@@ -98,6 +98,7 @@ const LegalizeTable &legalizeTable() {
     addNormalizationLegalizations(t);
     addOverloadLegalizations(t);
     addViewLegalizations(t);
+    addMiscLegalizations(t);
     return t;
   }();
   return table;

@@ -94,6 +94,7 @@ void addLinearAlgebraLegalizations(LegalizeTable &t);
 void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);
 void addViewLegalizations(LegalizeTable &t);
+void addMiscLegalizations(LegalizeTable &t);
 
 /// Every rule, built once.
 const LegalizeTable &legalizeTable();

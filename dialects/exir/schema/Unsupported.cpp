@@ -40,6 +40,11 @@ constexpr const char *kNested = "nested and packed tensors: ExecuTorch has neith
 constexpr const char *kDataDependent =
     "its output size depends on the input values, which an ahead-of-time memory "
     "plan cannot bound";
+constexpr const char *kSpecialFunction =
+    "a special function (gamma, digamma, Bessel, inverse error function, ...) that "
+    "ExecuTorch's portable kernels do not have";
+constexpr const char *kNotYet =
+    "ptec has no decomposition of it into ExecuTorch's portable kernels yet";
 constexpr const char *kTestOp = "an operator of PyTorch's own test suite";
 
 struct Category {
@@ -126,6 +131,35 @@ constexpr std::array kCategories = {
     Category{Category::Exact, "log_normal", kRandom},
     Category{Category::Exact, "uniform", kRandom},
     Category{Category::Exact, "random", kRandom},
+    Category{Category::Exact, "size", kTraceQuery},
+    Category{Category::Exact, "special_digamma", kSpecialFunction},
+    Category{Category::Exact, "digamma", kSpecialFunction},
+    Category{Category::Exact, "special_psi", kSpecialFunction},
+    Category{Category::Exact, "special_gammaln", kSpecialFunction},
+    Category{Category::Exact, "lgamma", kSpecialFunction},
+    Category{Category::Exact, "special_gammainc", kSpecialFunction},
+    Category{Category::Exact, "special_gammaincc", kSpecialFunction},
+    Category{Category::Exact, "igamma", kSpecialFunction},
+    Category{Category::Exact, "igammac", kSpecialFunction},
+    Category{Category::Exact, "special_i0", kSpecialFunction},
+    Category{Category::Exact, "i0", kSpecialFunction},
+    Category{Category::Prefix, "special_bessel", kSpecialFunction},
+    Category{Category::Prefix, "special_modified_bessel", kSpecialFunction},
+    Category{Category::Exact, "special_polygamma", kSpecialFunction},
+    Category{Category::Exact, "polygamma", kSpecialFunction},
+    Category{Category::Exact, "special_erfinv", kSpecialFunction},
+    Category{Category::Exact, "erfinv", kSpecialFunction},
+    Category{Category::Exact, "special_log_ndtr", kSpecialFunction},
+    Category{Category::Exact, "special_multigammaln", kSpecialFunction},
+    Category{Category::Exact, "mvlgamma", kSpecialFunction},
+    Category{Category::Prefix, "ctc_loss", kNotYet},
+    Category{Category::Exact, "gradient", kNotYet},
+    Category{Category::Exact, "_chunk_cat", kNotYet},
+    Category{Category::Exact, "flatten_dense_tensors", kNotYet},
+    Category{Category::Exact, "unflatten_dense_tensors", kNotYet},
+    Category{Category::Exact, "_reshape_from_tensor", kDataDependent},
+    Category{Category::Exact, "resize_as", kNotYet},
+    Category{Category::Exact, "_shape_as_tensor", kNotYet},
     Category{Category::Exact, "_lu_with_info", kFactorization},
     Category{Category::Prefix, "linalg_cholesky", kFactorization},
     Category{Category::Prefix, "cholesky", kFactorization},
