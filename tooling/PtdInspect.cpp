@@ -5,6 +5,7 @@
 #include "runtime/core/ScalarType.h"
 #include "runtime/executor/FlatTensorData.h"
 #include "serde/io/InputFile.h"
+#include "serde/io/MappedFile.h"
 #include "serde/pte/PtdHeader.h"
 #include "serde/pte/flat_tensor_generated.h"
 #include "serde/pte/program_generated.h"
@@ -176,17 +177,21 @@ std::string layoutProblem(const rt::FlatTensorData &ptd, const char *key, const 
 
 size_t checkExternalData(const std::vector<uint8_t> &bytes, const std::string &dataPath,
                          std::string *problems) {
-  // Read as every tool input is (a FIFO would block the loader's open).
-  std::vector<uint8_t> ptdBytes;
-  if (!io::readInputFile(dataPath, io::kAnySize, &ptdBytes, problems))
-    return SIZE_MAX;
-  pte::PtdHeader header;
-  if (std::string why = pte::checkPtdHeader(ptdBytes.data(), ptdBytes.size(), &header);
-      !why.empty()) {
+  // A regular file only (a FIFO would block the open), mapped as the
+  // runtime maps it, so data pointers are aligned as they are there.
+  if (std::string why = io::checkInputFile(dataPath); !why.empty()) {
     *problems = why;
     return SIZE_MAX;
   }
-  auto ptd = rt::FlatTensorData::load(dataPath.c_str(), problems);
+  std::shared_ptr<const io::MappedFile> map = io::MappedFile::open(dataPath, problems);
+  if (!map)
+    return SIZE_MAX;
+  pte::PtdHeader header;
+  if (std::string why = pte::checkPtdHeader(map->data(), map->size(), &header); !why.empty()) {
+    *problems = why;
+    return SIZE_MAX;
+  }
+  auto ptd = rt::FlatTensorData::fromBuffer(map->data(), map->size(), problems);
   if (!ptd.ok())
     return SIZE_MAX;
   flatbuffers::Verifier verifier(bytes.data(), bytes.size(), 64, 1u << 30);

@@ -8,8 +8,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -31,7 +33,10 @@ struct TempDir {
     REQUIRE(::mkdtemp(pattern) != nullptr);
     path = pattern;
   }
-  ~TempDir() { (void)std::system(("chmod -R u+w '" + path + "'; rm -rf '" + path + "'").c_str()); }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
   std::string operator/(const std::string &name) const { return path + "/" + name; }
 };
 
@@ -52,15 +57,9 @@ bool write(const std::string &path, const std::string &text, std::string *err) {
 
 std::vector<std::string> namesIn(const std::string &dir) {
   std::vector<std::string> names;
-  FILE *p = ::popen(("ls -A '" + dir + "'").c_str(), "r");
-  char buf[256];
-  while (p && std::fgets(buf, sizeof buf, p)) {
-    std::string n = buf;
-    n.pop_back();
-    names.push_back(n);
-  }
-  if (p)
-    ::pclose(p);
+  for (const auto &entry : std::filesystem::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
   return names;
 }
 
