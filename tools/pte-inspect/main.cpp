@@ -44,6 +44,25 @@ int inspectPtdFile(const std::string &path, const std::vector<uint8_t> &bytes, b
   return kExitOk;
 }
 
+/// Why --plan-svg cannot be `svg` ("" when it can): the picture never
+/// replaces what is inspected (compared as files, not names), and `-` is
+/// taken when a listing prints on standard output too.
+std::string planSvgProblem(const std::string &svg, const std::string &inspected,
+                           const std::string &data, bool listing) {
+  if (svg.empty())
+    return "";
+  std::vector<ptec::pte::NamedFile> inputs = {{"the inspected file", inspected}};
+  if (!data.empty())
+    inputs.push_back({"--data", data});
+  if (std::string why = ptec::pte::checkDistinctFiles({{"--plan-svg", svg}}, inputs);
+      !why.empty())
+    return why;
+  if (svg == "-" && listing)
+    return "--plan-svg - writes the picture to standard output, where --instructions and "
+           "--plan print; give the picture a file name";
+  return "";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -103,19 +122,9 @@ int main(int argc, char **argv) {
     return rc;
   ptec::tooling::setCrashContext("inspecting " + path);
   ptec::tooling::crashIfAsked();
-  // The picture never replaces what is inspected (compared as files, not names).
-  if (!planSvgPath.empty()) {
-    std::vector<ptec::pte::NamedFile> inputs = {{"the inspected file", path}};
-    if (!dataPath.empty())
-      inputs.push_back({"--data", dataPath});
-    if (std::string why = ptec::pte::checkDistinctFiles({{"--plan-svg", planSvgPath}}, inputs);
-        !why.empty())
-      return ptec::tooling::usageError("pte-inspect", why);
-    if (planSvgPath == "-" && (instructions || plan))
-      return ptec::tooling::usageError(
-          "pte-inspect", "--plan-svg - writes the picture to standard output, where "
-                         "--instructions and --plan print; give the picture a file name");
-  }
+  if (std::string why = planSvgProblem(planSvgPath, path, dataPath, instructions || plan);
+      !why.empty())
+    return ptec::tooling::usageError("pte-inspect", why);
   std::string out, err;
   std::vector<uint8_t> bytes;
   if (!ptec::pte::readFileBytes(path, &bytes, &err)) {
