@@ -348,14 +348,14 @@ LogicalResult lerp(Legalizer &L) {
 /// addcmul(s, t1, t2, value) = s + value * t1 * t2; addcdiv: s + value * t1 / t2.
 LogicalResult addcmulDiv(Legalizer &L) {
   Chain c(L);
-  Type dt = resultDtype(L);
-  Value s = c.cast(L.operand("self"), dt), t1 = c.cast(L.operand("tensor1"), dt),
-        t2 = c.cast(L.operand("tensor2"), dt);
+  Type dt = resultDtype(L), ct = c.opmath(dt);
+  Value s = c.cast(L.operand("self"), ct), t1 = c.cast(L.operand("tensor1"), ct),
+        t2 = c.cast(L.operand("tensor2"), ct);
   if (scalarArg(L, "value", 1) != 1)
     t1 = c.op("aten::mul.Scalar", {{t1}}, {L.attr("other", L.op->getAttr("value"))});
   bool div = L.op.getOpName() == "aten::addcdiv";
   Value p = c.binary(div ? "aten::div.Tensor" : "aten::mul.Tensor", t1, t2);
-  return c.finish(c.binary("aten::add.Tensor", s, p));
+  return c.finish(c.cast(c.binary("aten::add.Tensor", s, p), dt));
 }
 
 /// isclose(a, b, rtol, atol, equal_nan) as at::isclose: a == b, or (NaN ==
@@ -512,14 +512,14 @@ LogicalResult exp2(Legalizer &L) {
                        {L.f64("self", 2.0)}));
 }
 
-/// ndtr(x) = (1 + erf(x / sqrt 2)) / 2.
+/// ndtr(x) = (1 + erf(x / sqrt 2)) / 2, each step in the result dtype (as
+/// PyTorch's kernel rounds float16 at each step).
 LogicalResult ndtr(Legalizer &L) {
   Chain c(L);
-  Type dt = resultDtype(L);
-  Value x = c.cast(L.operand("self"), c.opmath(dt));
-  Value e = c.unary("aten::erf", c.withScalar("aten::mul.Scalar", x, M_SQRT1_2));
-  Value r = c.withScalar("aten::mul.Scalar", c.withScalar("aten::add.Scalar", e, 1.0), 0.5);
-  return c.finish(c.cast(r, dt));
+  Value z = c.withScalar("aten::mul.Scalar", c.cast(L.operand("self"), resultDtype(L)), M_SQRT1_2);
+  Value e = c.unary("aten::erf", z);
+  return c.finish(
+      c.withScalar("aten::mul.Scalar", c.withScalar("aten::add.Scalar", e, 1.0), 0.5));
 }
 
 /// round(x, decimals): round(x * 10^d) / 10^d, or round(x / 10^-d) * 10^-d
