@@ -83,6 +83,20 @@ def to_copy_then_inplace(x):
     return x * 1, y
 
 
+def to_same_dtype_write_through(x):
+    x = x.clone()
+    y = x.to(torch.float32)  # PyTorch returns x itself: the write reaches x
+    y.add_(1)
+    return x * 1, y
+
+
+def to_memory_format_write(x):
+    x = x.clone()
+    y = x.to(memory_format=torch.channels_last)  # alias or copy, by x's strides
+    y.add_(1)
+    return x * 1, y
+
+
 CASES = [
     # ---- dtype and device conversions: to.dtype, to.dtype_layout, to.device,
     # to.other, type_as, _cast_*. A conversion that changes nothing is the input.
@@ -108,6 +122,9 @@ CASES = [
          lambda: (rnd(3, 4) * 5, ints(3, 4))),
     # copy=True makes a new tensor: a write to it must not reach the input.
     case("to_copy_then_inplace", to_copy_then_inplace, lambda: (rnd(2, 3),)),
+    case("to_same_dtype_write_through", to_same_dtype_write_through, lambda: (rnd(2, 3),)),
+    case("to_memory_format_write_refused", to_memory_format_write, lambda: (rnd(1, 2, 2, 2),),
+         refused=r"write through 'aten::to.dtype_layout'"),
     # ---- *_as.
     case("view_reshape_expand_as", lambda x, y, z: (x.view_as(y), x.t().reshape_as(y),
                                                      z.expand_as(x), x.reshape_as(x)),
