@@ -145,6 +145,15 @@ CASES = [
     Case("new_ones_dynamic", fn(lambda m, x: (x.new_ones(x.shape[0], 3) * 2,
                                                torch.empty_like(x).fill_(1) + x)),
          lambda: (rnd(5, 3),), dynamic_shapes=(({0: N},),), backends=["portable"]),
+    # The pointwise rewrites on run-time shapes: each kernel takes its inputs' sizes.
+    Case("pointwise_dynamic", fn(lambda m, x, i: (F.mish(x), torch.xlogy(x, x.abs()),
+                                                   torch.where(x > 0, x, 0.5), x.to(torch.float64),
+                                                   torch.isclose(x, x * 1.000001),
+                                                   torch.lerp(x, x * 2, 0.7), x.new_zeros(x.shape),
+                                                   torch.nan_to_num(x / 0), torch.square(i),
+                                                   i & 6, torch.isfinite(x))),
+         lambda: (rnd(5, 3), ints(5, 3)), dynamic_shapes=(({0: N}, {0: N}),),
+         backends=["portable"]),
     # Random: only the range and dtype are compared.
     case("rand_like", lambda x: ((torch.rand_like(x) < 1) & (torch.rand_like(x) >= 0),
                                  torch.randn_like(x).isfinite()),
