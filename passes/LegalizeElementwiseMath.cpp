@@ -551,6 +551,110 @@ LogicalResult entr(Legalizer &L) {
   return c.finish(c.cast(r, dt));
 }
 
+// ---- Gradients (in PyTorch's default decomposition table).
+
+/// tanh_backward(g, y) = g (1 - y^2); sigmoid_backward(g, y) = g y (1 - y);
+/// silu_backward(g, x) = g s (1 + x (1 - s)) with s = sigmoid(x).
+LogicalResult activationGrad(Legalizer &L) {
+  Chain c(L);
+  Type dt = resultDtype(L), ct = c.opmath(dt);
+  StringRef name = L.op.getOpName();
+  Value g = c.cast(L.operand("grad_output"), ct);
+  auto oneMinus = [&](Value v) { return c.op("aten::rsub.Scalar", {{v}}, {L.f64("other", 1.0)}); };
+  Value r;
+  if (name == "aten::tanh_backward") {
+    Value y = c.cast(L.operand("output"), ct);
+    r = c.binary("aten::mul.Tensor", g, oneMinus(c.binary("aten::mul.Tensor", y, y)));
+  } else if (name == "aten::sigmoid_backward") {
+    Value y = c.cast(L.operand("output"), ct);
+    r = c.binary("aten::mul.Tensor", g, c.binary("aten::mul.Tensor", y, oneMinus(y)));
+  } else {
+    Value x = c.cast(L.operand("self"), ct);
+    Value s = c.unary("aten::sigmoid", x);
+    Value inner = c.withScalar("aten::add.Scalar", c.binary("aten::mul.Tensor", x, oneMinus(s)), 1.0);
+    r = c.binary("aten::mul.Tensor", c.binary("aten::mul.Tensor", g, s), inner);
+  }
+  return c.finish(c.cast(r, dt));
+}
+
+/// logit_backward(g, x, eps) = g / (x (1 - x)) inside [eps, 1 - eps] (0
+/// outside), or inside [0, 1] (NaN outside) without eps.
+LogicalResult logitGrad(Legalizer &L) {
+  Chain c(L);
+  Type dt = resultDtype(L), ct = c.opmath(dt);
+  Value g = c.cast(L.operand("grad_output"), ct), x = c.cast(L.operand("self"), ct);
+  auto eps = L.op->getAttrOfType<FloatAttr>("eps");
+  double lo = eps ? eps.getValueAsDouble() : 0.0, hi = 1.0 - lo;
+  Value inside = c.binary("aten::logical_and", c.withScalar("aten::ge.Scalar", x, inDtype(lo, ct)),
+                          c.withScalar("aten::le.Scalar", x, inDtype(hi, ct)));
+  Value d = c.binary("aten::mul.Tensor", x, c.op("aten::rsub.Scalar", {{x}}, {L.f64("other", 1.0)}));
+  Value q = c.binary("aten::div.Tensor", g, d);
+  Value outside = c.constant(eps ? 0.0 : std::numeric_limits<double>::quiet_NaN(), ct);
+  return c.finish(c.cast(c.where(inside, q, outside), dt));
+}
+
+/// gelu_backward(g, x) as PyTorch's decomposition, for both approximations.
+LogicalResult geluGrad(Legalizer &L) {
+  Chain c(L);
+  Type dt = resultDtype(L), ct = c.opmath(dt);
+  Value g = c.cast(L.operand("grad_output"), ct), x = c.cast(L.operand("self"), ct);
+  auto mulS = [&](Value v, double k) { return c.withScalar("aten::mul.Scalar", v, k); };
+  auto addS = [&](Value v, double k) { return c.withScalar("aten::add.Scalar", v, k); };
+  auto mul = [&](Value a, Value b) { return c.binary("aten::mul.Tensor", a, b); };
+  auto approximate = L.op->getAttrOfType<StringAttr>("approximate");
+  Value d;
+  if (approximate && approximate.getValue() == "tanh") {
+    const double kBeta = M_SQRT2 * M_2_SQRTPI * 0.5, kKappa = 0.044715;
+    Value xsq = mul(x, x);
+    Value inner = mulS(c.binary("aten::add.Tensor", x, mulS(mul(xsq, x), kKappa)), kBeta);
+    Value t = c.unary("aten::tanh", inner);
+    Value leftDerivative = mulS(addS(t, 1.0), 0.5);
+    Value tanhDerivative = c.op("aten::rsub.Scalar", {{mul(t, t)}}, {L.f64("other", 1.0)});
+    Value innerDerivative = mulS(addS(mulS(xsq, 3 * kKappa), 1.0), kBeta);
+    Value rightDerivative = mul(mul(mulS(x, 0.5), tanhDerivative), innerDerivative);
+    d = c.binary("aten::add.Tensor", leftDerivative, rightDerivative);
+  } else {
+    const double kBeta = M_2_SQRTPI * M_SQRT1_2 * 0.5;
+    Value cdf = mulS(addS(c.unary("aten::erf", mulS(x, M_SQRT1_2)), 1.0), 0.5);
+    Value pdf = mulS(c.unary("aten::exp", mulS(mul(x, x), -0.5)), kBeta);
+    d = c.binary("aten::add.Tensor", cdf, mul(x, pdf));
+  }
+  return c.finish(c.cast(mul(g, d), dt));
+}
+
+/// threshold_backward(g, x, t): 0 where x <= t, else g.
+LogicalResult thresholdGrad(Legalizer &L) {
+  Chain c(L);
+  Type dt = resultDtype(L);
+  Value x = L.operand("self");
+  double t = scalarArg(L, "threshold", 0);
+  Value below = c.withScalar("aten::le.Scalar", x, inDtype(t, elementType(x)));
+  return c.finish(c.where(below, c.constant(0.0, dt), c.cast(L.operand("grad_output"), dt)));
+}
+
+/// native_dropout_backward(g, mask, scale) = g * (mask * scale).
+LogicalResult dropoutGrad(Legalizer &L) {
+  Chain c(L);
+  Type dt = resultDtype(L);
+  auto scale = L.op->getAttrOfType<FloatAttr>("scale");
+  Value m = c.withScalar("aten::mul.Scalar", c.cast(L.operand("mask"), dt),
+                         scale ? scale.getValueAsDouble() : 1.0);
+  return c.finish(c.cast(c.binary("aten::mul.Tensor", L.operand("grad_output"), m), dt));
+}
+
+/// Registered so that they are refused with the reason, not as unknown.
+LogicalResult refusedMath(Legalizer &L) {
+  StringRef name = L.op.getOpName();
+  if (name.starts_with("aten::copysign") || name == "aten::signbit")
+    return L.refuse("is not supported: it reads the sign bit of NaN and -0.0, which no "
+                    "portable kernel exposes");
+  if (name == "aten::hypot")
+    return L.refuse("is not supported: sqrt(a^2 + b^2) overflows where hypot does not, and "
+                    "no portable kernel computes it");
+  return L.refuse("is not supported: no portable kernel computes it, and no decomposition "
+                  "into kernels that exist has PyTorch's accuracy");
+}
+
 } // namespace
 
 void addMathLegalizations(LegalizeTable &t) {
@@ -598,6 +702,17 @@ void addMathLegalizations(LegalizeTable &t) {
   add({"aten::where.Scalar", "aten::where.ScalarSelf", "aten::where.ScalarOther"}, whereScalar);
   add({"aten::masked_fill.Tensor"}, maskedFillTensor);
   add({"aten::floor_divide.Scalar"}, floorDivideScalar);
+  add({"aten::tanh_backward", "aten::sigmoid_backward", "aten::silu_backward"}, activationGrad);
+  add({"aten::logit_backward"}, logitGrad);
+  add({"aten::gelu_backward"}, geluGrad);
+  add({"aten::threshold_backward"}, thresholdGrad);
+  add({"aten::native_dropout_backward"}, dropoutGrad);
+  add({"aten::lgamma", "aten::digamma", "aten::polygamma", "aten::mvlgamma", "aten::erfinv",
+       "aten::i0", "aten::special_i0e", "aten::special_i1", "aten::special_i1e",
+       "aten::special_log_ndtr", "aten::special_erfcx", "aten::copysign.Tensor",
+       "aten::copysign.Scalar", "aten::signbit", "aten::hypot", "aten::nextafter",
+       "aten::igamma", "aten::igammac"},
+      refusedMath);
 }
 
 } // namespace ptec::legalize::elementwise

@@ -161,6 +161,19 @@ void addCompositeElementwiseRules(RuleTable &t) {
   addRules(t, {"heaviside"}, heaviside);
   addRules(t, {"float_power.Tensor_Tensor", "float_power.Scalar", "float_power.Tensor_Scalar"},
            floatPower);
+  addRules(t, {"tanh_backward", "sigmoid_backward"}, [](RuleContext &c) {
+    return pointwise(c, {"grad_output", "output"}, Kind::Promote);
+  });
+  addRules(t, {"silu_backward", "logit_backward"}, [](RuleContext &c) {
+    return pointwise(c, {"grad_output", "self"}, Kind::Promote);
+  });
+  // Registered to be refused by name (no kernel, no accurate decomposition).
+  addRules(t, {"lgamma", "digamma", "polygamma", "mvlgamma", "erfinv", "i0", "special_i0e",
+               "special_i1", "special_i1e", "special_log_ndtr", "special_erfcx"},
+           unary<Kind::Float>);
+  addRules(t, {"copysign.Tensor", "copysign.Scalar", "igamma", "igammac"}, binary<Kind::Float>);
+  addRules(t, {"hypot", "nextafter"}, binary<Kind::Promote>);
+  addRules(t, {"signbit"}, unary<Kind::Bool>);
   addRules(t, {"_cast_Byte"}, castTo<0>);
   addRules(t, {"_cast_Char"}, castTo<1>);
   addRules(t, {"_cast_Double"}, castTo<2>);

@@ -395,3 +395,40 @@ func.func @frac_of_integers(%i: tensor<4xi64>) -> tensor<4xi64> {
   %f = exir.aten "aten::frac"(%i) {operand_segments = array<i32: 1>} : (tensor<4xi64>) -> tensor<4xi64>
   return %f : tensor<4xi64>
 }
+
+// -----
+
+// Gradients: tanh_backward is g (1 - y^2); threshold_backward is 0 where
+// x <= t; native_dropout_backward is g * (mask * scale).
+// CHECK-LABEL: func.func @grads
+// CHECK: %[[YY:.*]] = exir.aten "aten::mul.Tensor"(%arg1, %arg1)
+// CHECK: %[[OM:.*]] = exir.aten "aten::rsub.Scalar"(%[[YY]]) {{.*}}other = 1.000000e+00 : f64
+// CHECK: exir.aten "aten::mul.Tensor"(%arg0, %[[OM]])
+// CHECK: %[[LE:.*]] = exir.aten "aten::le.Scalar"(%arg1) {operand_segments = array<i32: 1>, other = 0.10000000149011612 : f64}
+// CHECK: %[[Z:.*]] = exir.aten "aten::scalar_tensor"() {{{.*}}dtype = f32{{.*}}s = 0.000000e+00 : f64}
+// CHECK: exir.aten "aten::where.self"(%[[LE]], %[[Z]], %arg0)
+// CHECK: %[[MF:.*]] = exir.aten "aten::_to_copy"(%arg2) {{.*}}dtype = f32
+// CHECK: %[[MS:.*]] = exir.aten "aten::mul.Scalar"(%[[MF]]) {operand_segments = array<i32: 1>, other = 2.000000e+00 : f64}
+// CHECK: exir.aten "aten::mul.Tensor"(%arg0, %[[MS]])
+func.func @grads(%g: tensor<4xf32>, %y: tensor<4xf32>, %m: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = exir.aten "aten::tanh_backward"(%g, %y) {operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %b = exir.aten "aten::threshold_backward"(%g, %y) {threshold = 0.1 : f64, operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %c = exir.aten "aten::native_dropout_backward"(%g, %m) {scale = 2.0 : f64, operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xi1>) -> tensor<4xf32>
+  return %a, %b, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @lgamma(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'aten::lgamma' is not supported: no portable kernel computes it}}
+  %a = exir.aten "aten::lgamma"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @signbit(%x: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'aten::signbit' is not supported: it reads the sign bit of NaN and -0.0}}
+  %a = exir.aten "aten::signbit"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xi1>
+  return %a : tensor<4xi1>
+}
