@@ -48,6 +48,22 @@ Type Chain::opmath(Type t) {
   return t.isF16() || t.isBF16() ? L.b.getF32Type() : t;
 }
 
+bool wellFormed(exir::AtenOp op) {
+  const schema::FunctionSchema *s = op.getSchema();
+  if (!s || op->getNumResults() == 0)
+    return false;
+  for (Value v : op.getTensorInputs())
+    if (!llvm::isa<RankedTensorType>(v.getType()))
+      return false;
+  for (Value r : op->getResults())
+    if (!llvm::isa<RankedTensorType>(r.getType()))
+      return false;
+  for (auto [i, a] : llvm::enumerate(s->arguments))
+    if (a.type.kind == schema::TypeKind::Tensor && op.getArgOperands(i).size() != 1)
+      return false;
+  return true;
+}
+
 bool isFloatType(Type t) { return llvm::isa<FloatType>(t); }
 
 bool isIntegerOrBool(Type t) { return llvm::isa<IntegerType>(t); }
@@ -288,23 +304,23 @@ void addElementwiseLegalizations(LegalizeTable &t) {
                     "aten::to.other", "aten::type_as", "aten::_cast_Byte", "aten::_cast_Char",
                     "aten::_cast_Double", "aten::_cast_Float", "aten::_cast_Half",
                     "aten::_cast_Int", "aten::_cast_Long", "aten::_cast_Short"},
-                   convert, Dynamic::Handled);
-  addLegalizations(t, {"aten::view_as", "aten::reshape_as"}, viewAs, Dynamic::Handled);
-  addLegalizations(t, {"aten::expand_as"}, expandAs, Dynamic::Handled);
+                   guarded<convert>, Dynamic::Handled);
+  addLegalizations(t, {"aten::view_as", "aten::reshape_as"}, guarded<viewAs>, Dynamic::Handled);
+  addLegalizations(t, {"aten::expand_as"}, guarded<expandAs>, Dynamic::Handled);
   addLegalizations(t,
                    {"aten::new_zeros", "aten::new_ones", "aten::new_full", "aten::new_empty",
                     "aten::new_empty_strided", "aten::empty_strided"},
-                   sizedFactory, Dynamic::Handled);
-  addLegalizations(t, {"aten::empty_like"}, emptyLike, Dynamic::Handled);
-  addLegalizations(t, {"aten::rand_like", "aten::randn_like"}, randomLike);
-  addLegalizations(t, {"aten::randint_like"}, randintLike, Dynamic::Handled);
+                   guarded<sizedFactory>, Dynamic::Handled);
+  addLegalizations(t, {"aten::empty_like"}, guarded<emptyLike>, Dynamic::Handled);
+  addLegalizations(t, {"aten::rand_like", "aten::randn_like"}, guarded<randomLike>);
+  addLegalizations(t, {"aten::randint_like"}, guarded<randintLike>, Dynamic::Handled);
   for (const auto &e : otherNames())
-    t[e.getKey()] = LegalizeRule{otherName, Dynamic::Handled};
-  addLegalizations(t, {"aten::positive"}, identity, Dynamic::Handled);
+    t[e.getKey()] = LegalizeRule{guarded<otherName>, Dynamic::Handled};
+  addLegalizations(t, {"aten::positive"}, guarded<identity>, Dynamic::Handled);
   addLegalizations(t,
                    {"aten::bitwise_left_shift.Scalar_Tensor",
                     "aten::bitwise_right_shift.Scalar_Tensor"},
-                   shiftScalarTensor, Dynamic::Handled);
+                   guarded<shiftScalarTensor>, Dynamic::Handled);
   addMathLegalizations(t);
 }
 

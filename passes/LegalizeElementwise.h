@@ -59,6 +59,17 @@ inline Type elementType(Value v) { return tensorType(v).getElementType(); }
 bool isFloatType(Type t);
 bool isIntegerOrBool(Type t);
 
+/// Saved IR is input too: an op whose tensors are not all ranked, or that
+/// lacks a tensor its schema requires, is left alone (for to-out-variants to
+/// name) instead of being rewritten from types it does not have.
+bool wellFormed(exir::AtenOp op);
+
+/// `F`, run only on well-formed ops: every rule of this family is registered so.
+template <LegalizeFn F>
+LogicalResult guarded(Legalizer &L) {
+  return wellFormed(L.op) ? F(L) : success();
+}
+
 /// Registers the decompositions of LegalizeElementwiseMath.cpp.
 void addMathLegalizations(LegalizeTable &t);
 

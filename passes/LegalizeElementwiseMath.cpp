@@ -663,56 +663,57 @@ void addMathLegalizations(LegalizeTable &t) {
   auto add = [&](std::initializer_list<const char *> names, LegalizeFn fn) {
     addLegalizations(t, names, fn, Dynamic::Handled);
   };
-  add({"aten::square"}, square);
-  add({"aten::softplus"}, softplus);
-  add({"aten::mish"}, mish);
-  add({"aten::celu", "aten::selu"}, eluForm);
-  add({"aten::softshrink"}, softshrink);
-  add({"aten::hardshrink"}, hardshrink);
-  add({"aten::threshold"}, threshold);
-  add({"aten::log_sigmoid", "aten::log_sigmoid_forward"}, logSigmoid);
-  add({"aten::rrelu"}, rrelu);
-  add({"aten::prelu"}, prelu);
-  add({"aten::_prelu_kernel"}, preluKernel);
-  add({"aten::logaddexp", "aten::logaddexp2"}, logaddexp);
+  // Each rule runs through guarded<> (LegalizeElementwise.h): malformed IR is left alone.
+  add({"aten::square"}, guarded<square>);
+  add({"aten::softplus"}, guarded<softplus>);
+  add({"aten::mish"}, guarded<mish>);
+  add({"aten::celu", "aten::selu"}, guarded<eluForm>);
+  add({"aten::softshrink"}, guarded<softshrink>);
+  add({"aten::hardshrink"}, guarded<hardshrink>);
+  add({"aten::threshold"}, guarded<threshold>);
+  add({"aten::log_sigmoid", "aten::log_sigmoid_forward"}, guarded<logSigmoid>);
+  add({"aten::rrelu"}, guarded<rrelu>);
+  add({"aten::prelu"}, guarded<prelu>);
+  add({"aten::_prelu_kernel"}, guarded<preluKernel>);
+  add({"aten::logaddexp", "aten::logaddexp2"}, guarded<logaddexp>);
   add({"aten::xlogy.Tensor", "aten::xlogy.Scalar_Self", "aten::xlogy.Scalar_Other",
        "aten::special_xlogy", "aten::special_xlogy.self_scalar",
        "aten::special_xlogy.other_scalar", "aten::special_xlog1py",
        "aten::special_xlog1py.self_scalar", "aten::special_xlog1py.other_scalar"},
-      xlogy);
-  add({"aten::heaviside"}, heaviside);
+      guarded<xlogy>);
+  add({"aten::heaviside"}, guarded<heaviside>);
   add({"aten::float_power.Tensor_Tensor", "aten::float_power.Tensor_Scalar",
        "aten::float_power.Scalar"},
-      floatPower);
-  add({"aten::fmax", "aten::fmin"}, fmaxFmin);
-  add({"aten::ldexp.Tensor"}, ldexp);
-  add({"aten::lerp.Scalar", "aten::lerp.Tensor"}, lerp);
-  add({"aten::addcmul", "aten::addcdiv"}, addcmulDiv);
-  add({"aten::isclose"}, isclose);
-  add({"aten::nan_to_num"}, nanToNum);
-  add({"aten::frac"}, frac);
-  add({"aten::deg2rad", "aten::rad2deg"}, angle);
-  add({"aten::sinc", "aten::special_sinc"}, sinc);
-  add({"aten::isposinf", "aten::isneginf", "aten::isfinite", "aten::isreal"}, predicate);
-  add({"aten::erfc", "aten::special_erfc"}, erfc);
-  add({"aten::exp2", "aten::special_exp2"}, exp2);
-  add({"aten::special_ndtr"}, ndtr);
-  add({"aten::round.decimals", "aten::special_round"}, roundDecimals);
-  add({"aten::special_entr"}, entr);
-  add({"aten::where.Scalar", "aten::where.ScalarSelf", "aten::where.ScalarOther"}, whereScalar);
-  add({"aten::masked_fill.Tensor"}, maskedFillTensor);
-  add({"aten::floor_divide.Scalar"}, floorDivideScalar);
-  add({"aten::tanh_backward", "aten::sigmoid_backward", "aten::silu_backward"}, activationGrad);
-  add({"aten::logit_backward"}, logitGrad);
-  add({"aten::gelu_backward"}, geluGrad);
-  add({"aten::threshold_backward"}, thresholdGrad);
-  add({"aten::native_dropout_backward"}, dropoutGrad);
+      guarded<floatPower>);
+  add({"aten::fmax", "aten::fmin"}, guarded<fmaxFmin>);
+  add({"aten::ldexp.Tensor"}, guarded<ldexp>);
+  add({"aten::lerp.Scalar", "aten::lerp.Tensor"}, guarded<lerp>);
+  add({"aten::addcmul", "aten::addcdiv"}, guarded<addcmulDiv>);
+  add({"aten::isclose"}, guarded<isclose>);
+  add({"aten::nan_to_num"}, guarded<nanToNum>);
+  add({"aten::frac"}, guarded<frac>);
+  add({"aten::deg2rad", "aten::rad2deg"}, guarded<angle>);
+  add({"aten::sinc", "aten::special_sinc"}, guarded<sinc>);
+  add({"aten::isposinf", "aten::isneginf", "aten::isfinite", "aten::isreal"}, guarded<predicate>);
+  add({"aten::erfc", "aten::special_erfc"}, guarded<erfc>);
+  add({"aten::exp2", "aten::special_exp2"}, guarded<exp2>);
+  add({"aten::special_ndtr"}, guarded<ndtr>);
+  add({"aten::round.decimals", "aten::special_round"}, guarded<roundDecimals>);
+  add({"aten::special_entr"}, guarded<entr>);
+  add({"aten::where.Scalar", "aten::where.ScalarSelf", "aten::where.ScalarOther"}, guarded<whereScalar>);
+  add({"aten::masked_fill.Tensor"}, guarded<maskedFillTensor>);
+  add({"aten::floor_divide.Scalar"}, guarded<floorDivideScalar>);
+  add({"aten::tanh_backward", "aten::sigmoid_backward", "aten::silu_backward"}, guarded<activationGrad>);
+  add({"aten::logit_backward"}, guarded<logitGrad>);
+  add({"aten::gelu_backward"}, guarded<geluGrad>);
+  add({"aten::threshold_backward"}, guarded<thresholdGrad>);
+  add({"aten::native_dropout_backward"}, guarded<dropoutGrad>);
   add({"aten::lgamma", "aten::digamma", "aten::polygamma", "aten::mvlgamma", "aten::erfinv",
        "aten::i0", "aten::special_i0e", "aten::special_i1", "aten::special_i1e",
        "aten::special_log_ndtr", "aten::special_erfcx", "aten::copysign.Tensor",
        "aten::copysign.Scalar", "aten::signbit", "aten::hypot", "aten::nextafter",
        "aten::igamma", "aten::igammac"},
-      refusedMath);
+      guarded<refusedMath>);
 }
 
 } // namespace ptec::legalize::elementwise

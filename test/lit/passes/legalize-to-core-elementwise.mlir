@@ -432,3 +432,16 @@ func.func @signbit(%x: tensor<4xf32>) -> tensor<4xi1> {
   %a = exir.aten "aten::signbit"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xi1>
   return %a : tensor<4xi1>
 }
+
+// -----
+
+// Saved IR is input too: unranked tensors leave the op alone, for
+// to-out-variants to name; nothing is built from types the op does not have.
+// CHECK-LABEL: func.func @malformed_left_alone
+// CHECK: exir.aten "aten::mish"
+// CHECK: exir.aten "aten::to.dtype"
+func.func @malformed_left_alone(%x: tensor<*xf32>) -> tensor<*xf64> {
+  %a = exir.aten "aten::mish"(%x) {operand_segments = array<i32: 1>} : (tensor<*xf32>) -> tensor<*xf32>
+  %b = exir.aten "aten::to.dtype"(%a) {dtype = f64, operand_segments = array<i32: 1>} : (tensor<*xf32>) -> tensor<*xf64>
+  return %b : tensor<*xf64>
+}
