@@ -140,6 +140,8 @@ LogicalResult softshrink(Legalizer &L) {
   Chain c(L);
   Value x = L.operand("self");
   double l = inDtype(scalarArg(L, "lambd", 0.5), elementType(x));
+  if (l == 0) // x - 0 is x, NaN and -0.0 included (and XNNPACK refuses clamp(x, 0, 0))
+    return L.replace({x});
   Value k = c.op("aten::clamp", {{x}}, {L.f64("min", -l), L.f64("max", l)});
   return c.finish(c.binary("aten::sub.Tensor", x, k));
 }
