@@ -415,6 +415,17 @@ LogicalResult maskedFillTensor(Legalizer &L) {
       c.where(L.operand("mask"), c.cast(L.operand("value"), dt), c.cast(L.operand("self"), dt)));
 }
 
+/// masked_fill.Scalar whose mask broadcasts `self` to a larger shape (its
+/// kernel fills `self`'s shape only): where with the value as a 0-dim tensor.
+LogicalResult maskedFillScalar(Legalizer &L) {
+  Value self = L.operand("self");
+  if (tensorType(self).getShape() == L.resultType().getShape())
+    return success(); // the kernel's case
+  Chain c(L);
+  Type dt = resultDtype(L);
+  return c.finish(c.where(L.operand("mask"), operandAs(c, "value", dt), c.cast(self, dt)));
+}
+
 /// floor_divide(t, number) is div(t, number, rounding_mode='floor').
 LogicalResult floorDivideScalar(Legalizer &L) {
   Chain c(L);
@@ -704,6 +715,7 @@ void addMathLegalizations(LegalizeTable &t) {
   add({"aten::special_entr"}, guarded<entr>);
   add({"aten::where.Scalar", "aten::where.ScalarSelf", "aten::where.ScalarOther"}, guarded<whereScalar>);
   add({"aten::masked_fill.Tensor"}, guarded<maskedFillTensor>);
+  add({"aten::masked_fill.Scalar"}, guarded<maskedFillScalar>);
   add({"aten::floor_divide.Scalar"}, guarded<floorDivideScalar>);
   add({"aten::tanh_backward", "aten::sigmoid_backward", "aten::silu_backward"}, guarded<activationGrad>);
   add({"aten::logit_backward"}, guarded<logitGrad>);

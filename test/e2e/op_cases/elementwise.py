@@ -363,6 +363,8 @@ CASES = [
     case("masked_fill_tensor", lambda x, m, i: (x.masked_fill(m, torch.tensor(2.5)),
                                                  i.masked_fill(m, torch.tensor(7)),
                                                  x.masked_fill(m[0], torch.tensor(-inf)),
+                                                 x[0].masked_fill(m, 3.0), i[:, :1].masked_fill(m, 4),
+                                                 x[0].masked_fill(m, torch.tensor(5.0)),
                                                  inplace(lambda t, u: t.masked_fill_(u, torch.tensor(1.0)))(x, m)),
          lambda: (rnd(3, 4), bools(3, 4), ints(3, 4))),
     case("floor_divide_scalar", lambda x, i: (x // 2, x // -0.75, i // 3, i // -4, i // 2.5,

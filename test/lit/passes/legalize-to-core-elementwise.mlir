@@ -390,6 +390,20 @@ func.func @unary(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf32>, tensor
 
 // -----
 
+// masked_fill.Scalar whose mask broadcasts self to a larger shape is where
+// (its kernel fills self's shape only); the usual case stays.
+// CHECK-LABEL: func.func @masked_fill_broadcast
+// CHECK: %[[V:.*]] = exir.aten "aten::scalar_tensor"() {{{.*}}dtype = f32{{.*}}s = 3.000000e+00 : f64}
+// CHECK: exir.aten "aten::where.self"(%arg1, %[[V]], %arg0) {{.*}} -> tensor<2x4xf32>
+// CHECK: exir.aten "aten::masked_fill.Scalar"(%arg2, %arg1)
+func.func @masked_fill_broadcast(%x: tensor<4xf32>, %m: tensor<2x4xi1>, %y: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %a = exir.aten "aten::masked_fill.Scalar"(%x, %m) {value = 3.0 : f64, operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<2x4xi1>) -> tensor<2x4xf32>
+  %b = exir.aten "aten::masked_fill.Scalar"(%y, %m) {value = 3.0 : f64, operand_segments = array<i32: 1, 1>} : (tensor<2x4xf32>, tensor<2x4xi1>) -> tensor<2x4xf32>
+  return %a, %b : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
 func.func @frac_of_integers(%i: tensor<4xi64>) -> tensor<4xi64> {
   // expected-error @+1 {{'aten::frac' is only defined for floating-point tensors here}}
   %f = exir.aten "aten::frac"(%i) {operand_segments = array<i32: 1>} : (tensor<4xi64>) -> tensor<4xi64>
