@@ -94,6 +94,7 @@ const LegalizeTable &legalizeTable() {
   static const LegalizeTable table = [] {
     LegalizeTable t;
     addCoreLegalizations(t);
+    addElementwiseLegalizations(t);
     addLinearAlgebraLegalizations(t);
     addNormalizationLegalizations(t);
     addOverloadLegalizations(t);

@@ -90,6 +90,7 @@ void addRefusals(LegalizeTable &t, std::initializer_list<const char *> names,
 
 /// The family files' parts (LegalizeToCoreAten.cpp, Legalize*.cpp).
 void addCoreLegalizations(LegalizeTable &t);     // renames, no-ops, driver rules
+void addElementwiseLegalizations(LegalizeTable &t);
 void addLinearAlgebraLegalizations(LegalizeTable &t);
 void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);

@@ -34,6 +34,7 @@ const RuleTable &ruleTable() {
     addLinalgRules(t);
     addFactoryRules(t);
     addCompositeMiscRules(t);
+    addCompositeElementwiseRules(t); // reuses rules added above
     return t;
   }();
   return table;
