@@ -482,9 +482,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const auto *p = static_cast<const fb::_XNNPooling2D *>(node->xnode_union());
     const ValueInfo &in = V[s.in0];
     PTEC_TRY(needRank(in, 4, "input"));
-    // Upstream marks pooling "keep dims" (newer XNNPACK's 0x40): a 4-d
-    // pooling keeps its dims anyway, so that flag is dropped.
-    constexpr uint32_t kFlagKeepDims = 0x40;
+    // Upstream marks pooling "keep dims" (kFlagKeepDims): a 4-d pooling
+    // keeps its dims anyway, so that flag is dropped.
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
     Dims outDims;
     std::string why;
@@ -515,9 +514,9 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const ValueInfo &in = V[s.in0];
     PTEC_TRY(needRank(in, 4, "input"));
     const uint64_t ch = in.dims[3];
-    if (V[s.out].numel != in.dims[0] * ch)
-      return bad(Error::InvalidArgument, "the output " + dimsText(V[s.out].dims) +
-                                             " is not one value per image and channel");
+    // XNNPACK gives the output the rank the keep-dims flag says (upstream's
+    // runtime then refuses an output tensor of another rank).
+    PTEC_TRY(outIs(globalPoolOut(node, in.dims)));
     s.exec = Exec::GlobalPooling;
     s.batch = in.dims[0];
     s.width = in.dims[1] * in.dims[2];

@@ -30,9 +30,8 @@ namespace {
 
 constexpr uint32_t kFlagSamePadding = XNN_FLAG_TENSORFLOW_SAME_PADDING;
 constexpr uint32_t kFlagTransposeWeights = XNN_FLAG_TRANSPOSE_WEIGHTS;
-/// Upstream marks pooling nodes "keep dims" (newer XNNPACK's 0x40); a 4-d
-/// pooling keeps its dims anyway.
-constexpr uint32_t kFlagKeepDims = 0x40;
+// Upstream marks pooling nodes "keep dims" (kFlagKeepDims, XnnFormat.h); a
+// 4-d pooling keeps its dims anyway.
 
 bool isInt8(const ValueInfo &v) { return v.quantized && v.elementSize == 1 && !v.dynamicQuant; }
 bool isFloat(const ValueInfo &v) { return !v.quantized && v.dtype == DT::xnn_datatype_fp32; }
@@ -447,9 +446,7 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     if (in.dims.size() != 4)
       return bad(Error::InvalidArgument, "input " + dimsText(in.dims) + " must have 4 dims");
     const uint64_t ch = in.dims[3];
-    if (res.numel != in.dims[0] * ch)
-      return bad(Error::InvalidArgument, "the output " + dimsText(res.dims) +
-                                             " is not one value per image and channel");
+    PTEC_TRY(outIs(globalPoolOut(node, in.dims)));
     // Our loop: this library's global average pooling rounds ties unlike
     // upstream's newer XNNPACK (XnnQuantizedLoops.cpp).
     s.batch = in.dims[0], s.width = in.dims[1] * in.dims[2];

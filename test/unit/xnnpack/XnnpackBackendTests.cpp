@@ -151,7 +151,7 @@ TEST_CASE("xnnpack runtime: each operator kind", "[xnnpack][runtime]") {
     const uint32_t x = g.addValue({1, 4, 4, 2});
     g.setExternal(x, 0, kFlagExternalInput);
     const uint32_t gap = g.addValue({1, 1, 1, 2}), mp = g.addValue({1, 2, 2, 2});
-    g.addUnary(Kind::XNNGlobalAvgPooling2d, x, gap);
+    g.addGlobalAvgPool(x, gap);
     PoolParams pp;
     pp.poolH = pp.poolW = pp.strideH = pp.strideW = 2;
     g.addPooling(Kind::XNNMaxPooling2d, pp, x, mp);
@@ -271,6 +271,38 @@ TEST_CASE("xnnpack runtime: init refuses what it cannot build, naming the node",
     g.addPooling(kind, pp, x, y);
     return g.finish();
   };
+  SECTION("a global average pooling keeps its rank only with the keep-dims flag") {
+    // XNNPACK drops the pooled dims unless the node says keep-dims (upstream's
+    // runtime then refuses a 4-d output tensor: "Size needs to be equal to the
+    // number of dimensions"), so a flagless node declared 4-d is refused at
+    // init, and a flagless 2-d one or a flagged 4-d one builds.
+    auto gap = [](std::vector<uint64_t> out, bool keep) {
+      GraphWriter g;
+      const uint32_t x = g.addValue({1, 3, 3, 2}), y = g.addValue(out);
+      g.setExternal(x, 0, kFlagExternalInput);
+      g.setExternal(y, 1, kFlagExternalOutput);
+      if (keep)
+        g.addGlobalAvgPool(x, y, 5);
+      else
+        g.addUnary(Kind::XNNGlobalAvgPooling2d, x, y, {}, 5);
+      return g.finish();
+    };
+    hs.init(gap({1, 1, 1, 2}, false), nullptr, {}, Error::InvalidArgument);
+    const std::string m = hs.message;
+    CHECK(m.find("node 0 (XNNGlobalAvgPooling2d, debug handle 5)") != std::string::npos);
+    CHECK(m.find("declared [1, 1, 1, 2], the operator produces [1, 2]") != std::string::npos);
+    hs.init(gap({1, 2}, true), nullptr, {}, Error::InvalidArgument);
+    void *flat = hs.init(gap({1, 2}, false));
+    void *kept = hs.init(gap({1, 1, 1, 2}, true));
+    Buf in({1, 3, 3, 2}, randoms(18, 3)), y2({1, 2}), y4({1, 1, 1, 2});
+    REQUIRE(hs.run(flat, {&in, &y2}) == Error::Ok);
+    REQUIRE(hs.run(kept, {&in, &y4}) == Error::Ok);
+    std::vector<float> want(2, 0.0f);
+    for (size_t i = 0; i < 18; ++i)
+      want[i % 2] += in.data[i] / 9.0f;
+    requireClose(y2.data, want);
+    requireClose(y4.data, want);
+  }
   SECTION("a declared output smaller than what the operator writes") {
     hs.init(pooling(Kind::XNNMaxPooling2d, {1, 4, 4, 2}, {1, 1, 1, 2}), nullptr, {},
             Error::InvalidArgument);
