@@ -450,11 +450,25 @@ TEST_CASE("xnnpack runtime: planned scratch, named data, argument checks",
   }
   SECTION("wrong arguments are InvalidArgument") {
     void *h = hs.init(blob, nullptr, {}, Error::Ok, &named);
-    Buf wrongSize({3, 4}), wrongShapeOk({8}, randoms(8, 23));
+    Buf wrongSize({3, 4}), otherRank({8}, randoms(8, 23)), otherDims({4, 2}, randoms(8, 23));
     CHECK(hs.run(h, {&wrongSize, &out}) == Error::InvalidArgument);
     CHECK(hs.run(h, {&in}) == Error::InvalidArgument);
-    // Same elements, other sizes, contiguous: the same bytes, accepted.
-    REQUIRE(hs.run(h, {&wrongShapeOk, &out}) == Error::Ok);
+    // Same elements at another rank or other sizes: upstream's runtime
+    // reshapes the graph to the tensor's sizes (or, for an output, refuses
+    // another rank), so neither binds as the blob's [2, 4].
+    CHECK(hs.run(h, {&otherRank, &out}) == Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("has rank 1 (sizes [8]), the blob's value has rank 2") !=
+          std::string::npos);
+    CHECK(hs.run(h, {&otherDims, &out}) == Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("not within the bound [2, 4]") != std::string::npos);
+    Buf flatOut({12});
+    CHECK(hs.run(h, {&in, &flatOut}) == Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("has rank 1, the blob's value has rank 2") !=
+          std::string::npos);
+    // An output tensor of the program's: STATIC keeps its shape, and this
+    // call's result is the shape it was declared with.
+    out.t.setDynamism(rt::ShapeDynamism::Static);
+    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
     requireClose(out.data, want);
     rt::EValue notTensor = rt::EValue::fromInt(3);
     std::vector<rt::EValue *> args{&notTensor, &out.ev};
