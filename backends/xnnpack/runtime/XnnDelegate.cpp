@@ -514,9 +514,11 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const ValueInfo &in = V[s.in0];
     PTEC_TRY(needRank(in, 4, "input"));
     const uint64_t ch = in.dims[3];
-    // XNNPACK gives the output the rank the keep-dims flag says (upstream's
-    // runtime then refuses an output tensor of another rank).
-    PTEC_TRY(outIs(globalPoolOut(node, in.dims)));
+    // The declared dims only size the value: XNNPACK gives it the rank the
+    // keep-dims flag says (globalPoolOut), which the first call propagates.
+    if (V[s.out].numel != in.dims[0] * ch)
+      return bad(Error::InvalidArgument, "the output " + dimsText(V[s.out].dims) +
+                                             " is not one value per image and channel");
     s.exec = Exec::GlobalPooling;
     s.batch = in.dims[0];
     s.width = in.dims[1] * in.dims[2];

@@ -446,7 +446,9 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
     if (in.dims.size() != 4)
       return bad(Error::InvalidArgument, "input " + dimsText(in.dims) + " must have 4 dims");
     const uint64_t ch = in.dims[3];
-    PTEC_TRY(outIs(globalPoolOut(node, in.dims)));
+    if (res.numel != in.dims[0] * ch)
+      return bad(Error::InvalidArgument, "the output " + dimsText(res.dims) +
+                                             " is not one value per image and channel");
     // Our loop: this library's global average pooling rounds ties unlike
     // upstream's newer XNNPACK (XnnQuantizedLoops.cpp).
     s.batch = in.dims[0], s.width = in.dims[1] * in.dims[2];
