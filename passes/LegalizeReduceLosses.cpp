@@ -340,18 +340,18 @@ LogicalResult multilabelMarginLoss(Legalizer &L) {
 } // namespace
 
 void addLossRules(LegalizeTable &t) {
-  addLegalizations(t, {"aten::mse_loss"}, mseLoss);
-  addLegalizations(t, {"aten::l1_loss"}, l1Loss);
-  addLegalizations(t, {"aten::smooth_l1_loss", "aten::huber_loss"}, smoothLoss);
-  addLegalizations(t, {"aten::binary_cross_entropy"}, bce);
-  addLegalizations(t, {"aten::binary_cross_entropy_with_logits"}, bceWithLogits);
-  addLegalizations(t, {"aten::kl_div"}, klDiv);
-  addLegalizations(t, {"aten::soft_margin_loss"}, softMarginLoss);
-  addLegalizations(t, {"aten::margin_ranking_loss"}, marginRankingLoss);
-  addLegalizations(t, {"aten::hinge_embedding_loss"}, hingeEmbeddingLoss);
-  addLegalizations(t, {"aten::cosine_embedding_loss"}, cosineEmbeddingLoss);
-  addLegalizations(t, {"aten::poisson_nll_loss"}, poissonNllLoss);
-  addLegalizations(t, {"aten::triplet_margin_loss"}, tripletMarginLoss);
+  addLegalizations(t, {"aten::mse_loss"}, mseLoss, Dynamic::Handled);
+  addLegalizations(t, {"aten::l1_loss"}, l1Loss, Dynamic::Handled);
+  addLegalizations(t, {"aten::smooth_l1_loss", "aten::huber_loss"}, smoothLoss, Dynamic::Handled);
+  addLegalizations(t, {"aten::binary_cross_entropy"}, bce, Dynamic::Handled);
+  addLegalizations(t, {"aten::binary_cross_entropy_with_logits"}, bceWithLogits, Dynamic::Handled);
+  addLegalizations(t, {"aten::kl_div"}, klDiv, Dynamic::Handled);
+  addLegalizations(t, {"aten::soft_margin_loss"}, softMarginLoss, Dynamic::Handled);
+  addLegalizations(t, {"aten::margin_ranking_loss"}, marginRankingLoss, Dynamic::Handled);
+  addLegalizations(t, {"aten::hinge_embedding_loss"}, hingeEmbeddingLoss, Dynamic::Handled);
+  addLegalizations(t, {"aten::cosine_embedding_loss"}, cosineEmbeddingLoss, Dynamic::Handled);
+  addLegalizations(t, {"aten::poisson_nll_loss"}, poissonNllLoss, Dynamic::Handled);
+  addLegalizations(t, {"aten::triplet_margin_loss"}, tripletMarginLoss, Dynamic::Handled);
   addLegalizations(t,
                    {"aten::nll_loss", "aten::nll_loss2d", "aten::nll_loss_nd",
                     "aten::nll_loss_forward", "aten::nll_loss2d_forward"},

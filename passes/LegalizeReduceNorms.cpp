@@ -276,19 +276,22 @@ LogicalResult linalgNorm(Legalizer &L) {
 void addNormRules(LegalizeTable &t) {
   addLegalizations(t, {"aten::group_norm"}, groupNorm);
   addLegalizations(t, {"aten::instance_norm"}, instanceNorm);
-  addLegalizations(t, {"aten::rms_norm", "aten::_fused_rms_norm"}, rmsNorm);
-  addLegalizations(t, {"aten::renorm"}, renorm);
+  // Rules that read no size from static types (elementwise ops, reductions
+  // over dim lists, 0-dim constants) are right on run-time shapes too.
+  addLegalizations(t, {"aten::rms_norm", "aten::_fused_rms_norm"}, rmsNorm, Dynamic::Handled);
+  addLegalizations(t, {"aten::renorm"}, renorm, Dynamic::Handled);
   addLegalizations(t, {"aten::norm_except_dim"}, normExceptDimRule);
   addLegalizations(t, {"aten::_weight_norm", "aten::_weight_norm_interface"}, weightNorm);
-  addLegalizations(t, {"aten::linalg_vector_norm"}, vectorNormRule);
+  addLegalizations(t, {"aten::linalg_vector_norm"}, vectorNormRule, Dynamic::Handled);
   addLegalizations(t,
                    {"aten::norm.Scalar", "aten::norm.ScalarOpt_dim",
                     "aten::norm.ScalarOpt_dim_dtype", "aten::norm.ScalarOpt_dtype",
                     "aten::frobenius_norm.dim"},
-                   normOverload);
+                   normOverload, Dynamic::Handled);
   addLegalizations(t, {"aten::linalg_matrix_norm", "aten::linalg_matrix_norm.str_ord"},
-                   matrixNormRule);
-  addLegalizations(t, {"aten::linalg_norm", "aten::linalg_norm.ord_str"}, linalgNorm);
+                   matrixNormRule, Dynamic::Handled);
+  addLegalizations(t, {"aten::linalg_norm", "aten::linalg_norm.ord_str"}, linalgNorm,
+                   Dynamic::Handled);
 }
 
 } // namespace ptec::legalize::reduce

@@ -614,8 +614,8 @@ FailureOr<AttentionResult> attention(Legalizer &L, Value q, Value k, Value v, Va
 }
 
 void addProductRules(LegalizeTable &t) {
-  addLegalizations(t, {"aten::baddbmm"}, baddbmm);
-  addLegalizations(t, {"aten::addbmm"}, addbmm);
+  addLegalizations(t, {"aten::baddbmm"}, baddbmm, Dynamic::Handled);
+  addLegalizations(t, {"aten::addbmm"}, addbmm, Dynamic::Handled);
   addLegalizations(t, {"aten::addmv"}, addmv);
   addLegalizations(t, {"aten::addr"}, addr);
   addLegalizations(t, {"aten::outer", "aten::ger"}, outerRule);
@@ -635,7 +635,7 @@ void addProductRules(LegalizeTable &t) {
   addLegalizations(t, {"aten::cosine_similarity"}, cosineSimilarity);
   addLegalizations(t, {"aten::pairwise_distance"}, pairwiseDistance);
   addLegalizations(t, {"aten::_euclidean_dist"}, euclideanDist);
-  addLegalizations(t, {"aten::_safe_softmax"}, safeSoftmaxRule);
+  addLegalizations(t, {"aten::_safe_softmax"}, safeSoftmaxRule, Dynamic::Handled);
   addLegalizations(t,
                    {"aten::_scaled_dot_product_attention_math",
                     "aten::_scaled_dot_product_flash_attention_for_cpu"},

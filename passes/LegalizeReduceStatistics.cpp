@@ -377,13 +377,13 @@ void addStatisticsRules(LegalizeTable &t) {
                    {"aten::var", "aten::std", "aten::std.dim", "aten::std.correction",
                     "aten::var_mean", "aten::var_mean.dim", "aten::std_mean",
                     "aten::std_mean.dim", "aten::std_mean.correction"},
-                   varStd);
-  addLegalizations(t, {"aten::logsumexp", "aten::special_logsumexp"}, logsumexpRule);
-  addLegalizations(t, {"aten::nansum"}, nansum);
-  addLegalizations(t, {"aten::nanmean"}, nanmean);
-  addLegalizations(t, {"aten::count_nonzero", "aten::count_nonzero.dim_IntList"}, countNonzero);
-  addLegalizations(t, {"aten::all", "aten::all.dim", "aten::all.dims"}, all);
-  addLegalizations(t, {"aten::aminmax"}, aminmax);
+                   varStd, Dynamic::Handled);
+  addLegalizations(t, {"aten::logsumexp", "aten::special_logsumexp"}, logsumexpRule, Dynamic::Handled);
+  addLegalizations(t, {"aten::nansum"}, nansum, Dynamic::Handled);
+  addLegalizations(t, {"aten::nanmean"}, nanmean, Dynamic::Handled);
+  addLegalizations(t, {"aten::count_nonzero", "aten::count_nonzero.dim_IntList"}, countNonzero, Dynamic::Handled);
+  addLegalizations(t, {"aten::all", "aten::all.dim", "aten::all.dims"}, all, Dynamic::Handled);
+  addLegalizations(t, {"aten::aminmax"}, aminmax, Dynamic::Handled);
   addLegalizations(t, {"aten::cumprod"}, cumprod);
   addLegalizations(t, {"aten::logcumsumexp"}, logcumsumexp);
   addLegalizations(t, {"aten::cummax", "aten::cummin"}, cumExtreme);

@@ -296,6 +296,25 @@ def sdpa_variants(q, k, v, m):
             A._safe_softmax(m.masked_fill(m < 0, float("-inf")), -1))
 
 
+class DynamicBatch(torch.nn.Module):
+    """The rules that decompose on run-time shapes (no sizes from static types)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = torch.nn.RMSNorm(6)
+
+    def forward(self, x, b, c):
+        return (self.norm(x), torch.std(x, -1), torch.linalg.vector_norm(x, dim=-1),
+                torch.logsumexp(x, -1), torch.nansum(x, 1), torch.all(x > -2, -1),
+                torch.baddbmm(c, x, b, alpha=0.5), A.mse_loss(x, x * 0.5, 0),
+                F.binary_cross_entropy_with_logits(x, torch.sigmoid(x), reduction="none"))
+
+
+def dynamic_batch():
+    batch = torch.export.Dim("batch", min=2, max=16)
+    return {"x": {0: batch}, "b": {0: batch}, "c": None}
+
+
 class MhaKeyPadding(torch.nn.Module):
     """torchvision-style MultiheadAttention with a key padding mask: baddbmm."""
 
@@ -473,12 +492,14 @@ CASES = [
             ~m, float("-inf")))),
         lambda: (randn(1, 2, 4, 4), randn(1, 2, 6, 4), randn(1, 2, 6, 3),
                  torch.tensor([[True] * 6, [False] * 6, [True, False] * 3, [False] * 5 + [True]]))),
-    fn_case("sdpa_gqa", sdpa_gqa, lambda: (randn(1, 4, 5, 8), randn(1, 2, 5, 8),
+    fn_case("sdpa_gqa", sdpa_gqa, lambda: (randn(1, 6, 5, 8), randn(1, 2, 5, 8),
                                            randn(1, 2, 5, 8), torch.rand(5, 5) > 0.2)),
     fn_case("sdpa_variants", sdpa_variants,
             lambda: (randn(1, 2, 3, 4), randn(1, 2, 5, 4), randn(1, 2, 5, 4), randn(1, 2, 3, 5))),
     Case("mha_key_padding", MhaKeyPadding,
          lambda: (randn(2, 5, 8), torch.tensor([[False] * 4 + [True], [False] * 5]))),
+    Case("dynamic_batch", DynamicBatch, lambda: (randn(5, 3, 6), randn(5, 6, 2), randn(3, 2)),
+         dynamic_shapes=dynamic_batch()),
     # ---- losses
     *loss_cases("pointwise_losses", pointwise_losses, pointwise_inputs),
     *loss_cases("margin_losses", margin_losses, margin_inputs),
