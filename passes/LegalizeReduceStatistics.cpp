@@ -370,6 +370,87 @@ LogicalResult corrcoef(Legalizer &L) {
   return e.done({e.op("aten::clamp", {c}, {L.f64("min", -1.0), L.f64("max", 1.0)})});
 }
 
+
+//===----------------------------------------------------------------------===//
+// Quantiles
+//===----------------------------------------------------------------------===//
+
+/// quantile / nanquantile (ATen's Sorting.cpp): the slice sorted (topk with
+/// k = n, ascending; NaNs sorted last as +inf and their result restored to
+/// NaN afterwards), ranks q * (count - 1), the values at floor/ceil of the
+/// ranks gathered and interpolated as `interpolation` says.
+LogicalResult quantile(Legalizer &L) {
+  Emit e(L);
+  Value x = L.operand("self"), qTensor = L.operand("q");
+  bool ignoreNan = L.op.getOpName().starts_with("aten::nanquantile");
+  std::string mode = strArg(L.op, "interpolation").value_or("linear");
+  if (mode != "linear" && mode != "lower" && mode != "higher" && mode != "midpoint" &&
+      mode != "nearest")
+    return L.refuse("with interpolation '" + mode + "' is not valid");
+  Type t = dtypeOf(x), i64 = L.b.getI64Type();
+  Attribute dimAttr = L.op->getAttr("dim");
+  bool hasDim = dimAttr && !llvm::isa<exir::NoneAttr>(dimAttr);
+  Value v;
+  if (!hasDim || rankOf(x) == 0)
+    v = e.view(x, {tensorType(x).getNumElements()});
+  else
+    v = e.moveToEnd(x, wrapDim(intArg(L.op, "dim", 0), rankOf(x)));
+  if (e.failed)
+    return failure();
+  int64_t n = shapeOf(v).back();
+  if (n == 0)
+    return L.refuse("of an empty tensor is not valid (PyTorch refuses it)");
+  if (qTensor && rankOf(qTensor) > 1)
+    return L.refuse("needs a 0-dim or 1-dim q");
+  SmallVector<int64_t> rows(shapeOf(v).drop_back());
+  int64_t nq = qTensor && rankOf(qTensor) == 1 ? shapeOf(qTensor)[0] : 1;
+  Value nan = e.unary("aten::isnan", v);
+  Value filled = e.op("aten::masked_fill.Scalar", {v, nan}, {L.f64("value", INFINITY)});
+  SmallVector<Value> sorted = e.all("aten::topk", {filled},
+                                    {L.i64("k", n), L.i64("dim", -1), L.boolean("largest", false),
+                                     L.boolean("sorted", true)});
+  if (e.failed)
+    return failure();
+  Value nanCount = e.sum(e.cast(nan, t), {rankOf(v) - 1}, true);
+  Value count = ignoreNan ? e.rsubS(nanCount, static_cast<double>(n)) : e.scalar(n, t);
+  Value q = qTensor ? e.view(e.cast(qTensor, t), {nq}) : e.full({1}, *scalarArg(L.op, "q"), t);
+  SmallVector<int64_t> rankShape(rows);
+  rankShape.push_back(nq);
+  Value ranks = e.expand(e.mul(q, e.subS(count, 1)), rankShape);
+  ranks = e.clampMin(ranks, 0.0);
+  if (mode == "lower")
+    ranks = e.unary("aten::floor", ranks);
+  else if (mode == "higher")
+    ranks = e.unary("aten::ceil", ranks);
+  else if (mode == "nearest")
+    ranks = e.unary("aten::round", ranks);
+  Value lo = e.unary("aten::floor", ranks);
+  Value r = e.op("aten::gather", {sorted[0], e.cast(lo, i64)}, {L.i64("dim", -1)});
+  if (mode == "linear" || mode == "midpoint") {
+    Value hi = e.op("aten::gather", {sorted[0], e.cast(e.unary("aten::ceil", ranks), i64)},
+                    {L.i64("dim", -1)});
+    // torch.lerp: a + w (b - a) below w = 0.5, b - (b - a)(1 - w) from there.
+    Value w = mode == "midpoint" ? e.full(rankShape, 0.5, t) : e.sub(ranks, lo);
+    Value d = e.sub(hi, r);
+    Value below = e.add(r, e.mul(w, d)), above = e.sub(hi, e.mul(d, e.rsubS(w, 1.0)));
+    r = e.where(e.cmpS("aten::lt.Scalar", e.unary("aten::abs", w), 0.5), below, above);
+  }
+  // NaN where PyTorch's sort would have picked a NaN: any NaN (quantile) or
+  // only NaNs (nanquantile).
+  Value toNan = ignoreNan ? e.cmpS("aten::eq.Scalar", count, 0)
+                          : e.cmpS("aten::gt.Scalar", nanCount, 0);
+  r = e.op("aten::masked_fill.Scalar", {r, toNan}, {L.f64("value", NAN)});
+  // [rows..., Q] -> [Q, rows...] -> the declared shape (keepdim 1s, no Q for
+  // a 0-dim q).
+  if (qTensor && rankOf(qTensor) == 1 && !rows.empty()) {
+    SmallVector<int64_t> perm = {static_cast<int64_t>(rows.size())};
+    for (int64_t i = 0, m = rows.size(); i < m; ++i)
+      perm.push_back(i);
+    r = e.permute(r, perm);
+  }
+  return e.done({e.view(r, L.resultType().getShape())});
+}
+
 } // namespace
 
 void addStatisticsRules(LegalizeTable &t) {
@@ -395,6 +476,10 @@ void addStatisticsRules(LegalizeTable &t) {
                    trapezoid);
   addLegalizations(t, {"aten::cov"}, cov);
   addLegalizations(t, {"aten::corrcoef"}, corrcoef);
+  addLegalizations(t,
+                   {"aten::quantile", "aten::quantile.scalar", "aten::nanquantile",
+                    "aten::nanquantile.scalar"},
+                   quantile);
 }
 
 } // namespace ptec::legalize::reduce

@@ -190,6 +190,18 @@ def integration(y, x, yi):
             torch.trapezoid(y[:, :0]))
 
 
+def quantiles(x, q):
+    return (torch.quantile(x, 0.3), torch.quantile(x, 0.5, dim=1),
+            torch.quantile(x, q, dim=-1, keepdim=True), torch.quantile(x, q),
+            torch.quantile(x, 0.25, dim=0, interpolation="lower"),
+            torch.quantile(x, q, dim=1, interpolation="higher"),
+            torch.quantile(x, 0.3, dim=1, interpolation="midpoint"),
+            torch.quantile(x, q, dim=1, interpolation="nearest"),
+            torch.quantile(x, q[1], dim=1, keepdim=True),
+            torch.nanquantile(x, 0.4, dim=1), torch.nanquantile(x, q, dim=0),
+            torch.nanquantile(x, q, interpolation="nearest"))
+
+
 def add_mm(s3, b1, b2, s2, m, v, r1, r2):
     return (torch.baddbmm(s3, b1, b2), torch.baddbmm(s3, b1, b2, beta=0.5, alpha=2),
             torch.baddbmm(s3[0], b1, b2, beta=0.0), torch.addbmm(s2, b1, b2),
@@ -452,6 +464,11 @@ CASES = [
     fn_case("diff", diffs, lambda: (randn(3, 5, 4), randn(3, 2, 4), ints(3, 5, 4, dtype=torch.int32))),
     fn_case("integration", integration,
             lambda: (randn(3, 5), torch.rand(5).cumsum(0), ints(3, 5, dtype=torch.int32))),
+    fn_case("quantile", quantiles, lambda: (randn(3, 7), torch.tensor([0.0, 0.3, 0.5, 1.0]))),
+    fn_case("quantile_nan", quantiles,
+            lambda: (torch.tensor([[1.0, float("nan"), 3.0, -1.0, 2.0, 0.5, 4.0],
+                                   [float("nan")] * 7, [5.0, 4.0, 3.0, 2.0, 1.0, 0.0, -1.0]]),
+                     torch.tensor([0.0, 0.25, 0.5, 1.0])), backends=["portable"], why=SPECIALS),
     # ---- products
     fn_case("add_mm", add_mm, lambda: (randn(2, 3, 5), randn(2, 3, 4), randn(2, 4, 5),
                                        randn(3, 5), randn(3, 5), randn(5), randn(3),
