@@ -190,6 +190,13 @@ def integration(y, x, yi):
             torch.trapezoid(y[:, :0]))
 
 
+def mean_sum_dtypes(x, i, b):
+    return (torch.mean(x, dtype=torch.float64), torch.mean(x, 1, dtype=torch.float64),
+            torch.sum(x, dtype=torch.float64), torch.sum(i), torch.sum(i, 1, keepdim=True),
+            torch.sum(b), torch.sum(b, 0), torch.sum(i, dtype=torch.float32),
+            torch.sum(x, (0, 1)), torch.mean(x, ()), torch.sum(i, dim=-1, dtype=torch.int64))
+
+
 def quantiles(x, q):
     return (torch.quantile(x, 0.3), torch.quantile(x, 0.5, dim=1),
             torch.quantile(x, q, dim=-1, keepdim=True), torch.quantile(x, q),
@@ -464,6 +471,8 @@ CASES = [
     fn_case("diff", diffs, lambda: (randn(3, 5, 4), randn(3, 2, 4), ints(3, 5, 4, dtype=torch.int32))),
     fn_case("integration", integration,
             lambda: (randn(3, 5), torch.rand(5).cumsum(0), ints(3, 5, dtype=torch.int32))),
+    fn_case("mean_sum_dtypes", mean_sum_dtypes,
+            lambda: (randn(3, 4), ints(3, 4, dtype=torch.int32), torch.rand(3, 4) > 0.5)),
     fn_case("quantile", quantiles, lambda: (randn(3, 7), torch.tensor([0.0, 0.3, 0.5, 1.0]))),
     fn_case("quantile_nan", quantiles,
             lambda: (torch.tensor([[1.0, float("nan"), 3.0, -1.0, 2.0, 0.5, 4.0],
