@@ -287,6 +287,7 @@ void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
 void addCompositeReduceRules(RuleTable &t);
+void addCompositeLossRules(RuleTable &t); // called by addCompositeReduceRules
 
 /// Adds `fn` under every name in `names` ("aten::" is implied when a name
 /// has no namespace).
