@@ -52,6 +52,9 @@ LogicalResult baddbmm(Legalizer &L) {
                         L.resultType().getElementType())});
 }
 
+/// addbmm: the batch products summed over the batch. (ATen's CPU loop
+/// accumulates one addmm per batch; the sums round differently, by a few
+/// ulps of the largest partial sum.)
 LogicalResult addbmm(Legalizer &L) {
   Emit e(L);
   Value p = e.sum(e.bmm(L.operand("batch1"), L.operand("batch2")), {0}, false,
@@ -124,6 +127,18 @@ Value tensordot(Emit &e, Value a, Value b, ArrayRef<int64_t> da, ArrayRef<int64_
     return {};
   a = e.cast(a, rt);
   b = e.cast(b, rt);
+  // A contracted dim of size 1 against a larger one: the larger side is
+  // summed first (keepdim), as ATen's tensordot does.
+  for (auto [x, y] : llvm::zip(da, db)) {
+    if (e.failed || shapeOf(a)[x] == shapeOf(b)[y])
+      continue;
+    if (shapeOf(b)[y] == 1)
+      a = e.sum(a, {x}, true, rt);
+    else
+      b = e.sum(b, {y}, true, rt);
+  }
+  if (e.failed)
+    return {};
   SmallVector<int64_t> permA, permB, shape;
   int64_t m = 1, n = 1, k = 1;
   for (int64_t i = 0; i < rankOf(a); ++i)

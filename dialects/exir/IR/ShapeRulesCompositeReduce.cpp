@@ -407,8 +407,9 @@ LogicalResult tensordot(RuleContext &c) {
     return failure();
   if (da.size() != db.size())
     return c.fail("dims_self and dims_other must have the same length");
+  // A size-1 dim contracts with any size (PyTorch sums the other side).
   for (auto [x, y] : llvm::zip(da, db))
-    if (a.getDimSize(x) != b.getDimSize(y))
+    if (a.getDimSize(x) != b.getDimSize(y) && a.getDimSize(x) != 1 && b.getDimSize(y) != 1)
       return c.fail("contracted dims " + llvm::Twine(x) + " of 'self' " + describe(a) +
                     " and " + llvm::Twine(y) + " of 'other' " + describe(b) + " differ");
   Shape shape;

@@ -222,7 +222,8 @@ def vec_products(a, b, m, t3, t4):
             torch.vdot(a, b[:4]), torch.mv(m, b), torch.inner(t3, m),
             torch.inner(a, a), torch.inner(torch.tensor(2.0), m),
             torch.tensordot(t3, t4, dims=2), torch.tensordot(t3, t4, dims=([2, 1], [1, 0])),
-            torch.tensordot(m, m, dims=0), torch.kron(m, t3), torch.kron(a, b),
+            torch.tensordot(m, m, dims=0), torch.tensordot(t3[:1], t4, dims=([0, 1], [2, 0])),
+            torch.kron(m, t3), torch.kron(a, b),
             torch.linalg.vecdot(t3, t3[0], dim=-1), torch.linalg.vecdot(a, a))
 
 
