@@ -397,11 +397,13 @@ LogicalResult einsum(Legalizer &L) {
   SmallVector<int> output;
   if (failed(parseEinsum(e, *eq, operands, terms, output)))
     return failure();
-  // Each label's size: the largest over the operands (1s broadcast).
-  SmallVector<int64_t> sizes(kEllipsisBase + 64, 1);
+  // Each label's size: its size where it is not 1 (1s broadcast; a size 0
+  // stays 0).
+  SmallVector<int64_t> sizes(kEllipsisBase + 64, -1);
   for (const Term &t : terms)
     for (auto [i, l] : llvm::enumerate(t.labels))
-      sizes[l] = std::max(sizes[l], shapeOf(t.v)[i]);
+      if (sizes[l] == -1 || sizes[l] == 1)
+        sizes[l] = shapeOf(t.v)[i];
   auto inOutput = [&](int l) { return llvm::is_contained(output, l); };
   // Labels needed after operand i: the output's and later operands'.
   auto neededAfter = [&](size_t i, int l) {

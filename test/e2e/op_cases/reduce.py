@@ -197,6 +197,28 @@ def mean_sum_dtypes(x, i, b):
             torch.sum(x, (0, 1)), torch.mean(x, ()), torch.sum(i, dim=-1, dtype=torch.int64))
 
 
+def in_place(s, a, b, v, m, x):
+    y = s.clone()
+    y.baddbmm_(a, b, alpha=0.5)
+    z = s[0].clone()
+    z.addbmm_(a, b)
+    w = v.clone()
+    w.addmv_(m, v, beta=2)
+    r = m.clone()
+    r.addr_(v, v, alpha=-1)
+    q = x.clone()
+    q.renorm_(2, 0, 1.0)
+    c = x.clone()
+    c.cumprod_(1)
+    return y, z, w, r, q, c
+
+
+def empties(x, e):
+    return (torch.cumprod(e, 1), torch.logsumexp(e, 0), torch.nansum(e, 1), torch.std(x, 1),
+            torch.diff(e, dim=1), torch.linalg.vector_norm(e, dim=0), torch.all(e, 1),
+            torch.einsum("ij,jk->ik", x, e.t()))
+
+
 def quantiles(x, q):
     return (torch.quantile(x, 0.3), torch.quantile(x, 0.5, dim=1),
             torch.quantile(x, q, dim=-1, keepdim=True), torch.quantile(x, q),
@@ -474,6 +496,9 @@ CASES = [
             lambda: (randn(3, 5), torch.rand(5).cumsum(0), ints(3, 5, dtype=torch.int32))),
     fn_case("mean_sum_dtypes", mean_sum_dtypes,
             lambda: (randn(3, 4), ints(3, 4, dtype=torch.int32), torch.rand(3, 4) > 0.5)),
+    fn_case("in_place", in_place, lambda: (randn(2, 3, 5), randn(2, 3, 4), randn(2, 4, 5),
+                                           randn(5), randn(5, 5), randn(3, 4))),
+    fn_case("empty_inputs", empties, lambda: (randn(3, 4), randn(0, 4))),
     fn_case("quantile", quantiles, lambda: (randn(3, 7), torch.tensor([0.0, 0.3, 0.5, 1.0]))),
     fn_case("quantile_nan", quantiles,
             lambda: (torch.tensor([[1.0, float("nan"), 3.0, -1.0, 2.0, 0.5, 4.0],
