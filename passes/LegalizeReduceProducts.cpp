@@ -247,8 +247,9 @@ LogicalResult cross(Legalizer &L) {
   int64_t d = -1;
   Attribute dimAttr = L.op->getAttr("dim");
   if (L.op.getOpName() == "aten::cross" && (!dimAttr || llvm::isa<exir::NoneAttr>(dimAttr))) {
-    for (int64_t i = 0, n = shape.size(); i < n && d < 0; ++i)
-      if (shape[i] == 3)
+    // The first dim of size 3 of 'self' (before broadcasting), as PyTorch.
+    for (int64_t i = 0, n = rankOf(a); i < n && d < 0; ++i)
+      if (shapeOf(a)[i] == 3)
         d = i;
   } else {
     d = wrapDim(intArg(L.op, "dim", -1), shape.size());

@@ -563,11 +563,12 @@ LogicalResult cross(RuleContext &c) {
     return failure();
   int64_t d = -1;
   if (c.isNone("dim")) {
-    for (int64_t i = 0, e = shape.size(); i < e && d < 0; ++i)
-      if (shape[i] == 3)
+    // PyTorch takes the first dim of size 3 of 'self' (before broadcasting).
+    for (int64_t i = 0, e = a.getRank(); i < e && d < 0; ++i)
+      if (a.getDimSize(i) == 3)
         d = i;
     if (d < 0)
-      return c.fail("no dim of size 3 in " + describeShape(shape));
+      return c.fail("no dim of size 3 in 'self' " + describe(a));
   } else if (failed(c.dimArg("dim", shape.size(), d))) {
     return failure();
   }

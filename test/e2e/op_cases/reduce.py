@@ -264,7 +264,7 @@ def chain_products(a, b, c, v):
 def crosses(a, b, ai, bi):
     return (torch.linalg.cross(a, b), torch.cross(a, b, dim=1),
             torch.linalg.cross(a[:, :1], b), torch.cross(a.transpose(1, 2)[0], b.transpose(1, 2)[0]),
-            torch.linalg.cross(ai, bi))
+            torch.linalg.cross(ai, bi), torch.cross(a[0, :1], b[0]))
 
 
 # (equation, operand builder over the case inputs a[3,4] b[4,5] c[2,3,4] s[4,4] v[4] w[3]
