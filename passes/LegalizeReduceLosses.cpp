@@ -332,9 +332,41 @@ LogicalResult multiMarginLoss(Legalizer &L) {
   return e.done({r});
 }
 
+/// multilabel_margin_loss (ATen's MultiLabelMarginCriterion): each row's
+/// targets are its entries before the first -1; the loss sums
+/// max(0, 1 - x[t] + x[j]) over those targets t (duplicates counted) and the
+/// classes j that are not targets, over C. As masks: valid[k] (no -1 up to k),
+/// is_target[j] (some valid k names j), and an [N, C, C] sum.
 LogicalResult multilabelMarginLoss(Legalizer &L) {
-  return L.refuse("is not supported: its targets end at the first -1 in each row, a "
-                  "data-dependent length that core ATen ops cannot express without loops");
+  Emit e(L);
+  Value x = L.operand("self"), target = L.operand("target");
+  Type t = dtypeOf(x), i64 = L.b.getI64Type();
+  int64_t c = rankOf(x) ? shapeOf(x).back() : 1;
+  int64_t n = tensorType(x).getNumElements() / std::max<int64_t>(c, 1);
+  Value x2 = e.view(x, {n, c});
+  Value t2 = e.view(e.cast(target, i64), {n, c});
+  Value ends = e.op("aten::cumsum", {e.cast(e.cmpS("aten::lt.Scalar", t2, 0), i64)},
+                    {L.i64("dim", 1)});
+  Value valid = e.cmpS("aten::eq.Scalar", ends, 0);                 // [n, k]
+  Value classes = e.op("aten::arange", {}, {L.i64("end", c), L.dtype("dtype", i64)});
+  Value names = e.op("aten::logical_and",                            // [n, k, j]
+                     {e.op("aten::eq.Tensor", {e.unsqueeze(t2, 2), classes}),
+                      e.unsqueeze(valid, 2)});
+  Value isTarget = e.op("aten::any.dim", {names}, {L.i64("dim", 1), L.boolean("keepdim", false)});
+  Value safe = e.where(valid, t2, e.scalar(0, i64));
+  Value xt = e.op("aten::gather", {x2, safe}, {L.i64("dim", 1)});   // [n, k]
+  Value z = e.clampMin(e.add(e.rsubS(e.unsqueeze(xt, 2), 1.0), e.unsqueeze(x2, 1)), 0.0);
+  Value counted = e.op("aten::logical_and",
+                       {e.unsqueeze(valid, 2),
+                        e.unsqueeze(e.unary("aten::logical_not", isTarget), 1)});
+  Value perRow = e.divF(e.sum(e.where(counted, z, e.scalar(0, t)), {1, 2}, false),
+                        static_cast<double>(c));                    // [n]
+  int64_t reduction = reductionArg(L);
+  Value loss = reduction == 0 ? e.view(perRow, L.resultType().getShape())
+                              : applyReduction(e, perRow, reduction);
+  if (L.op->getNumResults() == 2)
+    return e.done({loss, e.view(e.cast(isTarget, t), shapeOf(x))});
+  return e.done({loss});
 }
 
 } // namespace

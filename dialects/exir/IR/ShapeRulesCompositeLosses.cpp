@@ -120,7 +120,9 @@ LogicalResult marginLoss(RuleContext &c) {
   if (failed(c.require("self", self)) || failed(checkReduction(c)) ||
       failed(c.requireRank("self", self, 0, 2)))
     return failure();
-  Shape none = self.getRank() == 2 ? Shape{self.getDimSize(0)} : Shape{};
+  // 'none' of a 0- or 1-dim input: [1] in PyTorch's meta functions (what
+  // torch.export declares), although eager returns a 0-dim tensor.
+  Shape none = self.getRank() == 2 ? Shape{self.getDimSize(0)} : Shape{1};
   c.produce(reductionOf(c) == 0 ? none : Shape{}, self.getElementType());
   if (c.getOp().getOpName().contains("_forward"))
     c.produce(self.getShape(), self.getElementType());

@@ -556,7 +556,10 @@ CASES = [
     *loss_cases("pointwise_losses", pointwise_losses, pointwise_inputs),
     *loss_cases("margin_losses", margin_losses, margin_inputs),
     *loss_cases("class_losses", class_losses, class_inputs),
-    fn_case("multilabel_margin_refused", lambda x, y: F.multilabel_margin_loss(x, y),
-            lambda: (randn(2, 4), torch.tensor([[1, 2, -1, 0], [0, -1, 0, 0]])),
-            refused=r"multilabel_margin_loss.*data-dependent"),
+    fn_case("multilabel_margin", lambda x, y, v, w: (
+        F.multilabel_margin_loss(x, y), F.multilabel_margin_loss(x, y, reduction="none"),
+        F.multilabel_margin_loss(x, y, reduction="sum"), F.multilabel_margin_loss(v, w),
+        *A.multilabel_margin_loss_forward(x, y, 1)),
+        lambda: (randn(3, 4), torch.tensor([[1, 2, -1, 0], [0, -1, 0, 0], [3, 3, 1, 2]]), randn(4),
+                 torch.tensor([2, 0, -1, 1])), backends=["portable"], why=ZERO_DIM),
 ]

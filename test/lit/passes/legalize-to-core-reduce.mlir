@@ -413,8 +413,15 @@ func.func @matrix_power_negative(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
 
 // -----
 
+// multilabel_margin_loss: targets up to the first -1 (a cumsum of t < 0 that
+// is still 0), is_target from an any over [N, k, j].
+// CHECK-LABEL: func.func @multilabel_margin
+// CHECK: %[[NEG:.*]] = exir.aten "aten::lt.Scalar"
+// CHECK: exir.aten "aten::cumsum"
+// CHECK: exir.aten "aten::any.dim"{{.*}}dim = 1 : i64
+// CHECK: exir.aten "aten::gather"
+// CHECK-NOT: aten::multilabel_margin_loss
 func.func @multilabel_margin(%x: tensor<2x4xf32>, %t: tensor<2x4xi64>) -> tensor<f32> {
-  // expected-error @+1 {{'aten::multilabel_margin_loss' is not supported: its targets end at the first -1 in each row}}
   %y = exir.aten "aten::multilabel_margin_loss"(%x, %t) {reduction = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x4xf32>, tensor<2x4xi64>) -> tensor<f32>
   return %y : tensor<f32>
 }
