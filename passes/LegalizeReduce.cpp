@@ -36,21 +36,6 @@ Value Emit::op(StringRef name, ArrayRef<Value> tensors, ArrayRef<NamedAttribute>
   return *r;
 }
 
-Value Emit::typed(StringRef name, Type type, ArrayRef<Value> tensors,
-                  ArrayRef<NamedAttribute> attrs) {
-  if (failed)
-    return {};
-  SmallVector<Operands> args;
-  for (Value v : tensors)
-    args.push_back(v ? Operands{v} : Operands{});
-  FailureOr<Value> r = L.make(name, type, args, attrs);
-  if (::mlir::failed(r)) {
-    failed = true;
-    return {};
-  }
-  return *r;
-}
-
 SmallVector<Value> Emit::all(StringRef name, ArrayRef<Value> tensors,
                              ArrayRef<NamedAttribute> attrs) {
   if (failed)

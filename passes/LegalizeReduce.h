@@ -29,9 +29,6 @@ public:
   /// Op `name`, one Value (or null: None) per tensor argument, result type
   /// from its shape rule.
   Value op(StringRef name, ArrayRef<Value> tensors, ArrayRef<NamedAttribute> attrs = {});
-  /// The same with an explicit result type.
-  Value typed(StringRef name, Type type, ArrayRef<Value> tensors,
-              ArrayRef<NamedAttribute> attrs = {});
   /// Every result of op `name`.
   SmallVector<Value> all(StringRef name, ArrayRef<Value> tensors,
                          ArrayRef<NamedAttribute> attrs = {});
