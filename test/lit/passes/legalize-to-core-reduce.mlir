@@ -227,6 +227,25 @@ func.func @trace(%x: tensor<3x3xi32>) -> tensor<i64> {
 
 // -----
 
+// cov (no weights): centred rows times their transpose over N - correction;
+// corrcoef divides by the standard deviations and clamps to [-1, 1].
+// CHECK-LABEL: func.func @cov
+// CHECK: %[[M:.*]] = exir.aten "aten::mean.dim"(%arg0) {dim = array<i64: 1>, {{.*}}keepdim = true
+// CHECK: %[[C:.*]] = exir.aten "aten::sub.Tensor"(%arg0, %[[M]])
+// CHECK: %[[T:.*]] = exir.aten "aten::permute_copy"(%[[C]])
+// CHECK: %[[P:.*]] = exir.aten "aten::mm"(%[[C]], %[[T]])
+// CHECK: %[[N:.*]] = exir.aten "aten::full"() {{{.*}}fill_value = 4.000000e+00 : f64
+// CHECK: exir.aten "aten::div.Tensor"(%[[P]], %[[N]])
+// CHECK: exir.aten "aten::diagonal_copy"
+// CHECK: exir.aten "aten::clamp"{{.*}}max = 1.000000e+00 : f64, min = -1.000000e+00 : f64
+func.func @cov(%x: tensor<3x5xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>) {
+  %c = exir.aten "aten::cov"(%x) {correction = 1 : i64, operand_segments = array<i32: 1, 0, 0>} : (tensor<3x5xf32>) -> tensor<3x3xf32>
+  %r = exir.aten "aten::corrcoef"(%x) {operand_segments = array<i32: 1>} : (tensor<3x5xf32>) -> tensor<3x3xf32>
+  return %c, %r : tensor<3x3xf32>, tensor<3x3xf32>
+}
+
+// -----
+
 // baddbmm: bmm, then alpha * product + beta * self.
 // CHECK-LABEL: func.func @baddbmm
 // CHECK: %[[P:.*]] = exir.aten "aten::bmm"(%arg1, %arg2)
