@@ -100,6 +100,7 @@ const LegalizeTable &legalizeTable() {
     addOverloadLegalizations(t);
     addViewLegalizations(t);
     addMiscLegalizations(t);
+    addReduceLegalizations(t);
     return t;
   }();
   return table;

@@ -96,6 +96,7 @@ void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);
 void addViewLegalizations(LegalizeTable &t);
 void addMiscLegalizations(LegalizeTable &t);
+void addReduceLegalizations(LegalizeTable &t);
 
 /// Every rule, built once.
 const LegalizeTable &legalizeTable();

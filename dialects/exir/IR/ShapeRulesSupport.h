@@ -286,6 +286,8 @@ void addNNRules(RuleTable &t);
 void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
+void addCompositeReduceRules(RuleTable &t);
+void addCompositeLossRules(RuleTable &t); // called by addCompositeReduceRules
 void addCompositeMiscRules(RuleTable &t);
 void addCompositeElementwiseRules(RuleTable &t); // after the others: reuses their rules
 
