@@ -250,11 +250,19 @@ LogicalResult Legalizer::sdpa() {
 }
 
 LogicalResult Legalizer::softmax(StringRef target) {
-  if (auto dt = op->getAttrOfType<TypeAttr>("dtype"))
-    if (dt.getValue() != getElementTypeOrSelf(op->getResult(0).getType()))
-      return emitError(loc, "softmax with a dtype conversion is not supported");
+  // With `dtype`, PyTorch converts the input first and computes in that dtype.
+  Value self = operandOf(op, "self");
+  Type want = getElementTypeOrSelf(op->getResult(0).getType());
+  if (tensorType(self).getElementType() != want) {
+    FailureOr<Value> converted =
+        make("aten::_to_copy", withShape(tensorType(self), tensorType(self).getShape()).clone(want),
+             {{self}}, {attr("dtype", TypeAttr::get(want))});
+    if (failed(converted))
+      return failure();
+    self = *converted;
+  }
   return replaceWith(make(target, op->getResult(0).getType(),
-                          {{operandOf(op, "self")}},
+                          {{self}},
                           {i64("dim", intArg(op, "dim", -1)),
                            attr("half_to_float", b.getBoolAttr(false))}));
 }

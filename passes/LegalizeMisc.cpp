@@ -74,27 +74,41 @@ double scalarArg(exir::AtenOp op, StringRef name, double dflt) {
   return dflt;
 }
 
+/// A bound of linspace/logspace as a 0-dim tensor of element type `t`: the
+/// tensor argument (viewed 0-dim, converted) or the scalar one.
+FailureOr<Value> boundOf(Legalizer &L, StringRef name, Type t) {
+  if (Value v = L.operand(name)) {
+    FailureOr<Value> scalar = L.view(v, {});
+    if (failed(scalar))
+      return failure();
+    return castTo(L, *scalar, t);
+  }
+  return filled(L, {}, scalarArg(L.op, name, 0), t);
+}
+
 /// linspace's values in element type `t` (floating), PyTorch's way: with
 /// step = (end - start) / (steps - 1), element i is start + i * step in the
 /// first half and end - (steps - 1 - i) * step in the second.
-FailureOr<Value> linspaceValues(Legalizer &L, double start, double end, int64_t steps,
-                                Type t) {
+FailureOr<Value> linspaceValues(Legalizer &L, Value start, Value end, int64_t steps, Type t) {
+  RankedTensorType shape1 = RankedTensorType::get({steps}, t);
   if (steps <= 1)
-    return filled(L, {steps}, start, t);
-  double step = (end - start) / static_cast<double>(steps - 1);
+    return L.make("aten::expand_copy", shape1, {{start}}, {L.ints("size", {steps})});
+  FailureOr<Value> step = L.make("aten::sub.Tensor", {{end}, {start}});
+  if (succeeded(step))
+    step = L.make("aten::div.Scalar", {{*step}}, {L.f64("other", static_cast<double>(steps - 1))});
   FailureOr<Value> idx = arangeN(L, steps, t);
-  if (failed(idx))
+  if (failed(step) || failed(idx))
     return failure();
-  FailureOr<Value> up = L.make("aten::mul.Scalar", {{*idx}}, {L.f64("other", step)});
+  FailureOr<Value> up = L.make("aten::mul.Tensor", {{*idx}, {*step}});
   if (succeeded(up))
-    up = L.make("aten::add.Scalar", {{*up}}, {L.f64("other", start)});
+    up = L.make("aten::add.Tensor", {{*up}, {start}});
   // (steps - 1 - i) * step, subtracted from end.
   FailureOr<Value> down =
       L.make("aten::rsub.Scalar", {{*idx}}, {L.f64("other", static_cast<double>(steps - 1))});
   if (succeeded(down))
-    down = L.make("aten::mul.Scalar", {{*down}}, {L.f64("other", step)});
+    down = L.make("aten::mul.Tensor", {{*down}, {*step}});
   if (succeeded(down))
-    down = L.make("aten::rsub.Scalar", {{*down}}, {L.f64("other", end)});
+    down = L.make("aten::sub.Tensor", {{end}, {*down}});
   FailureOr<Value> firstHalf =
       L.make("aten::lt.Scalar", {{*idx}}, {L.i64("other", steps / 2)});
   if (failed(up) || failed(down) || failed(firstHalf))
@@ -108,9 +122,11 @@ LogicalResult linspace(Legalizer &L) {
     return L.refuse("with an integer dtype is not supported: export it as a float "
                     "linspace followed by a conversion");
   int64_t steps = intArg(L.op, "steps", 0);
-  double start = scalarArg(L.op, "start", 0), end = scalarArg(L.op, "end", 0);
-  FailureOr<Value> lin = linspaceValues(L, start, end, steps, t);
-  if (failed(lin) || L.op.getOpName() == "aten::linspace")
+  FailureOr<Value> start = boundOf(L, "start", t), end = boundOf(L, "end", t);
+  if (failed(start) || failed(end))
+    return failure();
+  FailureOr<Value> lin = linspaceValues(L, *start, *end, steps, t);
+  if (failed(lin) || L.op.getOpName().starts_with("aten::linspace"))
     return L.replaceWith(lin);
   // logspace: base ** linspace.
   return L.replaceWith(
@@ -364,7 +380,18 @@ LogicalResult reshapeAlias(Legalizer &L) {
 
 void addMiscLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::eye", "aten::eye.m"}, eye);
-  addLegalizations(t, {"aten::linspace", "aten::logspace"}, linspace);
+  addLegalizations(t,
+                   {"aten::linspace", "aten::logspace", "aten::linspace.Tensor_Tensor",
+                    "aten::linspace.Tensor_Scalar", "aten::linspace.Scalar_Tensor",
+                    "aten::logspace.Tensor_Tensor", "aten::logspace.Tensor_Scalar",
+                    "aten::logspace.Scalar_Tensor"},
+                   linspace);
+  // The special_ spellings of softmax and log_softmax take the same arguments.
+  addLegalizations(t, {"aten::special_softmax"},
+                   [](Legalizer &L) { return L.softmax("aten::_softmax"); }, Dynamic::Handled);
+  addLegalizations(t, {"aten::special_log_softmax"},
+                   [](Legalizer &L) { return L.softmax("aten::_log_softmax"); },
+                   Dynamic::Handled);
   addLegalizations(t, {"aten::hann_window", "aten::hann_window.periodic"}, hannWindow);
   addLegalizations(t, {"aten::isin.Tensor_Tensor", "aten::isin.Tensor_Scalar",
                        "aten::isin.Scalar_Tensor"},

@@ -8,6 +8,8 @@
 #include "dialects/exir/schema/Unsupported.h"
 #include "runtime/kernels/KernelRegistry.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <algorithm>
 #include <set>
 
@@ -58,6 +60,13 @@ OpSupport functionalSupport(llvm::StringRef name, const schema::FunctionSchema *
 } // namespace
 
 OpSupport opSupport(llvm::StringRef name) {
+  // Read by the importer itself: scalars and shape checks, not tensor ops.
+  static const llvm::StringSet<> kImported = {
+      "aten::item", "aten::_local_scalar_dense", "aten::sym_size.int",
+      "aten::_assert_scalar", "aten::sym_constrain_range",
+      "aten::sym_constrain_range_for_size", "aten::_assert_tensor_metadata"};
+  if (kImported.contains(name))
+    return {OpStatus::Legalized, "read by the importer (a number or a shape check)"};
   const schema::OperatorRegistry &reg = schema::OperatorRegistry::builtin();
   const schema::FunctionSchema *s = reg.lookup(name.str());
   if (s && (s->isInplace() || s->isOutVariant())) {

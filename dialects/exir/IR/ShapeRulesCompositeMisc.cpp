@@ -33,7 +33,11 @@ LogicalResult eyeM(RuleContext &c) {
   return c.succeed({n, m}, dtypeOrDefault(c, c.defaultFloat()));
 }
 
+/// linspace/logspace: `steps` elements; tensor bounds must have one element.
 LogicalResult logspace(RuleContext &c) {
+  for (StringRef bound : {"start", "end"})
+    if (RankedTensorType t = c.type(bound); t && t.getNumElements() != 1)
+      return c.fail("'" + bound + "' must be a tensor of one element, got " + describe(t));
   int64_t n = c.getInt("steps");
   if (failed(nonNegative(c, "the number of steps", n)))
     return failure();
@@ -169,11 +173,20 @@ LogicalResult combinations(RuleContext &c, RankedTensorType self) {
   return c.succeed({count, r}, self.getElementType());
 }
 
+/// special_softmax / special_log_softmax: like self, in `dtype` when given.
+LogicalResult softmaxAlias(RuleContext &c, RankedTensorType self, int64_t) {
+  Type d = c.dtype("dtype");
+  return c.succeed(self.getShape(), d ? d : self.getElementType());
+}
+
 } // namespace
 
 void addCompositeMiscRules(RuleTable &t) {
   addRules(t, {"eye.m"}, eyeM);
-  addRules(t, {"logspace"}, logspace);
+  addRules(t, {"logspace", "logspace.Tensor_Tensor", "logspace.Tensor_Scalar",
+               "logspace.Scalar_Tensor", "linspace.Tensor_Tensor", "linspace.Tensor_Scalar",
+               "linspace.Scalar_Tensor"},
+           logspace);
   addRules(t, {"hann_window", "hann_window.periodic"}, hannWindow);
   addRules(t, {"isin.Tensor_Tensor", "isin.Tensor_Scalar", "isin.Scalar_Tensor"}, isin);
   addRules(t, {"sum_to_size"}, onSelf<sumToSize>);
@@ -183,6 +196,7 @@ void addCompositeMiscRules(RuleTable &t) {
   addRules(t, {"vander"}, vander);
   addRules(t, {"linalg_vander"}, linalgVander);
   addRules(t, {"combinations"}, onSelf<combinations>);
+  addRules(t, {"special_softmax", "special_log_softmax"}, onSelfAndDim<softmaxAlias>);
 }
 
 } // namespace ptec::exir::rules

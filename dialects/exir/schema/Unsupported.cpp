@@ -45,16 +45,20 @@ constexpr const char *kSpecialFunction =
     "ExecuTorch's portable kernels do not have";
 constexpr const char *kNotYet =
     "ptec has no decomposition of it into ExecuTorch's portable kernels yet";
+constexpr const char *kCudaOnly = "a form PyTorch implements for CUDA only";
 constexpr const char *kTestOp = "an operator of PyTorch's own test suite";
 
 struct Category {
-  enum Match { Namespace, Prefix, Infix, Exact } match;
+  /// Exact matches the base name; FullName the whole operator name.
+  enum Match { Namespace, Prefix, Infix, Exact, FullName } match;
   const char *text;
   const char *reason;
 };
 
 // Order matters: the first match wins.
 constexpr std::array kCategories = {
+    Category{Category::FullName, "aten::baddbmm.dtype", kCudaOnly},
+    Category{Category::FullName, "aten::baddbmm.dtype_out", kCudaOnly},
     Category{Category::Infix, "backward", kGradient},
     Category{Category::Namespace, "quantized", kEagerInternal},
     Category{Category::Namespace, "mkldnn", kEagerInternal},
@@ -236,6 +240,9 @@ std::string unsupportedReason(std::string_view name) {
       break;
     case Category::Exact:
       hit = base == t;
+      break;
+    case Category::FullName:
+      hit = name == t;
       break;
     }
     if (hit)

@@ -90,3 +90,15 @@ CASES = [
     case("combinations_r3_replacement",
          lambda x: torch.combinations(x, r=3, with_replacement=True), lambda: (ints(4),)),
 ]
+
+CASES += [
+    # Tensor bounds (0-dim or one element), both orders.
+    case("linspace_tensor_bounds", lambda a, b: torch.linspace(a, b, 6),
+         lambda: (torch.tensor(-2.0), torch.tensor(3.5))),
+    case("linspace_tensor_scalar", lambda a: torch.linspace(a, 1.0, 5), lambda: (torch.tensor(0.25),)),
+    case("logspace_scalar_tensor", lambda b: torch.logspace(0.0, b, 4, base=3.0),
+         lambda: (torch.tensor(2.0),)),
+    case("special_softmax", lambda x: torch.special.softmax(x, 1), lambda: (torch.randn(2, 5),)),
+    case("special_log_softmax", lambda x: torch.special.log_softmax(x, -1, dtype=torch.float64),
+         lambda: (torch.randn(3, 4),)),
+]

@@ -18,15 +18,20 @@ func.func @eye_m() -> tensor<2x3xf32> {
 // -----
 
 // linspace counts up from start in its first half and down from end in its
-// second: where(i < steps / 2, start + i * step, end - (steps - 1 - i) * step).
+// second: where(i < steps / 2, start + i * step, end - (steps - 1 - i) * step),
+// with step = (end - start) / (steps - 1) in the result dtype.
 // CHECK-LABEL: func.func @linspace
 func.func @linspace() -> tensor<5xf32> {
+  // CHECK: %[[A:.*]] = exir.aten "aten::full"() {{.*}}fill_value = 0.000000e+00
+  // CHECK: %[[B:.*]] = exir.aten "aten::full"() {{.*}}fill_value = 2.000000e+00
+  // CHECK: %[[D:.*]] = exir.aten "aten::sub.Tensor"(%[[B]], %[[A]])
+  // CHECK: %[[STEP:.*]] = exir.aten "aten::div.Scalar"(%[[D]]) {{.*}}other = 4.000000e+00
   // CHECK: %[[I:.*]] = exir.aten "aten::arange"() {{.*}}end = 5 : i64
-  // CHECK: %[[S:.*]] = exir.aten "aten::mul.Scalar"(%[[I]]) {{.*}}other = 5.000000e-01
-  // CHECK: %[[UP:.*]] = exir.aten "aten::add.Scalar"(%[[S]]) {{.*}}other = 0.000000e+00
+  // CHECK: %[[S:.*]] = exir.aten "aten::mul.Tensor"(%[[I]], %[[STEP]])
+  // CHECK: %[[UP:.*]] = exir.aten "aten::add.Tensor"(%[[S]], %[[A]])
   // CHECK: %[[REV:.*]] = exir.aten "aten::rsub.Scalar"(%[[I]]) {{.*}}other = 4.000000e+00
-  // CHECK: %[[D:.*]] = exir.aten "aten::mul.Scalar"(%[[REV]]) {{.*}}other = 5.000000e-01
-  // CHECK: %[[DOWN:.*]] = exir.aten "aten::rsub.Scalar"(%[[D]]) {{.*}}other = 2.000000e+00
+  // CHECK: %[[DS:.*]] = exir.aten "aten::mul.Tensor"(%[[REV]], %[[STEP]])
+  // CHECK: %[[DOWN:.*]] = exir.aten "aten::sub.Tensor"(%[[B]], %[[DS]])
   // CHECK: %[[LT:.*]] = exir.aten "aten::lt.Scalar"(%[[I]]) {{.*}}other = 2 : i64
   // CHECK: exir.aten "aten::where.self"(%[[LT]], %[[UP]], %[[DOWN]])
   %l = exir.aten "aten::linspace"() {start = 0.0 : f64, end = 2.0 : f64, steps = 5 : i64, operand_segments = array<i32>} : () -> tensor<5xf32>
