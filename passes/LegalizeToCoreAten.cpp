@@ -87,6 +87,9 @@ const LegalizeTable &legalizeTable() {
     addNormalizationLegalizations(t);
     addOverloadLegalizations(t);
     addViewLegalizations(t);
+    addNNLegalizations(t);
+    addRnnLegalizations(t);
+    addResampleLegalizations(t);
     return t;
   }();
   return table;

@@ -82,6 +82,9 @@ void addLinearAlgebraLegalizations(LegalizeTable &t);
 void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);
 void addViewLegalizations(LegalizeTable &t);
+void addNNLegalizations(LegalizeTable &t);       // LegalizeNN.cpp
+void addRnnLegalizations(LegalizeTable &t);      // LegalizeRnn.cpp
+void addResampleLegalizations(LegalizeTable &t); // LegalizeResample.cpp
 
 /// Every rule, built once.
 const LegalizeTable &legalizeTable();
