@@ -13,8 +13,8 @@
 // (index_select, mul, add). The tap indices and weights are computed on
 // device from an arange, in float32 as torch's kernels do
 // (aten/src/ATen/native/UpSample.h):
-//  - nearest: floor(i * scale) (the kernel's shortcuts for out == in and
-//    out == 2*in kept); nearest-exact: floor((i + 0.5) * scale); clamped;
+//  - nearest: floor(i * scale) (the 2-D kernel's shortcuts for out == in
+//    and out == 2*in kept); nearest-exact: floor((i + 0.5) * scale); clamped;
 //  - linear: src = scale*(i+0.5)-0.5 (or scale*i with align_corners),
 //    clamped at 0, taps floor(src) and the next, weights 1-l and l;
 //  - bicubic: taps floor(src)-1 .. +2 clamped into the input, the cubic
@@ -137,11 +137,13 @@ Value toIndex(NNOps &o, Value f, int64_t in) {
   return o.clamp(o.toType(f, o.i64()), 0.0, static_cast<double>(in - 1));
 }
 
+/// `shortcuts`: torch's 2-D kernel copies when out == in and halves the
+/// index when out == 2*in, whatever the scale; its 1-D and 3-D kernels do not.
 SmallVector<Tap> nearestTaps(NNOps &o, int64_t in, int64_t out, std::optional<double> s,
-                             bool exact) {
-  if (!exact && out == in)
+                             bool exact, bool shortcuts) {
+  if (!exact && (out == in && (shortcuts || !s)))
     return {};
-  if (!exact && out == 2 * in)
+  if (!exact && shortcuts && out == 2 * in)
     return {{o.make("aten::div.Scalar_mode", {{o.arange(out, o.i64())}},
                     {o.L.i64("other", 2), o.L.attr("rounding_mode", o.L.b.getStringAttr("floor"))}),
              {}, {}}};
@@ -243,9 +245,9 @@ SmallVector<Tap> cubicAATaps(NNOps &o, int64_t in, int64_t out, std::optional<do
 SmallVector<Tap> tapsFor(NNOps &o, Mode m, const Resample &r, size_t i) {
   switch (m) {
   case Mode::Nearest:
-    return nearestTaps(o, r.in[i], r.out[i], r.scales[i], false);
+    return nearestTaps(o, r.in[i], r.out[i], r.scales[i], false, r.n == 2);
   case Mode::NearestExact:
-    return nearestTaps(o, r.in[i], r.out[i], r.scales[i], true);
+    return nearestTaps(o, r.in[i], r.out[i], r.scales[i], true, false);
   case Mode::Linear:
     return linearTaps(o, r.in[i], r.out[i], r.scales[i], r.align);
   case Mode::Cubic:

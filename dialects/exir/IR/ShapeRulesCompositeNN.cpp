@@ -83,7 +83,7 @@ LogicalResult rnn(RuleContext &c) {
       return c.fail("initial state " + describe(ht ? Spec::like(ht) : Spec::anyRank({})) +
                     " must be [num_layers * directions = " + llvm::Twine(layers * dirs) +
                     ", batch = " + llvm::Twine(B) + ", hidden] of " +
-                    describe(in.getElementType()));
+                    dtypeName(in.getElementType()));
     hout.push_back(ht.getDimSize(2));
   }
   Shape out = batchFirst ? Shape{B, T, dirs * hout[0]} : Shape{T, B, dirs * hout[0]};
