@@ -2,9 +2,10 @@
 //
 // legalize-to-core-aten rewrites of the NN ops whose kernels ptec's (and
 // upstream's) portable set lacks:
-//  - convolution entry points (conv3d, conv*.padding with 'same'/'valid',
-//    conv_transpose*, _convolution, _convolution_mode, thnn_conv2d,
-//    slow_conv3d) become `convolution` with every argument spelled out, as
+//  - convolution entry points (conv1d/2d/3d, also unbatched; conv*.padding
+//    with 'same'/'valid'; conv_transpose*, _convolution, _convolution_mode,
+//    thnn_conv2d, slow_conv3d) become `convolution` with every argument
+//    spelled out (a batch dim added to unbatched input and removed again), as
 //    torch's _convolution_same does for 'same' (an odd total padding adds one
 //    zero on the right). The convolution kernel is 1-D/2-D only, so a 3-D
 //    convolution (also a plain `convolution` op) becomes one 2-D convolution
@@ -545,7 +546,7 @@ LogicalResult col2im(Legalizer &L) {
 
 void addNNLegalizations(LegalizeTable &t) {
   addLegalizations(t,
-                   {"aten::conv3d", "aten::conv1d.padding", "aten::conv2d.padding",
+                   {"aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::conv1d.padding", "aten::conv2d.padding",
                     "aten::conv3d.padding", "aten::conv_transpose1d",
                     "aten::conv_transpose2d.input", "aten::conv_transpose3d.input",
                     "aten::_convolution", "aten::_convolution.deprecated",

@@ -209,7 +209,6 @@ public:
   // ---- Rewrites of the older families (members; newer ones are free
   // functions in their family file).
   LogicalResult linear();
-  LogicalResult convolution(unsigned spatialDims);
   LogicalResult batchNorm();
   LogicalResult batchNormLegit();
   FailureOr<exir::AtenOp> evalBatchNorm(Value input, Value mean, Value var,

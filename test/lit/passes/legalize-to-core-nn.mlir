@@ -149,6 +149,20 @@ func.func @conv_same_valid(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x2x3xf32>, %x1
 
 // -----
 
+// Unbatched conv1d/conv2d get a batch dim and lose it again.
+// CHECK-LABEL: func.func @conv_unbatched
+// CHECK: exir.aten "aten::unsqueeze_copy"(%{{.*}}) {dim = 0 : i64{{.*}} -> tensor<1x2x5x5xf32>
+// CHECK: exir.aten "aten::convolution"({{.*}}) {{.*}}padding = array<i64: 1, 1>{{.*}} -> tensor<1x3x5x5xf32>
+// CHECK: exir.aten "aten::squeeze_copy.dim"(%{{.*}}) {dim = 0 : i64{{.*}} -> tensor<3x5x5xf32>
+// CHECK: exir.aten "aten::convolution"({{.*}}) {{.*}}stride = array<i64: 2>{{.*}} -> tensor<1x3x2xf32>
+func.func @conv_unbatched(%x: tensor<2x5x5xf32>, %w: tensor<3x2x3x3xf32>, %x1: tensor<2x5xf32>, %w1: tensor<3x2x2xf32>) -> (tensor<3x5x5xf32>, tensor<3x2xf32>) {
+  %a = exir.aten "aten::conv2d"(%x, %w) {padding = array<i64: 1>, operand_segments = array<i32: 1, 1, 0>} : (tensor<2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<3x5x5xf32>
+  %b = exir.aten "aten::conv1d"(%x1, %w1) {stride = array<i64: 2>, operand_segments = array<i32: 1, 1, 0>} : (tensor<2x5xf32>, tensor<3x2x2xf32>) -> tensor<3x2xf32>
+  return %a, %b : tensor<3x5x5xf32>, tensor<3x2xf32>
+}
+
+// -----
+
 // conv3d.padding 'same' becomes the 3-D decomposition with depth padding.
 // CHECK-LABEL: func.func @conv3d_same
 // CHECK: exir.aten "aten::constant_pad_nd"(%{{.*}}) {{.*}}pad = array<i64: 0, 0, 0, 0, 1, 1>
