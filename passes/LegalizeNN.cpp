@@ -184,11 +184,15 @@ LogicalResult convForm(Legalizer &L) {
   return o.finish({y});
 }
 
-/// A plain `convolution`: kept when the kernel runs it (1-D, 2-D).
+/// A plain `convolution`: kept when the kernel runs it (1-D, 2-D), also on
+/// run-time shapes; the 3-D decomposition needs static ones.
 LogicalResult convolutionOp(Legalizer &L) {
   RankedTensorType wt = tensorType(L.operand("weight"));
   if (!wt || wt.getRank() != 5)
     return success();
+  if (L.dynamic)
+    return L.refuse("in 3-D on a dynamically shaped value is not supported yet: the kernel "
+                    "is 1-D/2-D and its 3-D decomposition needs static shapes");
   return convForm(L);
 }
 
@@ -552,7 +556,7 @@ void addNNLegalizations(LegalizeTable &t) {
                     "aten::_convolution", "aten::_convolution.deprecated",
                     "aten::_convolution_mode", "aten::thnn_conv2d", "aten::slow_conv3d"},
                    convForm);
-  addLegalizations(t, {"aten::convolution"}, convolutionOp);
+  addLegalizations(t, {"aten::convolution"}, convolutionOp, Dynamic::Handled);
   addLegalizations(t, {"aten::avg_pool1d"}, avgPool1d);
   addLegalizations(t, {"aten::avg_pool3d"}, avgPool3d);
   addLegalizations(t, {"aten::max_pool1d", "aten::max_pool1d_with_indices"}, maxPool1d);

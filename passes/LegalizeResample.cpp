@@ -11,8 +11,8 @@
 // a time, last dim first (the order in which torch's CPU kernels nest their
 // sums), each dim as a sum over K taps: out[i] = sum_k w_k[i] * in[idx_k[i]]
 // (index_select, mul, add). The tap indices and weights are computed on
-// device from an arange, in float32 as torch's kernels do
-// (aten/src/ATen/native/UpSample.h):
+// device from an arange, in the type torch's kernels use (float64 for
+// float64 input, else float32; aten/src/ATen/native/UpSample.h):
 //  - nearest: floor(i * scale) (the 2-D kernel's shortcuts for out == in
 //    and out == 2*in kept); nearest-exact: floor((i + 0.5) * scale); clamped;
 //  - linear: src = scale*(i+0.5)-0.5 (or scale*i with align_corners),
@@ -85,16 +85,22 @@ bool noScales(const Resample &r) {
   return llvm::all_of(r.scales, [](const std::optional<double> &s) { return !s; });
 }
 
-/// torch's compute_scales_value<float> and area_pixel_compute_scale<float>.
-float scaleOf(int64_t in, int64_t out, std::optional<double> s) {
+/// torch's compute_scales_value<T> and area_pixel_compute_scale<T>, T the
+/// kernels' opmath type: double for float64 input, float otherwise (nearest
+/// always computes in float).
+template <typename T> T scaleOf(int64_t in, int64_t out, std::optional<double> s) {
   if (s && *s > 0)
-    return static_cast<float>(1.0 / *s);
-  return static_cast<float>(in) / static_cast<float>(out);
+    return static_cast<T>(1.0 / *s);
+  return static_cast<T>(in) / static_cast<T>(out);
 }
-float areaScale(int64_t in, int64_t out, bool align, std::optional<double> s) {
+template <typename T>
+T areaScaleT(int64_t in, int64_t out, bool align, std::optional<double> s) {
   if (align)
-    return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.0f;
-  return scaleOf(in, out, s);
+    return out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
+  return scaleOf<T>(in, out, s);
+}
+double areaScale(int64_t in, int64_t out, bool align, std::optional<double> s, bool dbl) {
+  return dbl ? areaScaleT<double>(in, out, align, s) : areaScaleT<float>(in, out, align, s);
 }
 
 /// The taps of one dim: indices [Out] int64 and weights [Out] float (null
@@ -124,9 +130,9 @@ Value applyTaps(NNOps &o, Value v, int64_t d, ArrayRef<Tap> taps) {
   return acc;
 }
 
-/// The source coordinate scale*(i+0.5)-0.5 (or scale*i), as float32 [Out].
-Value sourceIndex(NNOps &o, int64_t out, float scale, bool align) {
-  Value i = o.arange(out, o.f32());
+/// The source coordinate scale*(i+0.5)-0.5 (or scale*i), [Out] of `ct`.
+Value sourceIndex(NNOps &o, int64_t out, double scale, bool align, Type ct) {
+  Value i = o.arange(out, ct);
   if (align)
     return o.mulS(i, scale);
   return o.subS(o.mulS(o.addS(i, 0.5), scale), 0.5);
@@ -150,7 +156,7 @@ SmallVector<Tap> nearestTaps(NNOps &o, int64_t in, int64_t out, std::optional<do
   Value i = o.arange(out, o.f32());
   if (exact)
     i = o.addS(i, 0.5);
-  Value src = o.unary("aten::floor", o.mulS(i, scaleOf(in, out, s)));
+  Value src = o.unary("aten::floor", o.mulS(i, scaleOf<float>(in, out, s)));
   return {{toIndex(o, src, in), {}, {}}};
 }
 
@@ -162,8 +168,9 @@ std::pair<Value, Value> floorAndFraction(NNOps &o, Value src, int64_t in) {
 }
 
 SmallVector<Tap> linearTaps(NNOps &o, int64_t in, int64_t out, std::optional<double> s,
-                            bool align) {
-  Value src = o.clamp(sourceIndex(o, out, areaScale(in, out, align, s), align), 0.0,
+                            bool align, Type ct) {
+  bool dbl = ct.isF64();
+  Value src = o.clamp(sourceIndex(o, out, areaScale(in, out, align, s, dbl), align, ct), 0.0,
                       std::nullopt);
   auto [fl, l1] = floorAndFraction(o, src, in);
   Value i0 = toIndex(o, fl, in);
@@ -180,9 +187,10 @@ Value cubic2(NNOps &o, Value x, double A) {
 }
 
 SmallVector<Tap> cubicTaps(NNOps &o, int64_t in, int64_t out, std::optional<double> s,
-                           bool align) {
+                           bool align, Type ct) {
   const double A = -0.75;
-  Value src = sourceIndex(o, out, areaScale(in, out, align, s), align); // not clamped
+  Value src = sourceIndex(o, out, areaScale(in, out, align, s, ct.isF64()), align,
+                          ct); // not clamped
   auto [fl, t] = floorAndFraction(o, src, in);
   Value base = o.toType(fl, o.i64());
   Value t1 = o.rsubS(t, 1.0);
@@ -196,32 +204,45 @@ SmallVector<Tap> cubicTaps(NNOps &o, int64_t in, int64_t out, std::optional<doub
 
 /// Antialiased bicubic (torch's separable AA kernels): support 2*scale
 /// when downscaling, window [xmin, xmin + xsize) around scale*(i+0.5).
-SmallVector<Tap> cubicAATaps(NNOps &o, int64_t in, int64_t out, std::optional<double> s,
-                             bool align) {
-  const double A = -0.5;
-  float scale = areaScale(in, out, align, s);
-  float support = scale >= 1.0f ? 2.0f * scale : 2.0f;
-  float invscale = scale >= 1.0f ? 1.0f / scale : 1.0f;
-  // The widest window, computed as the kernel does, bounds the taps.
+template <typename T>
+int64_t widestAAWindow(int64_t in, int64_t out, T scale, T support) {
   int64_t K = 0;
   for (int64_t i = 0; i < out; ++i) {
-    float center = scale * (static_cast<float>(i) + 0.5f);
-    int64_t xmin = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5f), 0);
-    int64_t xmax = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5f), in);
+    T center = scale * (static_cast<T>(i) + T(0.5));
+    int64_t xmin = std::max<int64_t>(static_cast<int64_t>(center - support + T(0.5)), 0);
+    int64_t xmax = std::min<int64_t>(static_cast<int64_t>(center + support + T(0.5)), in);
     K = std::max(K, xmax - xmin);
   }
-  Value center = o.mulS(o.addS(o.arange(out, o.f32()), 0.5), scale);
+  return K;
+}
+
+SmallVector<Tap> cubicAATaps(NNOps &o, int64_t in, int64_t out, std::optional<double> s,
+                             bool align, Type ct) {
+  const double A = -0.5;
+  bool dbl = ct.isF64();
+  double scale = areaScale(in, out, align, s, dbl);
+  double support = scale >= 1.0 ? 2.0 * scale : 2.0;
+  double invscale = scale >= 1.0 ? 1.0 / scale : 1.0;
+  if (!dbl) {
+    support = static_cast<float>(support);
+    invscale = static_cast<float>(invscale);
+  }
+  // The widest window, computed as the kernel does, bounds the taps.
+  int64_t K = dbl ? widestAAWindow<double>(in, out, scale, support)
+                  : widestAAWindow<float>(in, out, static_cast<float>(scale),
+                                          static_cast<float>(support));
+  Value center = o.mulS(o.addS(o.arange(out, ct), 0.5), scale);
   Value xmin = o.clamp(o.toType(o.addS(o.subS(center, support), 0.5), o.i64()), 0.0,
                        std::nullopt);
   Value xmax = o.clamp(o.toType(o.addS(o.addS(center, support), 0.5), o.i64()), std::nullopt,
                        static_cast<double>(in));
   Value xsize = o.sub(xmax, xmin);
-  Value xminF = o.toType(xmin, o.f32());
+  Value xminF = o.toType(xmin, ct);
   SmallVector<Value> ws, masks;
   Value total;
   for (int64_t j = 0; j < K; ++j) {
     Value x = o.unary("aten::abs", o.mulS(o.addS(o.sub(o.addS(xminF, j), center), 0.5), invscale));
-    Value zero = o.full({}, 0.0, o.f32());
+    Value zero = o.full({}, 0.0, ct);
     Value w = o.where(o.compareS("aten::lt.Scalar", x, 1.0), cubic1(o, x, A),
                       o.where(o.compareS("aten::lt.Scalar", x, 2.0), cubic2(o, x, A), zero));
     Value mask = o.compareS("aten::gt.Scalar", xsize, j);
@@ -231,7 +252,7 @@ SmallVector<Tap> cubicAATaps(NNOps &o, int64_t in, int64_t out, std::optional<do
     total = total ? o.add(total, w) : w;
   }
   // Normalised weights (all zero where the window is empty).
-  Value zero = o.full({}, 0.0, o.f32());
+  Value zero = o.full({}, 0.0, ct);
   Value nonEmpty = o.compareS("aten::ne.Scalar", total, 0.0);
   SmallVector<Tap> taps;
   for (int64_t j = 0; j < K; ++j) {
@@ -242,38 +263,42 @@ SmallVector<Tap> cubicAATaps(NNOps &o, int64_t in, int64_t out, std::optional<do
   return taps;
 }
 
-SmallVector<Tap> tapsFor(NNOps &o, Mode m, const Resample &r, size_t i) {
+SmallVector<Tap> tapsFor(NNOps &o, Mode m, const Resample &r, size_t i, Type ct) {
   switch (m) {
   case Mode::Nearest:
     return nearestTaps(o, r.in[i], r.out[i], r.scales[i], false, r.n == 2);
   case Mode::NearestExact:
     return nearestTaps(o, r.in[i], r.out[i], r.scales[i], true, false);
   case Mode::Linear:
-    return linearTaps(o, r.in[i], r.out[i], r.scales[i], r.align);
+    return linearTaps(o, r.in[i], r.out[i], r.scales[i], r.align, ct);
   case Mode::Cubic:
-    return cubicTaps(o, r.in[i], r.out[i], r.scales[i], r.align);
+    return cubicTaps(o, r.in[i], r.out[i], r.scales[i], r.align, ct);
   case Mode::CubicAA:
-    return cubicAATaps(o, r.in[i], r.out[i], r.scales[i], r.align);
+    return cubicAATaps(o, r.in[i], r.out[i], r.scales[i], r.align, ct);
   }
   return {};
 }
 
-/// The separable resampling, last dim first.
+/// The separable resampling, last dim first. Interpolation computes in the
+/// kernels' opmath type: float64 for float64 input, else float32 (half
+/// types are widened and the result rounded back).
 LogicalResult separable(Legalizer &L, Mode m) {
   Resample r = parse(L);
   Type e = getElementTypeOrSelf(r.x.getType());
-  if (m != Mode::Nearest && m != Mode::NearestExact && !llvm::isa<FloatType>(e))
+  bool interpolates = m != Mode::Nearest && m != Mode::NearestExact;
+  if (interpolates && !llvm::isa<FloatType>(e))
     return L.refuse("on a non-floating input is not supported");
   NNOps o(L);
-  Value v = r.x;
+  Type ct = e.isF64() ? Type(o.L.b.getF64Type()) : o.f32();
+  Value v = interpolates ? o.toType(r.x, ct) : r.x;
   for (size_t i = r.n; i-- > 0;) {
-    SmallVector<Tap> taps = tapsFor(o, m, r, i);
+    SmallVector<Tap> taps = tapsFor(o, m, r, i, ct);
     if (!taps.empty())
       v = applyTaps(o, v, 2 + i, taps);
   }
   if (v == r.x) // every dim kept its size: torch still returns a copy
     v = o.make("aten::clone", {{v}});
-  return o.finish({v});
+  return o.finish({o.toType(v, e)});
 }
 
 /// The 2-D kernel `name`.vec on `x` (a unit height added for 1-D), by

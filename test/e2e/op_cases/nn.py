@@ -62,6 +62,8 @@ CONV = [
     fn("conv2d_unbatched", lambda x, w, b: F.conv2d(x, w, b, padding=1, groups=2),
        (4, 5, 6), (6, 2, 3, 3), (6,)),
     fn("conv1d_unbatched", lambda x, w: F.conv1d(x, w, stride=2, dilation=2), (3, 11), (2, 3, 3)),
+    Case("conv3d_float64", lambda: nn.Conv3d(2, 3, 2, stride=(1, 2, 1)).double(),
+         lambda: (torch.randn(1, 2, 3, 5, 4, dtype=torch.float64),)),
     mod("conv1d_same_even_kernel", lambda: nn.Conv1d(3, 4, 4, padding="same"), (2, 3, 9)),
     mod("conv2d_same_dilation", lambda: nn.Conv2d(3, 4, 3, padding="same", dilation=2),
         (2, 3, 8, 7)),

@@ -80,6 +80,8 @@ UP = [
     interp("bicubic_size_align", (1, 3, 6, 5), size=(9, 7), mode="bicubic", align_corners=True),
     interp("bicubic_down", (1, 2, 9, 8), size=(4, 5), mode="bicubic"),
     interp("bicubic_scale_fraction", (1, 2, 5, 7), scale_factor=(1.4, 0.6), mode="bicubic"),
+    fn("bicubic_float64", lambda x: F.interpolate(x, size=(7, 3), mode="bicubic"),
+       lambda: torch.randn(1, 2, 4, 5, dtype=torch.float64)),
     fn("bicubic_default_with_scales",
        lambda x: torch.ops.aten.upsample_bicubic2d(x, [8, 5], False, 1.6, None), (1, 2, 5, 4)),
     # antialiased

@@ -148,6 +148,9 @@ CASES = [
     cell("rnn_relu_cell_no_bias", nn.RNNCell, 2, (2, 2, 4), [(2, 5)], input_size=4,
          hidden_size=5, nonlinearity="relu", bias=False),
     cell("gru_cell_unbatched", nn.GRUCell, 2, (2, 4), [(6,)], input_size=4, hidden_size=6),
+    Case("lstm_float64_bidir", lambda: Seq(nn.LSTM, False, input_size=3, hidden_size=4,
+                                           bidirectional=True).double(),
+         lambda: (torch.randn(3, 2, 3, dtype=torch.float64),)),
     # A model
     Case("speech_like_conv_lstm_gru", SpeechLike, lambda: (torch.randn(2, 8, 7),)),
     # Refusals

@@ -436,3 +436,30 @@ func.func @grid3d(%x: tensor<1x2x3x3x3xf32>, %g: tensor<1x2x2x2x3xf32>) -> (tens
   %b = exir.aten "aten::grid_sampler_3d"(%x, %g) {interpolation_mode = 0 : i64, padding_mode = 0 : i64, align_corners = false, operand_segments = array<i32: 1, 1>} : (tensor<1x2x3x3x3xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x2x2x2x2xf32>
   return %a, %b : tensor<1x2x2x2x2xf32>, tensor<1x2x2x2x2xf32>
 }
+
+// -----
+
+// Dynamic shapes: a core 2-D convolution stays for its kernel; a 3-D one, and the decompositions (which size everything from static types), are refused.
+// CHECK-LABEL: func.func @dynamic_conv2d_kept
+// CHECK-NEXT: exir.aten "aten::convolution"
+// CHECK-NEXT: return
+func.func @dynamic_conv2d_kept(%x: tensor<4x2x4x4xf32> {exir.dynamic_dims = array<i64: 0>}, %w: tensor<3x2x2x2xf32>) -> tensor<4x3x3x3xf32> {
+  %z = exir.aten "aten::convolution"(%x, %w) {stride = array<i64: 1, 1>, padding = array<i64: 0, 0>, dilation = array<i64: 1, 1>, transposed = false, output_padding = array<i64: 0, 0>, groups = 1 : i64, operand_segments = array<i32: 1, 1, 0>} : (tensor<4x2x4x4xf32>, tensor<3x2x2x2xf32>) -> tensor<4x3x3x3xf32>
+  return %z : tensor<4x3x3x3xf32>
+}
+
+// -----
+
+func.func @dynamic_conv3d(%x: tensor<4x2x4x4x4xf32> {exir.dynamic_dims = array<i64: 0>}, %w: tensor<3x2x2x2x2xf32>) -> tensor<4x3x3x3x3xf32> {
+  // expected-error @+1 {{'aten::convolution' in 3-D on a dynamically shaped value is not supported yet}}
+  %z = exir.aten "aten::convolution"(%x, %w) {stride = array<i64: 1, 1, 1>, padding = array<i64: 0, 0, 0>, dilation = array<i64: 1, 1, 1>, transposed = false, output_padding = array<i64: 0, 0, 0>, groups = 1 : i64, operand_segments = array<i32: 1, 1, 0>} : (tensor<4x2x4x4x4xf32>, tensor<3x2x2x2x2xf32>) -> tensor<4x3x3x3x3xf32>
+  return %z : tensor<4x3x3x3x3xf32>
+}
+
+// -----
+
+func.func @dynamic_gru(%x: tensor<2x4x3xf32> {exir.dynamic_dims = array<i64: 1>}, %h: tensor<1x4x3xf32>, %a: tensor<9x3xf32>, %b: tensor<9x3xf32>) -> (tensor<2x4x3xf32>, tensor<1x4x3xf32>) {
+  // expected-error @+1 {{'aten::gru.input' on a dynamically shaped value is not supported yet}}
+  %o:2 = exir.aten "aten::gru.input"(%x, %h, %a, %b) {has_biases = false, num_layers = 1 : i64, dropout = 0.0 : f64, train = false, bidirectional = false, batch_first = false, operand_segments = array<i32: 1, 1, 2>} : (tensor<2x4x3xf32>, tensor<1x4x3xf32>, tensor<9x3xf32>, tensor<9x3xf32>) -> (tensor<2x4x3xf32>, tensor<1x4x3xf32>)
+  return %o#0, %o#1 : tensor<2x4x3xf32>, tensor<1x4x3xf32>
+}
