@@ -355,6 +355,8 @@ LogicalResult adaptiveMaxPool(Legalizer &L, size_t n) {
   RankedTensorType xt = tensorType(x);
   if (!xt || size.size() != n)
     return L.refuse("needs an output size per spatial dim");
+  if (llvm::any_of(size, [](int64_t v) { return v < 1; }))
+    return L.refuse("with an empty output is not supported");
   ArrayRef<int64_t> in = xt.getShape().take_back(n);
   int64_t lead = xt.getRank() - n;
   NNOps o(L);
