@@ -34,6 +34,7 @@ const RuleTable &ruleTable() {
     addLinalgRules(t);
     addFactoryRules(t);
     addCompositeNNRules(t);
+    addCompositeMiscRules(t);
     return t;
   }();
   return table;

@@ -287,6 +287,7 @@ void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
 void addCompositeNNRules(RuleTable &t);
+void addCompositeMiscRules(RuleTable &t);
 
 /// Adds `fn` under every name in `names` ("aten::" is implied when a name
 /// has no namespace).
