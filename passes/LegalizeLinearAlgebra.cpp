@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Legalizer.h"
+#include "passes/LegalizeReduce.h"
 
 #include <cmath>
 #include <limits>
@@ -134,16 +134,33 @@ LogicalResult Legalizer::matmulOp() {
                             tensorType(op->getResult(0))));
 }
 
+/// scaled_dot_product_attention as PyTorch's math backend computes it:
+/// softmax(q·kᵀ·scale + mask) · v, where a boolean mask (False: hidden) and
+/// is_causal (key j visible to query i iff j <= i) hide scores with -inf,
+/// a float mask is added, rows with every key hidden give 0 (not NaN), and
+/// enable_gqa repeats each key/value head for its group of query heads. On
+/// static shapes the math lives in LegalizeReduceProducts.cpp
+/// (reduce::attention), which also broadcasts batch dims; run-time shapes
+/// take the path below, whose reshapes read sizes at run time.
 LogicalResult Legalizer::sdpa() {
   if (auto p = op->getAttrOfType<FloatAttr>("dropout_p"); p && p.getValueAsDouble() != 0)
     return emitError(loc, "scaled_dot_product_attention with dropout is not supported");
   Value q = operandOf(op, "query"), k = operandOf(op, "key"),
         v = operandOf(op, "value"), mask = operandOf(op, "attn_mask");
+  std::optional<double> scaleArg;
+  if (auto s = op->getAttrOfType<FloatAttr>("scale"))
+    scaleArg = s.getValueAsDouble();
+  if (!dynamic) {
+    FailureOr<reduce::AttentionResult> r =
+        reduce::attention(*this, q, k, v, mask, boolArg(op, "is_causal", false), scaleArg,
+                          boolArg(op, "enable_gqa", false), false);
+    if (failed(r))
+      return failure();
+    return replace({r->output});
+  }
   RankedTensorType qt = tensorType(q), kt = tensorType(k);
   RankedTensorType rt = tensorType(op->getResult(0));
-  double scale = 1.0 / std::sqrt(static_cast<double>(qt.getShape().back()));
-  if (auto s = op->getAttrOfType<FloatAttr>("scale"))
-    scale = s.getValueAsDouble();
+  double scale = scaleArg ? *scaleArg : 1.0 / std::sqrt(static_cast<double>(qt.getShape().back()));
   FailureOr<Value> kT = transposeLast2(k);
   if (failed(kT))
     return failure();
@@ -160,6 +177,7 @@ LogicalResult Legalizer::sdpa() {
   // is added. is_causal: key j is visible to query i iff j <= i (the lower
   // triangle of [L, S], top-left aligned), computed from the scores' own
   // run-time shape.
+  RankedTensorType boolScores = st.clone(b.getI1Type());
   auto hide = [&](Value visible) -> LogicalResult {
     RankedTensorType vt = tensorType(visible);
     auto hidden = make("aten::logical_not", withShape(vt, vt.getShape()).clone(b.getI1Type()),
@@ -188,6 +206,23 @@ LogicalResult Legalizer::sdpa() {
            {i64("dim", -1), attr("half_to_float", b.getBoolAttr(false))});
   if (failed(probs))
     return failure();
+  if (mask) {
+    // Rows whose every key is hidden: 0, as PyTorch's _safe_softmax gives.
+    SmallVector<int64_t> rowShape(sShape);
+    rowShape.back() = 1;
+    auto live = make("aten::ne.Scalar", boolScores, {{*scores}},
+                     {f64("other", -std::numeric_limits<double>::infinity())});
+    if (succeeded(live))
+      live = make("aten::any.dim", withShape(boolScores, rowShape), {{*live}},
+                  {i64("dim", -1), attr("keepdim", b.getBoolAttr(true))});
+    auto zero = failed(live) ? live
+                             : make("aten::full", RankedTensorType::get({}, st.getElementType()),
+                                    {}, {ints("size", {}), f64("fill_value", 0.0),
+                                         dtype("dtype", st.getElementType())});
+    if (failed(zero) ||
+        failed(probs = make("aten::where.self", st, {{*live}, {*probs}, {*zero}})))
+      return failure();
+  }
   return replaceWith(matmul(*probs, v, rt));
 }
 

@@ -94,6 +94,7 @@ const LegalizeTable &legalizeTable() {
   static const LegalizeTable table = [] {
     LegalizeTable t;
     addCoreLegalizations(t);
+    addElementwiseLegalizations(t);
     addLinearAlgebraLegalizations(t);
     addNormalizationLegalizations(t);
     addOverloadLegalizations(t);
@@ -102,6 +103,7 @@ const LegalizeTable &legalizeTable() {
     addRnnLegalizations(t);
     addResampleLegalizations(t);
     addMiscLegalizations(t);
+    addReduceLegalizations(t);
     return t;
   }();
   return table;

@@ -90,6 +90,7 @@ void addRefusals(LegalizeTable &t, std::initializer_list<const char *> names,
 
 /// The family files' parts (LegalizeToCoreAten.cpp, Legalize*.cpp).
 void addCoreLegalizations(LegalizeTable &t);     // renames, no-ops, driver rules
+void addElementwiseLegalizations(LegalizeTable &t);
 void addLinearAlgebraLegalizations(LegalizeTable &t);
 void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);
@@ -98,6 +99,7 @@ void addNNLegalizations(LegalizeTable &t);       // LegalizeNN.cpp
 void addRnnLegalizations(LegalizeTable &t);      // LegalizeRnn.cpp
 void addResampleLegalizations(LegalizeTable &t); // LegalizeResample.cpp
 void addMiscLegalizations(LegalizeTable &t);
+void addReduceLegalizations(LegalizeTable &t);
 
 /// Every rule, built once.
 const LegalizeTable &legalizeTable();

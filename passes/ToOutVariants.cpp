@@ -5,12 +5,20 @@
 // then places. Ops with no out-variant or no portable kernel are reported
 // together, each at its own location, so a user sees every problem at once.
 //
+// In a function with run-time shapes, `split_copy.Tensor` and `unbind_copy.int`
+// first become one `slice_copy.Tensor` / `select_copy.int` per piece: their
+// kernels (upstream's as ours) check that every out already has its piece's
+// shape and never resize it, so an out planned at the bound fails as soon as
+// a call is smaller, while slice and select resize their outs (and a slice
+// clamps its end to the run-time size).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
 #include "passes/AtenBuilder.h"
 
+#include "dialects/exir/IR/Dynamism.h"
 #include "runtime/kernels/KernelRegistry.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -117,6 +125,76 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
   return success();
 }
 
+/// One slice_copy.Tensor (split) or select_copy.int (unbind) per result of
+/// `op`, whose kernel would not resize its outs (see the header). Piece k of
+/// a split starts at k * split_size and is as long as its type says (the
+/// bound); at run time the slice clamps it to the input's size.
+LogicalResult splitIntoPieces(exir::AtenOp op) {
+  const bool unbind = op.getOpName() == "aten::unbind_copy.int";
+  if (!op.getSymOperands().empty())
+    return op.emitError("'") << op.getOpName()
+                             << "' with a run-time split size is not supported on dynamic "
+                                "shapes";
+  Value in = op.getTensorInputs().front();
+  auto inType = llvm::dyn_cast<RankedTensorType>(in.getType());
+  auto dimAttr = op->getAttrOfType<IntegerAttr>("dim");
+  auto sizeAttr = op->getAttrOfType<IntegerAttr>("split_size");
+  if (!inType || !dimAttr || (!unbind && !sizeAttr))
+    return op.emitError("'") << op.getOpName() << "' without a ranked input, dim or split_size";
+  int64_t dim = dimAttr.getInt();
+  if (dim < 0)
+    dim += inType.getRank();
+  if (dim < 0 || dim >= inType.getRank())
+    return op.emitError("dim ") << dimAttr.getInt() << " out of range";
+  OpBuilder b(op);
+  SmallVector<Value> pieces;
+  int64_t start = 0;
+  for (Value r : op->getResults()) {
+    auto t = llvm::dyn_cast<RankedTensorType>(r.getType());
+    if (!t)
+      return op.emitError("a result of '") << op.getOpName() << "' is not a ranked tensor";
+    SmallVector<NamedAttribute> attrs{b.getNamedAttr("dim", b.getI64IntegerAttr(dim))};
+    FailureOr<Value> piece;
+    if (unbind) {
+      attrs.push_back(b.getNamedAttr("index", b.getI64IntegerAttr(start++)));
+      piece = buildAtenValue(b, op.getLoc(), "aten::select_copy.int", t, {{in}}, attrs);
+    } else {
+      const int64_t len = t.getDimSize(dim);
+      attrs.push_back(b.getNamedAttr("start", b.getI64IntegerAttr(start)));
+      attrs.push_back(b.getNamedAttr("end", b.getI64IntegerAttr(start + len)));
+      attrs.push_back(b.getNamedAttr("step", b.getI64IntegerAttr(1)));
+      piece = buildAtenValue(b, op.getLoc(), "aten::slice_copy.Tensor", t, {{in}}, attrs);
+      start += sizeAttr.getInt();
+    }
+    if (failed(piece))
+      return failure();
+    pieces.push_back(*piece);
+  }
+  op->replaceAllUsesWith(pieces);
+  op->erase();
+  return success();
+}
+
+/// The split and unbind ops of functions with run-time shapes, rewritten by
+/// splitIntoPieces.
+LogicalResult splitDynamicPieces(ModuleOp module) {
+  SmallVector<exir::AtenOp> work;
+  module.walk([&](func::FuncOp func) {
+    if (!exir::hasDynamicShapes(func))
+      return;
+    func.walk([&](exir::AtenOp op) {
+      if (!op->getParentOfType<exir::DelegateRegionOp>() &&
+          (op.getOpName() == "aten::split_copy.Tensor" ||
+           op.getOpName() == "aten::unbind_copy.int"))
+        work.push_back(op);
+    });
+  });
+  bool failedAny = false;
+  for (exir::AtenOp op : work)
+    failedAny |= failed(splitIntoPieces(op));
+  return failure(failedAny);
+}
+
 /// Control-flow regions yield values with storage of their own: a branch's
 /// results are moved (aliased) into the cond's results, a loop body's are
 /// copied into the carried values, so a yielded value whose storage is not
@@ -145,7 +223,7 @@ struct ToOutVariantsPass : impl::ToOutVariantsBase<ToOutVariantsPass> {
   using ToOutVariantsBase::ToOutVariantsBase;
 
   void runOnOperation() override {
-    bool anyFailed = false;
+    bool anyFailed = failed(splitDynamicPieces(getOperation()));
     getOperation().walk([&](Operation *op) {
       if (auto cond = llvm::dyn_cast<exir::CondOp>(op))
         anyFailed |= failed(cloneForeignYields(cond.getThenRegion())) ||

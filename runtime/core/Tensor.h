@@ -3,6 +3,13 @@
 // the dimensions from outermost to innermost in memory: 0..n-1 is contiguous,
 // [0, 2, 3, 1] channels-last; strides follow from it. Sizes and dim order are
 // stored inline so that resizing an output allocates nothing.
+//
+// A tensor loaded from a program keeps the program's shape dynamism, and
+// resize() enforces it as upstream's runtime does: the rank never changes, a
+// STATIC tensor only "resizes" to the shape it has, and a DYNAMIC_BOUND one
+// to any shape with at most as many elements as it was declared with. A
+// tensor a caller builds (tests, inputs) is `Free`: any shape within its
+// capacity.
 #pragma once
 
 #include "runtime/core/Error.h"
@@ -16,6 +23,14 @@
 namespace ptec::rt {
 
 constexpr int kTensorMaxRank = 16;
+
+/// How a tensor's shape may change (the program's TensorShapeDynamism, plus
+/// `Free` for tensors built outside a program).
+enum class ShapeDynamism : uint8_t {
+  Free,    // any shape that fits the capacity (rank may change if contiguous)
+  Static,  // exactly the declared shape
+  Bounded, // the declared rank, at most the declared element count
+};
 
 /// Number of elements of a shape (1 for rank 0).
 inline int64_t numelOf(Span<const int64_t> sizes) {
@@ -41,6 +56,9 @@ public:
   size_t nbytes() const { return static_cast<size_t>(numel()) * elementSize(); }
   /// Bytes available behind data(): a resize may not exceed it.
   size_t capacityBytes() const { return capacity_; }
+  ShapeDynamism dynamism() const { return dynamism_; }
+  /// The element count a Bounded tensor may not exceed (its declared one).
+  int64_t numelBound() const { return numelBound_; }
 
   /// Stride of dimension d in elements: the product of the sizes of every
   /// dimension that is inner to d in the dim order.
@@ -94,7 +112,7 @@ public:
   template <typename T> T *dataAs() const { return static_cast<T *>(data_); }
 
   // --- Set-up (loader and tests). ---
-  /// Initialise metadata; dim order is contiguous. Returns InvalidArgument for
+  /// Initialise metadata (a Free tensor); dim order is contiguous. Returns InvalidArgument for
   /// rank > kTensorMaxRank or a negative size.
   Error init(ScalarType dtype, Span<const int64_t> sizes) {
     return init(dtype, sizes, Span<const uint8_t>());
@@ -121,32 +139,61 @@ public:
       sizes_[i] = sizes[i];
       dimOrder_[i] = dimOrder.size() ? dimOrder[i] : static_cast<uint8_t>(i);
     }
+    dynamism_ = ShapeDynamism::Free;
+    numelBound_ = numel();
     return Error::Ok;
+  }
+  /// The program's shape dynamism; a Bounded tensor's bound is its current
+  /// (declared) element count.
+  void setDynamism(ShapeDynamism d) {
+    dynamism_ = d;
+    numelBound_ = numel();
   }
   void setData(void *data, size_t capacityBytes) {
     data_ = data;
     capacity_ = capacityBytes;
   }
 
-  /// Change the shape (kernels resize their outputs). Fails with
-  /// InvalidArgument when the new shape needs more bytes than the capacity,
-  /// when the rank is too large, or when a non-contiguous tensor would change
-  /// rank (its dim order would lose its meaning). The dim order is kept.
-  /// Does not move data.
-  Error resize(Span<const int64_t> newSizes) {
+  /// Why resize(newSizes) would fail, or nullptr when it would succeed.
+  /// Free tensors: the new shape needs at most the capacity, and a
+  /// non-contiguous one keeps its rank (its dim order would lose its
+  /// meaning). Program tensors (upstream's rules): the rank never changes, a
+  /// Static tensor takes only its own shape, a Bounded one at most its
+  /// declared element count; a rank-0 tensor always "resizes" to rank 0.
+  const char *resizeProblem(Span<const int64_t> newSizes) const {
     if (newSizes.size() > static_cast<size_t>(kTensorMaxRank))
-      return Error::InvalidArgument;
-    const bool keepOrder = static_cast<int>(newSizes.size()) == rank_;
-    if (!keepOrder && !isContiguous())
-      return Error::InvalidArgument;
+      return "the rank exceeds the limit";
     int64_t n = 1;
     for (size_t i = 0; i < newSizes.size(); ++i) {
       if (newSizes[i] < 0)
-        return Error::InvalidArgument;
-      n *= newSizes[i];
+        return "a size is negative";
+      if (__builtin_mul_overflow(n, newSizes[i], &n))
+        return "the element count overflows";
     }
-    if (static_cast<size_t>(n) * elementSize() > capacity_ && data_ != nullptr)
+    const bool sameRank = static_cast<int>(newSizes.size()) == rank_;
+    if (dynamism_ != ShapeDynamism::Free && !sameRank)
+      return "the rank of a program's tensor cannot change";
+    if (dynamism_ == ShapeDynamism::Free && !sameRank && !isContiguous())
+      return "a non-contiguous tensor cannot change rank";
+    if (dynamism_ == ShapeDynamism::Static && rank_ > 0 &&
+        std::memcmp(sizes_, newSizes.data(), rank_ * sizeof(int64_t)) != 0)
+      return "the tensor is STATIC and the shape differs";
+    if (dynamism_ == ShapeDynamism::Bounded && n > numelBound_)
+      return "the tensor is DYNAMIC_BOUND and the shape has more elements than its bound";
+    uint64_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<uint64_t>(n), elementSize(), &bytes))
+      return "the byte size overflows";
+    if (bytes > capacity_ && data_ != nullptr)
+      return "the shape needs more bytes than the tensor's memory";
+    return nullptr;
+  }
+  /// Change the shape (kernels resize their outputs). InvalidArgument when
+  /// resizeProblem() says why not. The dim order is kept (made contiguous
+  /// when a Free tensor changes rank). Does not move data.
+  Error resize(Span<const int64_t> newSizes) {
+    if (resizeProblem(newSizes) != nullptr)
       return Error::InvalidArgument;
+    const bool keepOrder = static_cast<int>(newSizes.size()) == rank_;
     rank_ = static_cast<int>(newSizes.size());
     for (int i = 0; i < rank_; ++i) {
       sizes_[i] = newSizes[i];
@@ -181,6 +228,8 @@ private:
   uint8_t dimOrder_[kTensorMaxRank] = {};
   void *data_ = nullptr;
   size_t capacity_ = 0;
+  ShapeDynamism dynamism_ = ShapeDynamism::Free;
+  int64_t numelBound_ = 0;
 };
 
 } // namespace ptec::rt

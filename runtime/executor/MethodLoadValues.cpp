@@ -81,6 +81,9 @@ Error Method::Loader::loadTensor(size_t i, const fb::Tensor *t, Tensor *&out, bo
   if (tensor->init(static_cast<ScalarType>(st), Span<const int64_t>(dims, rank),
                    Span<const uint8_t>(dimOrder, rank)) != Error::Ok)
     return fail(Error::InvalidProgram, "value %zu: tensor shape is invalid", i);
+  // Kernels and delegates resize it under the program's rules (Tensor.h).
+  tensor->setDynamism(dyn == fb::TensorShapeDynamism::STATIC ? ShapeDynamism::Static
+                                                             : ShapeDynamism::Bounded);
 
   // Kernels read elements in place, so data must be aligned to the element
   // size (writers align to 16); a corrupted offset must not become UB.

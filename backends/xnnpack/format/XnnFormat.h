@@ -44,6 +44,10 @@ inline constexpr char kWriteIdentifier[5] = "XN01";
 inline constexpr uint32_t kInvalidValueId = 0xFFFFFFFFu;
 inline constexpr uint32_t kFlagExternalInput = 1;
 inline constexpr uint32_t kFlagExternalOutput = 2;
+/// A node flag (XNNPACK's XNN_FLAG_KEEP_DIMS): a global average pooling
+/// keeps its input's rank ([N, 1, 1, C]); without it XNNPACK drops the two
+/// pooled dims ([N, C]), whatever the blob declares for the output.
+inline constexpr uint32_t kFlagKeepDims = 0x40;
 inline constexpr uint32_t kMaxDims = 6;
 /// XNNPACK may read this many bytes past the end of an input (never writes).
 inline constexpr size_t kExtraReadBytes = 16;

@@ -112,6 +112,10 @@ public:
   /// global average pooling, ...).
   void addUnary(fb_xnnpack::XNodeUnion kind, uint32_t in, uint32_t out, OutputClamp clamp = {},
                 uint32_t debug = 0);
+  /// A global average pooling over H and W of NHWC `in` into `out`, which
+  /// keeps the rank ([N, 1, 1, C], flag kFlagKeepDims, as upstream writes
+  /// it): without the flag XNNPACK would compute [N, C] for `out`.
+  void addGlobalAvgPool(uint32_t in, uint32_t out, uint32_t debug = 0);
   void addLeakyRelu(uint32_t in, uint32_t out, float slope, uint32_t debug = 0);
   void addElu(uint32_t in, uint32_t out, float alpha, uint32_t debug = 0);
   void addFullyConnected(uint32_t in, uint32_t filter, uint32_t bias, uint32_t out,

@@ -160,11 +160,14 @@ private:
   /// Per value: its bytes during a call. Constants, intermediates and staged
   /// inputs are fixed at init; external values are rebound by every call.
   std::vector<uint8_t *> pointers_;
-  /// Per value: its dims in the current setup (the blob's, the bound, until
-  /// a call brings smaller inputs); `shapesValid_` false after a failed
-  /// propagation, so the next call redoes it.
+  /// Per value: its dims in the current setup; `shapesValid_` false until
+  /// the first call propagates its input dims through the graph (as
+  /// upstream's runtime reshapes at every call: a value may get other dims
+  /// than the blob declares, e.g. [N, C] from a global average pooling
+  /// without the keep-dims flag), and after a failed propagation, so the
+  /// next call redoes it.
   std::vector<std::vector<uint64_t>> dims_;
-  bool shapesValid_ = true;
+  bool shapesValid_ = false;
   std::vector<std::unique_ptr<uint8_t[]>> ownedConstants_;
   std::unique_ptr<uint8_t[]> ownWorkspace_;
   std::unique_ptr<uint8_t[]> graphCopy_; ///< the flatbuffer, read by execute

@@ -45,11 +45,12 @@ Error checkExternalTensor(const rt::Tensor &t, const ValueInfo &info, bool *nhwc
   return Error::Ok;
 }
 
-/// The dims a call's tensor gives graph value `v` (bound `info.dims`):
-/// the blob's own dims when the tensor holds as many elements (contiguous,
-/// any sizes, or channels-last 4-d with the value's NHWC sizes); otherwise
-/// (a dynamic dim below its bound) its sizes, NHWC for a channels-last
-/// 4-d tensor, with the value's rank and no dim above the bound.
+/// The dims a call's tensor gives graph value `v` (bound `info.dims`): its
+/// sizes, NHWC for a channels-last 4-d tensor, as upstream's runtime reshapes
+/// the value to them. They must have the value's rank (a 0-d tensor stands
+/// for [1]) and no dim above the bound (the workspace is planned there); a
+/// tensor of another rank is refused (upstream would reshape the graph to
+/// that rank, which this runtime does not model).
 Error callDims(const rt::Tensor &t, const ValueInfo &info, Dims *out, std::string *why) {
   bool nhwc;
   PTEC_TRY(checkExternalTensor(t, info, &nhwc, why));
@@ -58,12 +59,17 @@ Error callDims(const rt::Tensor &t, const ValueInfo &info, Dims *out, std::strin
     d.push_back(uint64_t(t.size(k)));
   if (nhwc)
     d = {d[0], d[2], d[3], d[1]};
-  if ((static_cast<uint64_t>(t.numel()) == info.numel && (!nhwc || d == info.dims)) ||
-      sameShape(d, info.dims)) {
+  if (sameShape(d, info.dims)) {
     *out = info.dims;
     return Error::Ok;
   }
-  bool fits = d.size() == info.dims.size();
+  if (d.size() != info.dims.size()) {
+    *why = "has rank " + std::to_string(d.size()) + " (sizes " + dimsText(d) +
+           "), the blob's value has rank " + std::to_string(info.dims.size()) + " " +
+           dimsText(info.dims);
+    return Error::InvalidArgument;
+  }
+  bool fits = true;
   for (size_t k = 0; fits && k < d.size(); ++k)
     fits = d[k] <= info.dims[k];
   if (!fits) {
@@ -81,30 +87,28 @@ uint64_t bytesAt(const ValueInfo &info, const Dims &d) {
 }
 
 /// Resizes output tensor `t` to value dims `d` where its sizes say
-/// otherwise (NCHW sizes for a channels-last 4-d tensor of an NHWC value).
+/// otherwise (NCHW sizes for a channels-last 4-d tensor of an NHWC value),
+/// as upstream's runtime does: the tensor must have the rank of the value
+/// (its dim order has one entry per dim; upstream fails "Size needs to be
+/// equal to the number of dimensions of the tensor"), and the resize
+/// follows the program's shape dynamism (a STATIC tensor keeps its shape).
 Error fitOutput(rt::Tensor &t, const ValueInfo &info, const Dims &d, std::string *why) {
   bool nhwc;
   PTEC_TRY(checkExternalTensor(t, info, &nhwc, why));
   std::vector<int64_t> want(d.begin(), d.end());
   if (nhwc)
     want = {want[0], want[3], want[1], want[2]};
-  bool same = t.dim() == int(want.size());
-  for (size_t k = 0; same && k < want.size(); ++k)
-    same = t.size(int(k)) == want[k];
-  if (same)
-    return Error::Ok;
-  // A tensor with the same count stands for the value as is at the blob's
-  // own dims, and at any dims when its rank differs (the blob's dims need
-  // not be the program's: [1, 1, 1, C] NHWC for a [1, C, 1, 1] tensor).
-  if (uint64_t(t.numel()) == numelOf(d) && (d == info.dims || t.dim() != int(want.size())))
-    return Error::Ok;
-  if (t.dim() != int(want.size()) ||
-      t.resize(rt::Span<const int64_t>(want.data(), want.size())) != Error::Ok) {
-    *why = "cannot take this call's result dims " + dimsText(d) + " (capacity " +
-           std::to_string(t.capacityBytes()) + " bytes, rank " + std::to_string(t.dim()) + ")";
+  if (t.dim() != int(want.size())) {
+    *why = "has rank " + std::to_string(t.dim()) + ", the blob's value has rank " +
+           std::to_string(want.size()) + " " + dimsText(d);
     return Error::InvalidArgument;
   }
-  return Error::Ok;
+  const rt::Span<const int64_t> sizes(want.data(), want.size());
+  if (const char *problem = t.resizeProblem(sizes)) {
+    *why = "cannot take this call's result dims " + dimsText(d) + ": " + problem;
+    return Error::InvalidArgument;
+  }
+  return t.resize(sizes);
 }
 
 } // namespace

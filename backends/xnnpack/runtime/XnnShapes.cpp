@@ -284,7 +284,7 @@ Error inferOutputDims(const fb::XNode *node, const std::vector<const Dims *> &in
   case Kind::XNNGlobalAvgPooling2d:
     if (x.size() != 4)
       return fail(why, "input " + dimsText(x) + " must have 4 dims");
-    *out = declared.size() == 2 ? Dims{x[0], x[3]} : Dims{x[0], 1, 1, x[3]};
+    *out = globalPoolOut(node, x);
     break;
   case Kind::XNNStaticConstantPad: {
     const auto *p = static_cast<const fb::XNNStaticConstantPad *>(node->xnode_union());
@@ -349,6 +349,12 @@ Error inferOutputDims(const fb::XNode *node, const std::vector<const Dims *> &in
   if (declared.empty() && numelOf(*out) == 1 && out->size() <= 1)
     out->clear();
   return Error::Ok;
+}
+
+Dims globalPoolOut(const fb::XNode *node, const Dims &x) {
+  const auto *n = node->xnode_union_as_XNNGlobalAvgPooling2d();
+  const bool keep = n != nullptr && (n->flags() & kFlagKeepDims) != 0;
+  return keep ? Dims{x[0], 1, 1, x[3]} : Dims{x[0], x[3]};
 }
 
 bool windowOut(uint64_t in, uint32_t padA, uint32_t padB, uint32_t kernel, uint32_t dilation,

@@ -22,6 +22,10 @@ using Dims = std::vector<uint64_t>;
 
 /// `d`, or [1] when `d` is 0-d (XNNPACK shapes have at least one dim).
 Dims xnnShape(const Dims &d);
+/// What a global average pooling node writes for NHWC input dims `x` (4-d):
+/// [N, 1, 1, C] with kFlagKeepDims, else [N, C] (XNNPACK drops the pooled
+/// dims, whatever the blob declares).
+Dims globalPoolOut(const fb_xnnpack::XNode *node, const Dims &x);
 /// Same shape once 0-d counts as [1].
 bool sameShape(const Dims &a, const Dims &b);
 uint64_t numelOf(const Dims &d);

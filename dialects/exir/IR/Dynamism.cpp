@@ -63,6 +63,21 @@ llvm::DenseSet<Value> findDynamicValues(func::FuncOp func) {
       // An out-variant or in-place result lives in an operand's storage.
       dynamic.insert(getStorageRoot(r));
     }
+    // Out arguments an op writes without returning them (`Tensor(a!)[] out
+    // -> ()`: split_with_sizes_copy.out's pieces) are written at run-time
+    // shapes too, and so is whatever reads them next.
+    auto aten = llvm::dyn_cast<AtenOp>(&op);
+    const schema::FunctionSchema *s = aten ? aten.getSchema() : nullptr;
+    if (!s)
+      continue;
+    for (unsigned i = 0, n = aten.getNumTensorInputs(); i < n; ++i) {
+      int arg = aten.getSchemaArgForOperand(i);
+      Value v = op.getOperand(i);
+      if (arg >= 0 && s->arguments[arg].isOut() && llvm::isa<TensorType>(v.getType())) {
+        dynamic.insert(v);
+        dynamic.insert(getStorageRoot(v));
+      }
+    }
   }
   return dynamic;
 }

@@ -34,7 +34,9 @@ const RuleTable &ruleTable() {
     addLinalgRules(t);
     addFactoryRules(t);
     addCompositeNNRules(t);
+    addCompositeReduceRules(t);
     addCompositeMiscRules(t);
+    addCompositeElementwiseRules(t); // reuses rules added above
     return t;
   }();
   return table;

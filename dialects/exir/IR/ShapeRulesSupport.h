@@ -287,7 +287,10 @@ void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
 void addCompositeNNRules(RuleTable &t);
+void addCompositeReduceRules(RuleTable &t);
+void addCompositeLossRules(RuleTable &t); // called by addCompositeReduceRules
 void addCompositeMiscRules(RuleTable &t);
+void addCompositeElementwiseRules(RuleTable &t); // after the others: reuses their rules
 
 /// Adds `fn` under every name in `names` ("aten::" is implied when a name
 /// has no namespace).

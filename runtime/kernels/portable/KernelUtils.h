@@ -89,12 +89,16 @@ inline Error expectShape(KernelContext &ctx, const Tensor &t, const Shape &expec
                   a.c_str(), b.c_str());
 }
 
-/// Resize an output, turning a capacity failure into a clear message. Sizes
-/// come from program data, so the element count is computed overflow-safely,
-/// and an output without memory may only become empty.
+/// Resize an output, turning a failure into a clear message. Sizes come
+/// from program data, so the element count is computed overflow-safely, and
+/// an output without memory may only become empty. A program's tensor keeps
+/// its rank, a STATIC one its shape and a DYNAMIC_BOUND one its element
+/// bound (Tensor::resizeProblem), as upstream's resize_tensor requires: an
+/// out argument whose declared shape cannot hold the result fails the
+/// kernel, naming both shapes.
 inline Error resizeOut(KernelContext &ctx, Tensor &out, Span<const int64_t> sizes,
                        const char *what = "out") {
-  ShapeText s(sizes);
+  ShapeText s(sizes), cur(out);
   if (sizes.size() > static_cast<size_t>(kTensorMaxRank))
     return ctx.fail(Error::InvalidArgument, "cannot resize %s: rank %zu exceeds %d", what,
                     sizes.size(), kTensorMaxRank);
@@ -114,11 +118,19 @@ inline Error resizeOut(KernelContext &ctx, Tensor &out, Span<const int64_t> size
   if (out.data() == nullptr && n != 0)
     return ctx.fail(Error::InvalidArgument, "cannot resize %s to %s: it has no memory", what,
                     s.c_str());
-  if (static_cast<uint64_t>(bytes) > out.capacityBytes() || out.resize(sizes) != Error::Ok)
+  if (static_cast<uint64_t>(bytes) > out.capacityBytes())
     return ctx.fail(Error::InvalidArgument,
                     "cannot resize %s to %s: needs %lld bytes, capacity is %zu bytes", what,
                     s.c_str(), static_cast<long long>(bytes), out.capacityBytes());
-  return Error::Ok;
+  if (const char *why = out.resizeProblem(sizes)) {
+    if (out.dynamism() == ShapeDynamism::Bounded)
+      return ctx.fail(Error::InvalidArgument,
+                      "cannot resize %s %s to %s: %s (%lld elements)", what, cur.c_str(),
+                      s.c_str(), why, static_cast<long long>(out.numelBound()));
+    return ctx.fail(Error::InvalidArgument, "cannot resize %s %s to %s: %s", what, cur.c_str(),
+                    s.c_str(), why);
+  }
+  return out.resize(sizes);
 }
 inline Error resizeOut(KernelContext &ctx, Tensor &out, const Shape &s,
                        const char *what = "out") {

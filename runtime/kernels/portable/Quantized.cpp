@@ -61,6 +61,17 @@ Error scalarOf(KernelContext &ctx, const Tensor &t, const char *op, const char *
   return Error::Ok;
 }
 
+/// A scale the kernels cannot use: zero, NaN or infinite once it is a
+/// float32 (the kernels compute in float32; `!(s != 0)` let NaN through,
+/// since NaN != 0 is true, and a double below float32's range becomes 0),
+/// or, to quantize, one whose float32 reciprocal is infinite (a subnormal
+/// scale: every input would become NaN or saturate).
+inline bool unusableScale(double s) {
+  const float f = static_cast<float>(s);
+  return std::isnan(f) || std::isinf(f) || f == 0.0f ||
+         std::isinf(static_cast<float>(1.0 / s));
+}
+
 inline int64_t quantizeOne(double x, float invScale, int64_t zp, int64_t qmin, int64_t qmax) {
   float v = std::nearbyint(static_cast<float>(x) * invScale) + static_cast<float>(zp);
   if (std::isnan(v))
@@ -204,10 +215,13 @@ Error perChannelParams(KernelContext &ctx, Args args, const char *op, const Tens
   qp.scales = scales;
   qp.zeroPoints = zps;
   qp.split = splitAt(in, axis);
-  for (int64_t k = 0; k < c; ++k)
-    if (!(loadAs<double>(scales->data(), scales->dtype(), k) != 0))
-      return ctx.fail(Error::InvalidArgument, "%s: scale %lld is zero or NaN", op,
-                      static_cast<long long>(k));
+  for (int64_t k = 0; k < c; ++k) {
+    const double sk = loadAs<double>(scales->data(), scales->dtype(), k);
+    if (unusableScale(sk))
+      return ctx.fail(Error::InvalidArgument,
+                      "%s: scale %lld is %g: zero, NaN or infinite as a float32", op,
+                      static_cast<long long>(k), sk);
+  }
   return Error::Ok;
 }
 
@@ -218,8 +232,9 @@ Error quantizePerTensor(KernelContext &ctx, Args args, bool tensors) {
   QArgs qa;
   PTEC_TRY(unboxQuant(ctx, args, 3, false, qa,
                       [&] { return perTensorParams(ctx, args, op, tensors, qa.qp); }));
-  if (!(qa.qp.scale != 0))
-    return ctx.fail(Error::InvalidArgument, "%s: scale is zero or NaN", op);
+  if (unusableScale(qa.qp.scale))
+    return ctx.fail(Error::InvalidArgument, "%s: scale is %g: zero, NaN or infinite as a float32",
+                    op, qa.qp.scale);
   return quantizeInto(ctx, op, *qa.in, qa.qp, qa.qmin, qa.qmax, qa.dtype, *qa.out);
 }
 

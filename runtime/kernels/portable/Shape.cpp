@@ -426,7 +426,8 @@ Error stack_out(KernelContext &ctx, Args args) {
     Tensor view = ts[k]->toTensor();
     Shape vs = os;
     vs.d[dim] = 1;
-    view.resize(vs.span()); // same numel: reshape only
+    view.setDynamism(ShapeDynamism::Free); // a local reshape of the same numel
+    view.resize(vs.span());
     placeAlong(view, *out, dim, static_cast<int64_t>(k));
   }
   return Error::Ok;
@@ -436,10 +437,13 @@ namespace {
 
 /// Copies consecutive pieces of `in` along `dim` into `outs`: piece k has
 /// `sizeOf(k)` rows there. With `dropDim` (unbind) each piece has size 1 and
-/// the dimension is removed from the output shape.
+/// the dimension is removed from the output shape. With `exact` each out
+/// must already have its piece's shape: upstream's split_copy.Tensor_out
+/// and unbind_copy.int_out check their outs and never resize them (so a
+/// DYNAMIC_BOUND out still at its bound fails there, and fails here too).
 template <typename SizeOf>
 Error splitInto(KernelContext &ctx, const char *op, const Tensor &in, int64_t dim,
-                Span<EValue *const> outs, SizeOf sizeOf, bool dropDim) {
+                Span<EValue *const> outs, SizeOf sizeOf, bool dropDim, bool exact) {
   int64_t strides[kTensorMaxRank];
   for (int i = 0; i < in.dim(); ++i)
     strides[i] = in.stride(i);
@@ -453,6 +457,15 @@ Error splitInto(KernelContext &ctx, const char *op, const Tensor &in, int64_t di
     int64_t rows = sizeOf(k);
     os.d[dim] = rows;
     int64_t base = offset * in.stride(static_cast<int>(dim));
+    if (exact) {
+      Shape want;
+      for (int i = 0; i < in.dim(); ++i)
+        if (!dropDim || i != dim)
+          want.push(os.d[i]);
+      char what[48];
+      std::snprintf(what, sizeof what, "out[%zu] (never resized by this kernel)", k);
+      PTEC_TRY(expectShape(ctx, o, want, op, what));
+    }
     if (!dropDim) {
       PTEC_TRY(viewCopy(ctx, in, o, os, strides, base));
     } else {
@@ -518,7 +531,7 @@ Error split_with_sizes_copy_out(KernelContext &ctx, Args args) {
                     static_cast<long long>(total), static_cast<long long>(dim),
                     static_cast<long long>(in->size(static_cast<int>(dim))));
   return splitInto(ctx, "split_with_sizes_copy", *in, dim, outs,
-                   [&](size_t k) { return sizes[k]; }, false);
+                   [&](size_t k) { return sizes[k]; }, false, /*exact=*/false);
 }
 
 Error split_copy_tensor_out(KernelContext &ctx, Args args) {
@@ -547,7 +560,7 @@ Error split_copy_tensor_out(KernelContext &ctx, Args args) {
                      int64_t start = static_cast<int64_t>(k) * splitSize;
                      return std::min(splitSize, n - start);
                    },
-                   false);
+                   false, /*exact=*/true);
 }
 
 Error unbind_copy_int_out(KernelContext &ctx, Args args) {
@@ -561,7 +574,7 @@ Error unbind_copy_int_out(KernelContext &ctx, Args args) {
                     static_cast<long long>(dim),
                     static_cast<long long>(in->size(static_cast<int>(dim))), outs.size());
   return splitInto(ctx, "unbind_copy", *in, dim, outs, [](size_t) { return int64_t{1}; },
-                   true);
+                   true, /*exact=*/true);
 }
 
 } // namespace ptec::rt::portable

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,49 @@ TEST_CASE("quantize / dequantize check dtypes and ranges", "[kernels][errors]") 
                 {w, b.f32({3}, {1, 1, 1}), b.i64({3}, {0, 0, 0}), b.i(0), b.i(-128), b.i(127),
                  b.i(1), o22, o22},
                 "scales must be");
+}
+
+TEST_CASE("quantize refuses a NaN, infinite, zero or subnormal scale", "[kernels][errors]") {
+  // `!(scale != 0)` let NaN through (NaN != 0 is true): every element then
+  // quantized to quant_min, exit 0. Zero as a float32 (1e-50) and a scale
+  // whose float32 reciprocal is infinite (1e-40) are as unusable.
+  Boxer b;
+  EValue *x = b.f32({3}, {0.5f, -1, 2});
+  EValue *q8 = b.t(b.tensor(ScalarType::Char, {3}));
+  const double nan = std::nan(""), inf = HUGE_VAL;
+  for (double s : {nan, -nan, inf, 0.0, 1e-50, 1e-40}) {
+    INFO("scale " << s);
+    expectFailure("quantized_decomposed::quantize_per_tensor.out",
+                  {x, b.d(s), b.i(0), b.i(-128), b.i(127), b.i(1), q8, q8},
+                  "zero, NaN or infinite");
+    expectFailure("quantized_decomposed::quantize_per_tensor.Tensor_out",
+                  {x, b.f32({1}, {float(s)}), b.i64({1}, {0}), b.i(-128), b.i(127), b.i(1), q8,
+                   q8},
+                  "zero, NaN or infinite");
+  }
+  EValue *w = b.f32({2, 2}, {1, 2, 3, 4});
+  EValue *o22 = b.t(b.tensor(ScalarType::Char, {2, 2}));
+  for (float s : {std::nanf(""), INFINITY, 0.0f}) {
+    INFO("channel scale " << s);
+    expectFailure("quantized_decomposed::quantize_per_channel.out",
+                  {w, b.f32({2}, {0.5f, s}), b.i64({2}, {0, 0}), b.i(0), b.i(-128), b.i(127),
+                   b.i(1), o22, o22},
+                  "scale 1 is");
+    EValue *f22 = b.t(b.tensor(ScalarType::Float, {2, 2}));
+    expectFailure("quantized_decomposed::dequantize_per_channel.out",
+                  {o22, b.f32({2}, {s, 0.5f}), b.none(), b.i(0), b.i(-128), b.i(127), b.i(1),
+                   b.none(), f22, f22},
+                  "scale 0 is");
+  }
+  // A small but usable scale still quantizes: 0.5 / 2^-20 saturates at 127.
+  const rt::KernelEntry *k = rt::findKernel("quantized_decomposed::quantize_per_tensor.out");
+  REQUIRE(k != nullptr);
+  std::vector<EValue *> args{x, b.d(std::ldexp(1.0, -20)), b.i(0), b.i(-128), b.i(127), b.i(1),
+                             q8, q8};
+  rt::KernelContext ctx;
+  REQUIRE(k->fn(ctx, {args.data(), args.size()}) == Error::Ok);
+  const int8_t *q = q8->toTensor().dataAs<const int8_t>();
+  CHECK((q[0] == 127 && q[1] == -128 && q[2] == 127));
 }
 
 TEST_CASE("data-sized outputs fail cleanly beyond their capacity", "[kernels][errors]") {

@@ -419,10 +419,12 @@ TEST_CASE("xnnpack runtime: inputs below the bound (dynamic batch)", "[xnnpack][
   }
 }
 
-TEST_CASE("xnnpack runtime: at the blob's dims, outputs keep the program's sizes",
+TEST_CASE("xnnpack runtime: a tensor binds a value at its own sizes, not the blob's",
           "[xnnpack][dynamic]") {
-  // A [1, 4, 1, 1] tensor stands for a [1, 1, 1, 4] value (NHWC, H = W = 1):
-  // same bytes, so it is neither refused nor resized.
+  // Upstream's runtime reshapes an input value to its tensor's sizes and
+  // binds an output only at the value's rank, so a [1, 4, 1, 1] tensor does
+  // not stand for a [1, 1, 1, 4] value (same bytes): refused here (its dim 1
+  // is above the bound), as a rank-3 output is.
   GraphWriter g;
   const uint32_t x = g.addValue({1, 1, 1, 4}), y = g.addValue({1, 1, 1, 4});
   g.setExternal(x, 0, kFlagExternalInput);
@@ -431,9 +433,16 @@ TEST_CASE("xnnpack runtime: at the blob's dims, outputs keep the program's sizes
   Harness hs;
   void *h = hs.init(g.finish());
   Buf xb({1, 4, 1, 1}, {0.1f, -0.2f, 0.3f, -0.4f}), yb({1, 4, 1, 1});
-  REQUIRE(hs.run(h, {&xb, &yb}) == Error::Ok);
-  CHECK(yb.sizes() == std::vector<int64_t>{1, 4, 1, 1});
-  CHECK(yb.data[3] == Approx(std::tanh(-0.4)).epsilon(1e-6));
+  CHECK(hs.run(h, {&xb, &yb}) == Error::InvalidArgument);
+  CHECK(std::string(hs.message).find("not within the bound [1, 1, 1, 4]") != std::string::npos);
+  Buf x4({1, 1, 1, 4}, {0.1f, -0.2f, 0.3f, -0.4f}), y3({1, 1, 4});
+  CHECK(hs.run(h, {&x4, &y3}) == Error::InvalidArgument);
+  CHECK(std::string(hs.message).find("has rank 3, the blob's value has rank 4") !=
+        std::string::npos);
+  Buf y4({1, 1, 1, 4});
+  REQUIRE(hs.run(h, {&x4, &y4}) == Error::Ok);
+  CHECK(y4.sizes() == std::vector<int64_t>{1, 1, 1, 4});
+  CHECK(y4.data[3] == Approx(std::tanh(-0.4)).epsilon(1e-6));
 }
 
 TEST_CASE("xnnpack runtime: spatial sizes below the bound (conv, pool)", "[xnnpack][dynamic]") {

@@ -197,7 +197,7 @@ TEST_CASE("int8 max pooling, average pooling and global average pooling", "[xnnp
     CHECK(maxStepDiff(got, want) <= (kind == Kind::XNNMaxPooling2d ? 0 : 1));
   }
   auto globalAvgPool = [](GraphWriter &g, auto ids) {
-    g.addUnary(Kind::XNNGlobalAvgPooling2d, ids[0], ids[1]);
+    g.addGlobalAvgPool(ids[0], ids[1]);
   };
   {
     const std::vector<int8_t> got =
@@ -344,7 +344,7 @@ TEST_CASE("int8 small CNN as upstream writes it, float at the edges", "[xnnpack]
   pd.groups = 6, pd.groupInputChannels = 1, pd.groupOutputChannels = 1;
   g.addConv(Kind::XNNDepthwiseConv2d, pd, p1, w, b, a2);
   g.addBinary(Kind::XNNAdd, a2, p1, s2);
-  g.addUnary(Kind::XNNGlobalAvgPooling2d, s2, gp);
+  g.addGlobalAvgPool(s2, gp);
   g.addReshape(gp, fl);
   addWeights(g, fc, {5, 6}, 0, &w, &b);
   g.addFullyConnected(fl, w, b, yq);

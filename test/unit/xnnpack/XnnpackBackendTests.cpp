@@ -151,7 +151,7 @@ TEST_CASE("xnnpack runtime: each operator kind", "[xnnpack][runtime]") {
     const uint32_t x = g.addValue({1, 4, 4, 2});
     g.setExternal(x, 0, kFlagExternalInput);
     const uint32_t gap = g.addValue({1, 1, 1, 2}), mp = g.addValue({1, 2, 2, 2});
-    g.addUnary(Kind::XNNGlobalAvgPooling2d, x, gap);
+    g.addGlobalAvgPool(x, gap);
     PoolParams pp;
     pp.poolH = pp.poolW = pp.strideH = pp.strideW = 2;
     g.addPooling(Kind::XNNMaxPooling2d, pp, x, mp);
@@ -271,6 +271,42 @@ TEST_CASE("xnnpack runtime: init refuses what it cannot build, naming the node",
     g.addPooling(kind, pp, x, y);
     return g.finish();
   };
+  SECTION("a global average pooling keeps its rank only with the keep-dims flag") {
+    // XNNPACK drops the pooled dims unless the node says keep-dims, whatever
+    // the blob declares; upstream's runtime then refuses a 4-d output tensor
+    // ("Size needs to be equal to the number of dimensions"). So does this
+    // one: a flagless node declared [1, 1, 1, 2] builds, but its value is
+    // [1, 2] at run time and binds only a rank-2 tensor.
+    auto gap = [](std::vector<uint64_t> out, bool keep) {
+      GraphWriter g;
+      const uint32_t x = g.addValue({1, 3, 3, 2}), y = g.addValue(out);
+      g.setExternal(x, 0, kFlagExternalInput);
+      g.setExternal(y, 1, kFlagExternalOutput);
+      if (keep)
+        g.addGlobalAvgPool(x, y, 5);
+      else
+        g.addUnary(Kind::XNNGlobalAvgPooling2d, x, y, {}, 5);
+      return g.finish();
+    };
+    Buf in({1, 3, 3, 2}, randoms(18, 3)), y2({1, 2}), y4({1, 1, 1, 2});
+    std::vector<float> want(2, 0.0f);
+    for (size_t i = 0; i < 18; ++i)
+      want[i % 2] += in.data[i] / 9.0f;
+    void *flagless = hs.init(gap({1, 1, 1, 2}, false));
+    CHECK(hs.run(flagless, {&in, &y4}) == Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("has rank 4, the blob's value has rank 2 [1, 2]") !=
+          std::string::npos);
+    REQUIRE(hs.run(flagless, {&in, &y2}) == Error::Ok);
+    requireClose(y2.data, want);
+    void *kept = hs.init(gap({1, 1, 1, 2}, true));
+    REQUIRE(hs.run(kept, {&in, &y4}) == Error::Ok);
+    requireClose(y4.data, want);
+    CHECK(hs.run(kept, {&in, &y2}) == Error::InvalidArgument);
+    void *flat = hs.init(gap({1, 2}, false));
+    std::fill(y2.data.begin(), y2.data.end(), 0.0f);
+    REQUIRE(hs.run(flat, {&in, &y2}) == Error::Ok);
+    requireClose(y2.data, want);
+  }
   SECTION("a declared output smaller than what the operator writes") {
     hs.init(pooling(Kind::XNNMaxPooling2d, {1, 4, 4, 2}, {1, 1, 1, 2}), nullptr, {},
             Error::InvalidArgument);
@@ -418,11 +454,25 @@ TEST_CASE("xnnpack runtime: planned scratch, named data, argument checks",
   }
   SECTION("wrong arguments are InvalidArgument") {
     void *h = hs.init(blob, nullptr, {}, Error::Ok, &named);
-    Buf wrongSize({3, 4}), wrongShapeOk({8}, randoms(8, 23));
+    Buf wrongSize({3, 4}), otherRank({8}, randoms(8, 23)), otherDims({4, 2}, randoms(8, 23));
     CHECK(hs.run(h, {&wrongSize, &out}) == Error::InvalidArgument);
     CHECK(hs.run(h, {&in}) == Error::InvalidArgument);
-    // Same elements, other sizes, contiguous: the same bytes, accepted.
-    REQUIRE(hs.run(h, {&wrongShapeOk, &out}) == Error::Ok);
+    // Same elements at another rank or other sizes: upstream's runtime
+    // reshapes the graph to the tensor's sizes (or, for an output, refuses
+    // another rank), so neither binds as the blob's [2, 4].
+    CHECK(hs.run(h, {&otherRank, &out}) == Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("has rank 1 (sizes [8]), the blob's value has rank 2") !=
+          std::string::npos);
+    CHECK(hs.run(h, {&otherDims, &out}) == Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("not within the bound [2, 4]") != std::string::npos);
+    Buf flatOut({12});
+    CHECK(hs.run(h, {&in, &flatOut}) == Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("has rank 1, the blob's value has rank 2") !=
+          std::string::npos);
+    // An output tensor of the program's: STATIC keeps its shape, and this
+    // call's result is the shape it was declared with.
+    out.t.setDynamism(rt::ShapeDynamism::Static);
+    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
     requireClose(out.data, want);
     rt::EValue notTensor = rt::EValue::fromInt(3);
     std::vector<rt::EValue *> args{&notTensor, &out.ev};
