@@ -1,8 +1,9 @@
-//===- LegalizeLinearAlgebra.cpp - matmul, linear, conv, attention --------===//
+//===- LegalizeLinearAlgebra.cpp - matmul, linear, attention --------------===//
 //
 // legalize-to-core-aten rewrites for the linear-algebra family: matmul of any
 // rank (through reshapes that stay symbolic on dynamic shapes), linear,
-// convolution, scaled dot-product attention and softmax. Separate from the
+// scaled dot-product attention and softmax (convolutions are in
+// LegalizeNN.cpp). Separate from the
 // driver because these share the reshape/matmul helpers and nothing else.
 //
 //===----------------------------------------------------------------------===//
@@ -128,30 +129,6 @@ LogicalResult Legalizer::linear() {
   return replaceWith(reshape(*y, outDims));
 }
 
-LogicalResult Legalizer::convolution(unsigned n) {
-  auto expand = [&](StringRef name, int64_t dflt) {
-    SmallVector<int64_t> v;
-    if (auto a = op->getAttrOfType<DenseI64ArrayAttr>(name))
-      v.assign(a.asArrayRef().begin(), a.asArrayRef().end());
-    if (v.empty())
-      v.push_back(dflt);
-    while (v.size() < n)
-      v.push_back(v.front());
-    return v;
-  };
-  if (op->getAttrOfType<StringAttr>("padding"))
-    return emitError(loc, "string padding ('same'/'valid') is not supported yet");
-  return replaceWith(make(
-      "aten::convolution", op->getResult(0).getType(),
-      {{operandOf(op, "input")}, {operandOf(op, "weight")},
-       operandOf(op, "bias") ? Operands{operandOf(op, "bias")} : Operands{}},
-      {ints("stride", expand("stride", 1)), ints("padding", expand("padding", 0)),
-       ints("dilation", expand("dilation", 1)),
-       attr("transposed", b.getBoolAttr(false)),
-       ints("output_padding", SmallVector<int64_t>(n, 0)),
-       i64("groups", intArg(op, "groups", 1))}));
-}
-
 LogicalResult Legalizer::matmulOp() {
   return replaceWith(matmul(operandOf(op, "self"), operandOf(op, "other"),
                             tensorType(op->getResult(0))));
@@ -270,8 +247,6 @@ LogicalResult Legalizer::softmax(StringRef target) {
 void addLinearAlgebraLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::linear"}, [](Legalizer &L) { return L.linear(); },
                    Dynamic::Handled);
-  addLegalizations(t, {"aten::conv1d"}, [](Legalizer &L) { return L.convolution(1); });
-  addLegalizations(t, {"aten::conv2d"}, [](Legalizer &L) { return L.convolution(2); });
   addLegalizations(t, {"aten::matmul"}, [](Legalizer &L) { return L.matmulOp(); },
                    Dynamic::Handled);
   addLegalizations(t, {"aten::scaled_dot_product_attention"},

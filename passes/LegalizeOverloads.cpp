@@ -102,10 +102,6 @@ LogicalResult Legalizer::overload(StringRef name) {
   if ((name == "aten::clamp_min.Tensor" && !operandOf(op, "min")) ||
       (name == "aten::clamp_max.Tensor" && !operandOf(op, "max")))
     return failure();
-  auto isNone = [&](StringRef arg) {
-    Attribute a = op->getAttr(arg);
-    return !a || llvm::isa<exir::NoneAttr>(a);
-  };
   if (name == "aten::max.other" || name == "aten::min.other")
     return replaceWith(make(name == "aten::max.other" ? "aten::maximum" : "aten::minimum", rt,
                             {{self}, {operandOf(op, "other")}}));
@@ -130,16 +126,6 @@ LogicalResult Legalizer::overload(StringRef name) {
   if (name == "aten::zeros_like" || name == "aten::ones_like") {
     attrs.push_back(i64("fill_value", name == "aten::zeros_like" ? 0 : 1));
     return replaceWith(make("aten::full_like", rt, {{self}}, attrs));
-  }
-  // upsample by output size: the .vec forms, when no scales override the
-  // coordinate mapping (.vec cannot carry both).
-  if ((name == "aten::upsample_nearest2d" || name == "aten::upsample_bilinear2d") &&
-      isNone("scales_h") && isNone("scales_w")) {
-    SmallVector<NamedAttribute> vec = {attr("output_size", op->getAttr("output_size")),
-                                       attr("scale_factors", exir::NoneAttr::get(b.getContext()))};
-    if (Attribute a = op->getAttr("align_corners"))
-      vec.push_back(attr("align_corners", a));
-    return replaceWith(make(name.str() + ".vec", rt, {{self}}, vec));
   }
   return failure();
 }
@@ -168,7 +154,7 @@ void addOverloadLegalizations(LegalizeTable &t) {
                    {"aten::arange.start", "aten::max.other", "aten::min.other",
                     "aten::rsub.Tensor", "aten::clamp_min", "aten::clamp_max",
                     "aten::clamp_min.Tensor", "aten::clamp_max.Tensor", "aten::zeros_like",
-                    "aten::ones_like", "aten::upsample_nearest2d", "aten::upsample_bilinear2d"},
+                    "aten::ones_like"},
                    overload, Dynamic::Handled);
   addLegalizations(t, {"aten::squeeze"}, overload);
 }

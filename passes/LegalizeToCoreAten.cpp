@@ -99,6 +99,9 @@ const LegalizeTable &legalizeTable() {
     addNormalizationLegalizations(t);
     addOverloadLegalizations(t);
     addViewLegalizations(t);
+    addNNLegalizations(t);
+    addRnnLegalizations(t);
+    addResampleLegalizations(t);
     addMiscLegalizations(t);
     addReduceLegalizations(t);
     return t;

@@ -95,6 +95,9 @@ void addLinearAlgebraLegalizations(LegalizeTable &t);
 void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);
 void addViewLegalizations(LegalizeTable &t);
+void addNNLegalizations(LegalizeTable &t);       // LegalizeNN.cpp
+void addRnnLegalizations(LegalizeTable &t);      // LegalizeRnn.cpp
+void addResampleLegalizations(LegalizeTable &t); // LegalizeResample.cpp
 void addMiscLegalizations(LegalizeTable &t);
 void addReduceLegalizations(LegalizeTable &t);
 
@@ -221,7 +224,6 @@ public:
   // ---- Rewrites of the older families (members; newer ones are free
   // functions in their family file).
   LogicalResult linear();
-  LogicalResult convolution(unsigned spatialDims);
   LogicalResult batchNorm();
   LogicalResult batchNormLegit();
   FailureOr<exir::AtenOp> evalBatchNorm(Value input, Value mean, Value var,

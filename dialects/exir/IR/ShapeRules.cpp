@@ -33,6 +33,7 @@ const RuleTable &ruleTable() {
     addNormRules(t);
     addLinalgRules(t);
     addFactoryRules(t);
+    addCompositeNNRules(t);
     addCompositeReduceRules(t);
     addCompositeMiscRules(t);
     addCompositeElementwiseRules(t); // reuses rules added above

@@ -286,6 +286,7 @@ void addNNRules(RuleTable &t);
 void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
+void addCompositeNNRules(RuleTable &t);
 void addCompositeReduceRules(RuleTable &t);
 void addCompositeLossRules(RuleTable &t); // called by addCompositeReduceRules
 void addCompositeMiscRules(RuleTable &t);

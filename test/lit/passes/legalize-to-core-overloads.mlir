@@ -69,15 +69,16 @@ func.func @factories(%x: tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>, 
 
 // -----
 
-// Upsampling by output size takes the .vec forms; with explicit scales the
-// op stays (.vec cannot carry both).
+// Upsampling by output size takes the .vec forms; explicit scales that agree
+// with the output size become the .vec form's scale factors (others:
+// legalize-to-core-nn.mlir).
 // CHECK-LABEL: func.func @upsample
 func.func @upsample(%x: tensor<1x1x2x2xf32>) -> (tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>) {
   // CHECK: exir.aten "aten::upsample_nearest2d.vec"(%{{.*}}) {{{.*}}output_size = array<i64: 4, 4>, scale_factors = #exir.none}
   %n = exir.aten "aten::upsample_nearest2d"(%x) {output_size = array<i64: 4, 4>, operand_segments = array<i32: 1>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
   // CHECK: exir.aten "aten::upsample_bilinear2d.vec"(%{{.*}}) {align_corners = true, {{.*}}output_size = array<i64: 4, 4>, scale_factors = #exir.none}
   %b = exir.aten "aten::upsample_bilinear2d"(%x) {output_size = array<i64: 4, 4>, align_corners = true, scales_h = #exir.none, operand_segments = array<i32: 1>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
-  // CHECK: exir.aten "aten::upsample_nearest2d"(%{{.*}}) {{{.*}}scales_h = 2.000000e+00
+  // CHECK: exir.aten "aten::upsample_nearest2d.vec"(%{{.*}}) {{{.*}}output_size = #exir.none, scale_factors = array<f64: 2.000000e+00, 2.000000e+00>}
   %s = exir.aten "aten::upsample_nearest2d"(%x) {output_size = array<i64: 4, 4>, scales_h = 2.0 : f64, scales_w = 2.0 : f64, operand_segments = array<i32: 1>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
   return %n, %b, %s : tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>
 }
