@@ -87,6 +87,7 @@ const LegalizeTable &legalizeTable() {
     addNormalizationLegalizations(t);
     addOverloadLegalizations(t);
     addViewLegalizations(t);
+    addShapeLegalizations(t);
     return t;
   }();
   return table;

@@ -82,6 +82,7 @@ void addLinearAlgebraLegalizations(LegalizeTable &t);
 void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);
 void addViewLegalizations(LegalizeTable &t);
+void addShapeLegalizations(LegalizeTable &t);          // LegalizeShape*.cpp
 
 /// Every rule, built once.
 const LegalizeTable &legalizeTable();

@@ -33,6 +33,7 @@ const RuleTable &ruleTable() {
     addNormRules(t);
     addLinalgRules(t);
     addFactoryRules(t);
+    addCompositeShapeRules(t);
     return t;
   }();
   return table;

@@ -286,6 +286,7 @@ void addNNRules(RuleTable &t);
 void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
+void addCompositeShapeRules(RuleTable &t);
 
 /// Adds `fn` under every name in `names` ("aten::" is implied when a name
 /// has no namespace).
