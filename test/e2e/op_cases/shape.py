@@ -265,3 +265,90 @@ DATA_DEPENDENT = [
 ]
 
 CASES = PAD + SPLIT + REARRANGE + JOIN + INDEXING + SORT + EMBEDDING_BAG + DATA_DEPENDENT
+
+
+class SplitWrites(torch.nn.Module):
+    """Writes through the results of split / unbind / chunk / tensor_split of a buffer,
+    and reads of pieces after the buffer was written (functionalize tracks each piece
+    as a slice or select of its base)."""
+
+    def __init__(self, how):
+        super().__init__()
+        self.how = how
+        self.register_buffer("buf", torch.arange(18.0).view(6, 3))
+        self.register_buffer("n", torch.zeros(4, 4))
+
+    def forward(self, x):
+        how = self.how
+        if how == "split":
+            a, b, c = self.buf.split(2)
+            a.add_(x[:2])
+            return self.buf + 1, b * 2
+        if how == "unbind":
+            self.buf.unbind(0)[4].copy_(x[0])
+            rows = self.n.unbind(1)
+            rows[3].add_(x[1, 0])
+            return self.buf.sum(0), rows[0] + rows[3]
+        if how == "chunk":
+            left, right = self.buf.chunk(2, dim=1)  # columns [0, 1] and [2]
+            right.mul_(2)
+            left[1:3].sub_(x[:2, :2])
+            return left * 1, right + 0
+        if how == "tensor_split":
+            p = torch.tensor_split(self.buf, [1, 5])
+            p[1].mul_(0.5)
+            p[2].fill_(-1)
+            return p[0] + p[1].sum(0)
+        if how == "stale_read":
+            a, b = self.buf.split([4, 2])
+            self.buf.add_(x)  # pieces made before this write read the new values
+            return a * 1, b * 1
+        if how == "piece_view":
+            a, b = self.buf.split(3)
+            b[:, 1:].add_(x[:3, :2])
+            b.t()[0].fill_(7)
+            return self.buf * 1
+        if how == "local":
+            t = x.clone()
+            a, b = t.split([1, 5])
+            a.zero_()
+            b.clamp_(min=0)
+            return t
+        raise ValueError(how)
+
+
+def split_write(how):
+    return Case(f"split_write_{how}", lambda: SplitWrites(how), lambda: (torch.randn(6, 3),), calls=3)
+
+
+CASES += [split_write(h) for h in
+          ("split", "unbind", "chunk", "tensor_split", "stale_read", "piece_view", "local")]
+
+
+class NarrowRuntime(torch.nn.Module):
+    """narrow with a start read from a tensor (x.item(), bounded by torch._check):
+    a read, and (stateful) a write through it, as a KV-cache update does; plus a
+    write through a narrow with a negative static start."""
+
+    def __init__(self, write):
+        super().__init__()
+        self.write = write
+        self.register_buffer("cache", torch.zeros(8, 3))
+
+    def forward(self, x, p):
+        s = p.item()
+        torch._check(s >= 0)
+        torch._check(s <= 6)
+        if not self.write:
+            return x.narrow(0, s, 2) * 2
+        self.cache.narrow(0, s, 2).copy_(x[:2])
+        self.cache.narrow(0, -2, 2).add_(1)
+        return self.cache * 1
+
+
+CASES += [
+    Case("narrow_runtime_start", lambda: NarrowRuntime(False),
+         lambda: (torch.randn(8, 3), torch.tensor(5))),
+    Case("narrow_runtime_start_write", lambda: NarrowRuntime(True),
+         lambda: (torch.randn(8, 3), torch.tensor(3)), calls=3),
+]
