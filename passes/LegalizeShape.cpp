@@ -249,6 +249,10 @@ LogicalResult pad(Legalizer &L) {
     mode = *m;
   }
   ArrayRef<int64_t> pads = padAttr.asArrayRef();
+  // An empty result needs no data (and upstream's pad kernels refuse some).
+  if (!L.dynamic && L.resultType().getNumElements() == 0)
+    return L.replaceWith(full(L, L.resultType().getShape(),
+                              scalarFor(L, t.getElementType(), 0), t.getElementType()));
   SmallVector<int64_t> grow;
   bool grows = false;
   for (int64_t p : pads) {
@@ -297,6 +301,34 @@ LogicalResult pad(Legalizer &L) {
   return L.replaceWith(cropNegative(L, padded, pads));
 }
 
+/// constant_pad_nd (core, with a kernel) with negative pads: upstream's
+/// kernel grows only, so the crop is a slice and the kernel pads the rest.
+LogicalResult constantPadNd(Legalizer &L) {
+  auto padAttr = L.op->getAttrOfType<DenseI64ArrayAttr>("pad");
+  Value x = L.operand("self");
+  RankedTensorType t = tensorType(x);
+  if (!padAttr || !t || !L.op.getSymOperands().empty())
+    return success(); // the kernel checks it
+  bool crops = llvm::any_of(padAttr.asArrayRef(), [](int64_t p) { return p < 0; });
+  bool empty = !L.dynamic && L.resultType().getNumElements() == 0;
+  if (!crops && !empty)
+    return success();
+  if (empty)
+    return L.replaceWith(full(L, L.resultType().getShape(),
+                              scalarFor(L, t.getElementType(), 0), t.getElementType()));
+  FailureOr<Value> c = cropNegative(L, x, padAttr.asArrayRef());
+  if (failed(c))
+    return failure();
+  SmallVector<int64_t> grow;
+  for (int64_t p : padAttr.asArrayRef())
+    grow.push_back(std::max<int64_t>(p, 0));
+  Attribute value = L.op->getAttr("value");
+  if (!value)
+    value = scalarFor(L, t.getElementType(), 0);
+  return L.replaceWith(L.make("aten::constant_pad_nd", {{*c}},
+                              {L.ints("pad", grow), L.attr("value", value)}));
+}
+
 //===----------------------------------------------------------------------===//
 // Splitting and narrow
 //===----------------------------------------------------------------------===//
@@ -323,6 +355,9 @@ LogicalResult splitPieces(Legalizer &L) {
   RankedTensorType t = tensorType(x);
   if (!t || t.getRank() == 0)
     return L.refuse("needs a tensor with at least one dim");
+  if (L.op.getOpName() == "aten::tensor_split.tensor_indices_or_sections")
+    return L.refuse("is not supported: its split points are the values of a tensor, known "
+                    "only from the data; pass them as Python ints");
   int64_t dim = splitDim(L, t), size = t.getDimSize(dim);
   SmallVector<std::pair<int64_t, int64_t>> bounds;
   if (auto indices = op->getAttrOfType<DenseI64ArrayAttr>("indices")) {
@@ -581,9 +616,16 @@ LogicalResult expandAs(Legalizer &L) {
   return L.replaceWith(expand(L, L.operand("self"), L.resultType().getShape()));
 }
 
-/// atleast_1d/2d/3d: a view to the result's shape.
+/// atleast_1d/2d/3d (and their list forms): views to the results' shapes.
 LogicalResult atLeast(Legalizer &L) {
-  return L.replaceWith(L.view(L.operand("self"), L.resultType().getShape()));
+  SmallVector<Value> outs;
+  for (auto [v, r] : llvm::zip(L.op.getTensorInputs(), L.op->getResults())) {
+    FailureOr<Value> o = L.view(v, tensorType(r).getShape());
+    if (failed(o))
+      return failure();
+    outs.push_back(*o);
+  }
+  return L.replace(outs);
 }
 
 } // namespace
@@ -598,8 +640,10 @@ void addShapeLegalizations(LegalizeTable &t) {
                     "aten::tensor_split.indices", "aten::unsafe_split.Tensor",
                     "aten::unsafe_split_with_sizes", "aten::split.sizes", "aten::hsplit.int",
                     "aten::hsplit.array", "aten::vsplit.int", "aten::vsplit.array",
-                    "aten::dsplit.int", "aten::dsplit.array"},
+                    "aten::dsplit.int", "aten::dsplit.array",
+                    "aten::tensor_split.tensor_indices_or_sections"},
                    splitPieces);
+  addLegalizations(t, {"aten::constant_pad_nd"}, constantPadNd, Dynamic::Handled);
   addLegalizations(t, {"aten::narrow", "aten::narrow_copy"}, narrow, Dynamic::Handled);
   addLegalizations(t, {"aten::fliplr", "aten::flipud"}, flipLrUd, Dynamic::Handled);
   addLegalizations(t, {"aten::rot90"}, rot90, Dynamic::Handled);
@@ -613,7 +657,10 @@ void addShapeLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::ravel"}, ravel, Dynamic::Handled);
   addLegalizations(t, {"aten::broadcast_to"}, broadcastTo, Dynamic::Handled);
   addLegalizations(t, {"aten::expand_as"}, expandAs);
-  addLegalizations(t, {"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d"}, atLeast);
+  addLegalizations(t, {"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d",
+                       "aten::atleast_1d.Sequence", "aten::atleast_2d.Sequence",
+                       "aten::atleast_3d.Sequence"},
+                   atLeast);
   addShapeJoinLegalizations(t);
   addShapeIndexLegalizations(t);
   addShapeSortLegalizations(t);

@@ -44,6 +44,16 @@ FailureOr<Value> putAlong(Legalizer &L, Value self, int64_t dim, Value index, Va
                  L.boolean("accumulate", accumulate)});
 }
 
+/// `idx` with negative entries counted from the end of a dim of `size`
+/// (PyTorch's gather-based ops accept them; upstream's gather kernel does not).
+FailureOr<Value> wrapNegative(Legalizer &L, Value idx, int64_t size) {
+  FailureOr<Value> neg = L.make("aten::lt.Scalar", {{idx}}, {L.i64("other", 0)});
+  FailureOr<Value> up = L.make("aten::add.Scalar", {{idx}}, {L.i64("other", size), L.i64("alpha", 1)});
+  if (failed(neg) || failed(up))
+    return failure();
+  return L.make("aten::where.self", {{*neg}, {*up}, {idx}});
+}
+
 LogicalResult take(Legalizer &L) {
   Value x = L.operand("self");
   FailureOr<Value> flat = L.view(x, {tensorType(x).getNumElements()});
@@ -62,6 +72,8 @@ LogicalResult takeAlongDim(Legalizer &L) {
   if (!d || llvm::isa<exir::NoneAttr>(d)) {
     FailureOr<Value> fx = L.view(x, {xt.getNumElements()});
     FailureOr<Value> fi = L.view(idx, {it.getNumElements()});
+    if (succeeded(fi))
+      fi = wrapNegative(L, *fi, xt.getNumElements());
     if (failed(fx) || failed(fi))
       return failure();
     return L.replaceWith(L.make("aten::gather", {{*fx}, {*fi}}, {L.i64("dim", 0)}));
@@ -72,7 +84,9 @@ LogicalResult takeAlongDim(Legalizer &L) {
   if (!xs.empty())
     xs[dim] = xt.getDimSize(dim);
   FailureOr<Value> bx = expand(L, x, xs);
-  FailureOr<Value> bi = expand(L, idx, is);
+  FailureOr<Value> bi = wrapNegative(L, idx, xt.getDimSize(dim));
+  if (succeeded(bi))
+    bi = expand(L, *bi, is);
   if (failed(bx) || failed(bi))
     return failure();
   return L.replaceWith(L.make("aten::gather", {{*bx}, {*bi}}, {L.i64("dim", dim)}));
@@ -80,12 +94,28 @@ LogicalResult takeAlongDim(Legalizer &L) {
 
 /// index_add(self, dim, index, source, alpha): self[..., index, ...] +=
 /// alpha * source, duplicates accumulating in index order.
+/// A 0-dim operand as a 1-dim one of its one element (index ops on 0-dim
+/// tensors index their only element).
+FailureOr<Value> atLeast1d(Legalizer &L, Value v) {
+  if (tensorType(v).getRank() > 0)
+    return v;
+  return L.view(v, {1});
+}
+
 LogicalResult indexAdd(Legalizer &L) {
   Value x = L.operand("self"), idx = L.operand("index"), src = L.operand("source");
   RankedTensorType t = tensorType(x);
-  if (t.getRank() == 0 || tensorType(idx).getRank() != 1)
-    return L.refuse("on a 0-dim tensor or with a 0-dim index is not supported");
-  int64_t dim = wrapDim(intArg(L.op, "dim", 0), t.getRank());
+  if (t.getRank() == 0) {
+    FailureOr<Value> x1 = atLeast1d(L, x), i1 = atLeast1d(L, idx), s1 = atLeast1d(L, src);
+    if (failed(x1) || failed(i1) || failed(s1))
+      return failure();
+    x = *x1;
+    idx = *i1;
+    src = *s1;
+  }
+  if (tensorType(idx).getRank() != 1)
+    return L.refuse("with a 0-dim index is not supported");
+  int64_t dim = wrapDim(intArg(L.op, "dim", 0), tensorType(x).getRank());
   Attribute alpha = L.op->getAttr("alpha");
   bool one = !alpha || (llvm::isa<IntegerAttr>(alpha) && !llvm::isa<BoolAttr>(alpha) &&
                         llvm::cast<IntegerAttr>(alpha).getInt() == 1) ||
@@ -99,16 +129,23 @@ LogicalResult indexAdd(Legalizer &L) {
       return L.refuse("with a floating alpha on an integer tensor is not supported");
     v = *m;
   }
-  return L.replaceWith(putAlong(L, x, dim, idx, v, /*accumulate=*/true));
+  FailureOr<Value> r = putAlong(L, x, dim, idx, v, /*accumulate=*/true);
+  if (succeeded(r) && t.getRank() == 0)
+    r = L.view(*r, {});
+  return L.replaceWith(r);
 }
 
 /// index_fill(self, dim, index, value): index_put of the 0-dim value.
 LogicalResult indexFill(Legalizer &L) {
   Value x = L.operand("self"), idx = L.operand("index");
   RankedTensorType t = tensorType(x);
-  if (t.getRank() == 0)
-    return L.refuse("on a 0-dim tensor is not supported");
-  int64_t dim = wrapDim(intArg(L.op, "dim", 0), t.getRank());
+  if (t.getRank() == 0) {
+    FailureOr<Value> x1 = atLeast1d(L, x);
+    if (failed(x1))
+      return failure();
+    x = *x1;
+  }
+  int64_t dim = wrapDim(intArg(L.op, "dim", 0), tensorType(x).getRank());
   Type et = t.getElementType();
   FailureOr<Value> v;
   if (Value vt = L.operand("value")) {
@@ -129,10 +166,13 @@ LogicalResult indexFill(Legalizer &L) {
   }
   if (failed(v))
     return failure();
-  FailureOr<Value> i = tensorType(idx).getRank() == 0 ? L.view(idx, {1}) : FailureOr<Value>(idx);
+  FailureOr<Value> i = atLeast1d(L, idx);
   if (failed(i))
     return failure();
-  return L.replaceWith(putAlong(L, x, dim, *i, *v, /*accumulate=*/false));
+  FailureOr<Value> r = putAlong(L, x, dim, *i, *v, /*accumulate=*/false);
+  if (succeeded(r) && t.getRank() == 0)
+    r = L.view(*r, {});
+  return L.replaceWith(r);
 }
 
 /// The present index tensors of a Tensor?[] argument and its presence mask.
@@ -208,8 +248,8 @@ LogicalResult maskedIndexPutAccumulate(Legalizer &L) {
 /// sum / mean: scatter_add onto self (or onto self with the scattered
 /// positions zeroed when include_self is false); mean divides by 1 + the
 /// number of contributions (or that number alone), PyTorch's count.
-LogicalResult scatterSumMean(Legalizer &L, Value x, int64_t dim, Value idx, Value src,
-                             bool mean, bool includeSelf) {
+FailureOr<Value> scatterSumMean(Legalizer &L, Value x, int64_t dim, Value idx, Value src,
+                                bool mean, bool includeSelf) {
   Type et = tensorType(x).getElementType();
   auto zeroed = [&](Value base) -> FailureOr<Value> {
     if (includeSelf)
@@ -222,7 +262,7 @@ LogicalResult scatterSumMean(Legalizer &L, Value x, int64_t dim, Value idx, Valu
     return failure();
   FailureOr<Value> sum = L.make("aten::scatter_add", {{*base}, {idx}, {src}}, {L.i64("dim", dim)});
   if (failed(sum) || !mean)
-    return L.replaceWith(sum);
+    return sum;
   FailureOr<Value> ones = L.make("aten::full_like", {{src}}, {L.attr("fill_value", scalarFor(L, et, 1))});
   FailureOr<Value> cbase = L.make("aten::full_like", {{x}}, {L.attr("fill_value", scalarFor(L, et, 1))});
   if (succeeded(cbase))
@@ -234,9 +274,9 @@ LogicalResult scatterSumMean(Legalizer &L, Value x, int64_t dim, Value idx, Valu
   if (failed(count))
     return failure();
   if (llvm::isa<IntegerType>(et))
-    return L.replaceWith(L.make("aten::div.Tensor_mode", {{*sum}, {*count}},
-                                {L.attr("rounding_mode", L.b.getStringAttr("floor"))}));
-  return L.replaceWith(binary(L, "aten::div.Tensor", *sum, *count));
+    return L.make("aten::div.Tensor_mode", {{*sum}, {*count}},
+                  {L.attr("rounding_mode", L.b.getStringAttr("floor"))});
+  return binary(L, "aten::div.Tensor", *sum, *count);
 }
 
 /// prod / amax / amin: over the region of self the index covers (self
@@ -245,8 +285,8 @@ LogicalResult scatterSumMean(Legalizer &L, Value x, int64_t dim, Value idx, Valu
 /// reduce the source over the index dim with the reduction's identity where
 /// the mask is false, combine with self where some entry hit p, and write
 /// the region back.
-LogicalResult scatterDense(Legalizer &L, Value x, int64_t dim, Value idx, Value src,
-                           StringRef reduce, bool includeSelf) {
+FailureOr<Value> scatterDense(Legalizer &L, Value x, int64_t dim, Value idx, Value src,
+                              StringRef reduce, bool includeSelf) {
   RankedTensorType st = tensorType(x), it = tensorType(idx), vt = tensorType(src);
   Type et = st.getElementType();
   int64_t rank = st.getRank();
@@ -320,7 +360,7 @@ LogicalResult scatterDense(Legalizer &L, Value x, int64_t dim, Value idx, Value 
     updated = L.make("aten::slice_scatter", {{lv.parent}, {*updated}},
                      {L.i64("dim", lv.dim), L.i64("start", 0), L.i64("end", lv.end), L.i64("step", 1)});
   }
-  return L.replaceWith(updated);
+  return updated;
 }
 
 LogicalResult scatterReduce(Legalizer &L) {
@@ -329,9 +369,17 @@ LogicalResult scatterReduce(Legalizer &L) {
   auto reduce = L.op->getAttrOfType<StringAttr>("reduce");
   if (!reduce)
     return L.refuse("needs its reduce mode");
-  if (t.getRank() == 0 || tensorType(idx).getRank() != t.getRank() ||
-      tensorType(src).getRank() != t.getRank())
-    return L.refuse("on 0-dim tensors is not supported");
+  if (t.getRank() == 0) { // one element: the 1-dim case of one
+    FailureOr<Value> x1 = atLeast1d(L, x), i1 = atLeast1d(L, idx), s1 = atLeast1d(L, src);
+    if (failed(x1) || failed(i1) || failed(s1))
+      return failure();
+    x = *x1;
+    idx = *i1;
+    src = *s1;
+    t = tensorType(x);
+  }
+  if (tensorType(idx).getRank() != t.getRank() || tensorType(src).getRank() != t.getRank())
+    return L.refuse("with an index or source of another rank than self is not supported");
   if (t.getElementType().isInteger(1))
     return L.refuse("on bool tensors is not supported");
   int64_t dim = wrapDim(intArg(L.op, "dim", 0), t.getRank());
@@ -339,11 +387,83 @@ LogicalResult scatterReduce(Legalizer &L) {
   if (tensorType(idx).getNumElements() == 0)
     return L.replace({x});
   StringRef r = reduce.getValue();
+  FailureOr<Value> out;
   if (r == "sum" || r == "mean")
-    return scatterSumMean(L, x, dim, idx, src, r == "mean", includeSelf);
-  if (r == "prod" || r == "amax" || r == "amin")
-    return scatterDense(L, x, dim, idx, src, r, includeSelf);
-  return L.refuse("with reduce='" + r + "' is not supported: not a reduction of scatter_reduce");
+    out = scatterSumMean(L, x, dim, idx, src, r == "mean", includeSelf);
+  else if (r == "prod" || r == "amax" || r == "amin")
+    out = scatterDense(L, x, dim, idx, src, r, includeSelf);
+  else
+    return L.refuse("with reduce='" + r + "' is not supported: not a reduction of scatter_reduce");
+  if (succeeded(out) && L.resultType().getRank() == 0)
+    out = L.view(*out, {});
+  return L.replaceWith(out);
+}
+
+/// masked_scatter (core, with a kernel) whose self or mask is smaller than
+/// their broadcast: the kernels want both of the result's shape.
+LogicalResult maskedScatter(Legalizer &L) {
+  Value x = L.operand("self"), mask = L.operand("mask");
+  ArrayRef<int64_t> shape = L.resultType().getShape();
+  if (L.dynamic || (tensorType(x).getShape() == shape && tensorType(mask).getShape() == shape))
+    return success();
+  FailureOr<Value> bx = expand(L, x, shape), bm = expand(L, mask, shape);
+  if (failed(bx) || failed(bm))
+    return failure();
+  return L.replaceWith(L.make("aten::masked_scatter", {{*bx}, {*bm}, {L.operand("source")}}));
+}
+
+/// embedding_renorm(weight, indices, max_norm, p) (what nn.Embedding's
+/// max_norm writes into its weight before each lookup): each row an index
+/// names is scaled by max_norm / (norm + 1e-7) where its p-norm exceeds
+/// max_norm (PyTorch's formula); a row named twice gets the same value twice.
+LogicalResult embeddingRenorm(Legalizer &L) {
+  Value w = L.operand("self"), idx = L.operand("indices");
+  RankedTensorType wt = tensorType(w);
+  double maxNorm = 0, p = 2;
+  if (auto a = L.op->getAttrOfType<FloatAttr>("max_norm"))
+    maxNorm = a.getValueAsDouble();
+  if (auto a = L.op->getAttrOfType<FloatAttr>("norm_type"))
+    p = a.getValueAsDouble();
+  if (wt.getRank() != 2 || !llvm::isa<FloatType>(wt.getElementType()))
+    return L.refuse("needs a 2-dim floating weight");
+  if (!(p > 0))
+    return L.refuse("with norm_type " + std::to_string(p) + " is not supported: only positive "
+                    "p-norms (inf included)");
+  FailureOr<Value> flat = L.view(idx, {tensorType(idx).getNumElements()});
+  FailureOr<Value> rows = failed(flat) ? flat
+                                       : L.make("aten::index_select", {{w}, {*flat}},
+                                                {L.i64("dim", 0)});
+  FailureOr<Value> mag = failed(rows) ? rows : L.make("aten::abs", {{*rows}});
+  if (failed(mag))
+    return failure();
+  FailureOr<Value> norm;
+  if (std::isinf(p)) {
+    norm = L.make("aten::amax", {{*mag}}, {L.ints("dim", {1}), L.boolean("keepdim", true)});
+  } else {
+    FailureOr<Value> pw = p == 1 ? *mag : L.make("aten::pow.Tensor_Scalar", {{*mag}}, {L.f64("exponent", p)});
+    FailureOr<Value> sum = failed(pw) ? pw
+                                      : L.make("aten::sum.dim_IntList", {{*pw}},
+                                               {L.ints("dim", {1}), L.boolean("keepdim", true)});
+    norm = failed(sum) || p == 1 ? sum
+                                 : L.make("aten::pow.Tensor_Scalar", {{*sum}},
+                                          {L.f64("exponent", 1.0 / p)});
+  }
+  if (failed(norm))
+    return failure();
+  FailureOr<Value> over = L.make("aten::gt.Scalar", {{*norm}}, {L.f64("other", maxNorm)});
+  FailureOr<Value> denom = L.make("aten::add.Scalar", {{*norm}}, {L.f64("other", 1e-7), L.i64("alpha", 1)});
+  FailureOr<Value> scale = failed(denom) ? denom
+                                         : L.make("aten::reciprocal", {{*denom}});
+  if (succeeded(scale))
+    scale = L.make("aten::mul.Scalar", {{*scale}}, {L.f64("other", maxNorm)});
+  if (failed(over) || failed(scale))
+    return failure();
+  FailureOr<Value> scaled = binary(L, "aten::mul.Tensor", *rows, *scale);
+  FailureOr<Value> newRows = failed(scaled) ? scaled
+                                            : L.make("aten::where.self", {{*over}, {*scaled}, {*rows}});
+  if (failed(newRows))
+    return failure();
+  return L.replaceWith(putAlong(L, w, 0, *flat, *newRows, /*accumulate=*/false));
 }
 
 //===----------------------------------------------------------------------===//
@@ -368,9 +488,16 @@ LogicalResult embeddingBag(Legalizer &L) {
     return L.refuse("needs a 2-dim weight and 1-dim indices and offsets");
   int64_t mode = intArg(op, "mode", 0);
   bool last = boolArg(op, "include_last_offset", false);
+  // embedding_bag.padding_idx wraps a negative padding_idx into the rows;
+  // _embedding_bag gets it wrapped already, -1 for none.
   std::optional<int64_t> padding;
-  if (auto p = op->getAttrOfType<IntegerAttr>("padding_idx"); p && p.getInt() >= 0)
-    padding = p.getInt();
+  if (auto p = op->getAttrOfType<IntegerAttr>("padding_idx")) {
+    int64_t v = p.getInt();
+    if (v < 0 && op.getOpName() == "aten::embedding_bag.padding_idx")
+      v += wt ? wt.getDimSize(0) : 0;
+    if (v >= 0)
+      padding = v;
+  }
   if (mode < 0 || mode > 2)
     return L.refuse("with mode " + Twine(mode) + " is not supported: not sum, mean or max");
   if (psw && mode != 0)
@@ -487,6 +614,8 @@ void addShapeIndexLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::index_add"}, indexAdd);
   addLegalizations(t, {"aten::index_fill.int_Scalar", "aten::index_fill.int_Tensor"}, indexFill);
   addLegalizations(t, {"aten::scatter_reduce.two"}, scatterReduce);
+  addLegalizations(t, {"aten::masked_scatter"}, maskedScatter, Dynamic::Handled);
+  addLegalizations(t, {"aten::embedding_renorm"}, embeddingRenorm);
   addLegalizations(t, {"aten::_unsafe_index.Tensor"},
                    [](Legalizer &L) { return L.rename("aten::index.Tensor"); }, Dynamic::Handled);
   addLegalizations(t, {"aten::_unsafe_index_put"},

@@ -263,6 +263,17 @@ LogicalResult atLeastNd(RuleContext &c, RankedTensorType t) {
   return c.succeed(atLeast(t.getShape(), n), t.getElementType());
 }
 
+/// atleast_Nd.Sequence: the same for every tensor of the list.
+LogicalResult atLeastNdList(RuleContext &c) {
+  StringRef name = c.getOp().getOpName();
+  int n = name.contains("1d") ? 1 : name.contains("2d") ? 2 : 3;
+  for (Value v : c.tensors("tensors")) {
+    auto t = llvm::cast<RankedTensorType>(v.getType());
+    c.produce(atLeast(t.getShape(), n), t.getElementType());
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Joining, repeating, diagonals
 //===----------------------------------------------------------------------===//
@@ -461,6 +472,8 @@ void addCompositeShapeRules(RuleTable &t) {
   addRules(t, {"ravel"}, onSelf<ravel>);
   addRules(t, {"broadcast_to"}, onSelf<broadcastTo>);
   addRules(t, {"atleast_1d", "atleast_2d", "atleast_3d"}, onSelf<atLeastNd>);
+  addRules(t, {"atleast_1d.Sequence", "atleast_2d.Sequence", "atleast_3d.Sequence"},
+           atLeastNdList);
   addRules(t, {"meshgrid"}, meshgridIj);
   addRules(t, {"dstack", "column_stack", "row_stack"}, stacks);
   addRules(t, {"repeat_interleave.self_Tensor"}, onSelf<repeatInterleaveTensor>);
@@ -470,9 +483,9 @@ void addCompositeShapeRules(RuleTable &t) {
   addRules(t, {"take_along_dim"}, onSelf<takeAlongDim>);
   // Their decompositions check their types against the graph's.
   addRules(t, {"_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "embedding_bag",
-               "embedding_bag.padding_idx"},
+               "embedding_bag.padding_idx", "tensor_split.tensor_indices_or_sections"},
            declaredResults);
-  addRules(t, {"msort"}, sameAsSelf);
+  addRules(t, {"msort", "embedding_renorm"}, sameAsSelf);
   addRules(t, {"count_nonzero", "count_nonzero.dim_IntList"}, onSelf<countNonzero>);
   addRules(t, {"argwhere"}, onSelf<argwhere>);
   addRules(t, {"nonzero_numpy"}, onSelf<nonzeroNumpy>);

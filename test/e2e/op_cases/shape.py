@@ -352,3 +352,36 @@ CASES += [
     Case("narrow_runtime_start_write", lambda: NarrowRuntime(True),
          lambda: (torch.randn(8, 3), torch.tensor(3)), calls=3),
 ]
+
+
+class EmbeddingMaxNorm(torch.nn.Module):
+    """nn.Embedding(max_norm=...) renormalizes the rows it looks up, in place in
+    its weight (embedding_renorm_): the weight becomes state."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = torch.nn.Embedding(10, 4, max_norm=1.0)
+
+    def forward(self, i):
+        return self.emb(i) * 1
+
+
+CASES += [
+    # Corner cases found with PyTorch's OpInfo samples.
+    C("pad_crop_to_empty", lambda x: F.pad(x, (-1, -2, 1, 1), value=1.0), randn(5, 3)),
+    C("pad_circular_empty_batch", lambda x: F.pad(x, (1, 2), mode="circular"), randn(0, 3, 3)),
+    C("constant_pad_nd_negative", lambda x: torch.constant_pad_nd(x, (-1, 2, 1, -1), 0.5), randn(3, 4)),
+    C("take_along_dim_negative", lambda x, i: torch.take_along_dim(x, i, 1), randn(4, 5),
+      tensor([[-1, -5], [0, -2], [-3, 4], [2, -4]])),
+    C("index_add_0dim", lambda x, i, s: x.index_add(0, i, s, alpha=2), randn(()), tensor([0]), randn(())),
+    C("index_fill_0dim", lambda x, i: x.index_fill(0, i, 3.0), randn(()), tensor([0])),
+    C("scatter_reduce_0dim", lambda x, i, s: x.scatter_reduce(0, i, s, "amax"), randn(()),
+      tensor(0), randn(())),
+    C("masked_scatter_mask_broadcasts_self", lambda x, m, s: x.masked_scatter(m, s), randn(5),
+      randbool(4, 5), randn(20)),
+    C("atleast_2d_sequence", lambda a, b: torch.atleast_2d(a, b), randn(3), randn(2, 2)),
+    C("embedding_bag_negative_padding_idx",
+      lambda w, i, o: F.embedding_bag(i, w, o, mode="mean", padding_idx=-1),
+      randn(5, 3), tensor([4, 1, 1, 0, 4, 4]), tensor([0, 3])),
+    Case("embedding_max_norm", EmbeddingMaxNorm, lambda: (torch.tensor([[1, 3], [3, 7]]),), calls=2),
+]
