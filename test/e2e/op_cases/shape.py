@@ -233,6 +233,12 @@ SORT = [
     C("argsort_descending_ties", lambda x: torch.argsort(x, 0, descending=True), randint(3, 6, 3)),
     C("msort", lambda x: torch.msort(x), randn(5, 3)),
     C("sort_special", lambda x: torch.sort(x, 1), special(3, 5)),
+    # Past the exact formulation's 2^22 comparisons: topk over the whole dim (no ties
+    # in random floats, so the indices are unique too; NaN and inf placed as torch does).
+    C("sort_large_topk", lambda x: torch.sort(x, descending=True), special(2100)),
+    C("argsort_large_topk", lambda x: torch.argsort(x), special(2100)),
+    C("sort_large_stable_refused", lambda x: torch.sort(x, stable=True), randn(2100),
+      refused=r"sort.stable' with stable=True over 2100 elements"),
     C("topk", lambda x: torch.topk(x, 2), randn(4, 6)),
     C("topk_smallest_dim0", lambda x: torch.topk(x, 3, 0, largest=False), randn(5, 3)),
     C("topk_int64", lambda x: torch.topk(x, 2, -1), randint(100, 3, 6)),
@@ -384,4 +390,23 @@ CASES += [
       lambda w, i, o: F.embedding_bag(i, w, o, mode="mean", padding_idx=-1),
       randn(5, 3), tensor([4, 1, 1, 0, 4, 4]), tensor([0, 3])),
     Case("embedding_max_norm", EmbeddingMaxNorm, lambda: (torch.tensor([[1, 3], [3, 7]]),), calls=2),
+]
+
+
+def dyn(name, fn, shape, dim, hi, lo=2, **kw):
+    """fn(x) with dim `dim` of x dynamic (lo..hi), run at `shape` (below the bound)."""
+    return C(name, fn, randn(*shape),
+             dynamic_shapes=(({dim: torch.export.Dim("n", min=lo, max=hi)},),), **kw)
+
+
+CASES += [
+    # Rewrites that read run-time sizes, run below the programs' bounds.
+    dyn("dynamic_pad_constant_crop", lambda x: F.pad(x, (-1, 2, 1, 0), value=3.0), (2, 5, 7), 2, 16),
+    dyn("dynamic_pad_reflect", lambda x: F.pad(x, (2, 1), mode="reflect"), (2, 3, 6), 2, 16, lo=3),
+    dyn("dynamic_pad_circular", lambda x: F.pad(x, (2, 1), mode="circular"), (2, 3, 6), 2, 16),
+    dyn("dynamic_triu", lambda x: torch.triu(x, 1), (5, 4), 0, 12),
+    dyn("dynamic_roll_flat", lambda x: torch.roll(x, 3), (5, 4), 0, 12),
+    dyn("dynamic_rot90", lambda x: torch.rot90(x, 1, (0, 1)), (5, 4), 0, 12),
+    dyn("dynamic_narrow", lambda x: x.narrow(0, -2, 2), (5, 4), 0, 12),
+    dyn("dynamic_movedim", lambda x: torch.movedim(x, 0, -1) * 2, (5, 4, 3), 0, 12),
 ]
