@@ -604,6 +604,44 @@ LogicalResult swapDims(Legalizer &L) {
                                L.i64("dim1", intArg(L.op, axes ? "axis1" : "dim1", 0))}));
 }
 
+/// unflatten(self, dim, sizes): a view. On run-time shapes its size list
+/// reads the other dims' run-time sizes, keeps the sizes' own symbolic
+/// entries, and leaves a -1 for the kernel to infer.
+LogicalResult unflatten(Legalizer &L) {
+  Value x = L.operand("self");
+  RankedTensorType t = tensorType(x);
+  auto sizes = L.op->getAttrOfType<DenseI64ArrayAttr>("sizes");
+  if (!L.dynamic || !sizes || t.getRank() == 0)
+    return L.replaceWith(L.view(x, L.resultType().getShape()));
+  int64_t d = wrapDim(intArg(L.op, "dim", 0), t.getRank());
+  llvm::StringMap<Value> sizeSyms;
+  if (ArrayAttr binds = L.op.getSymArgs())
+    for (auto [a, v] : llvm::zip(binds, L.op.getSymOperands()))
+      sizeSyms[llvm::cast<StringAttr>(a).getValue()] = v;
+  SmallVector<int64_t> size;
+  SmallVector<std::pair<std::string, Value>> syms;
+  Type i64 = L.b.getI64Type();
+  auto runtimeDim = [&](int64_t k) {
+    syms.push_back({"size[" + std::to_string(size.size()) + "]",
+                    L.b.create<exir::SymSizeOp>(L.loc, i64, x, L.b.getI64IntegerAttr(k))});
+    size.push_back(t.getDimSize(k));
+  };
+  for (int64_t k = 0; k < d; ++k)
+    runtimeDim(k);
+  for (auto [i, s] : llvm::enumerate(sizes.asArrayRef())) {
+    if (Value v = sizeSyms.lookup("sizes[" + std::to_string(i) + "]"))
+      syms.push_back({"size[" + std::to_string(size.size()) + "]", v});
+    size.push_back(s);
+  }
+  for (int64_t k = d + 1; k < t.getRank(); ++k)
+    runtimeDim(k);
+  FailureOr<Value> v = L.make("aten::view_copy", L.resultType(), {{x}}, {L.ints("size", size)});
+  if (failed(v))
+    return failure();
+  bindSyms(v->getDefiningOp(), syms);
+  return L.replace({*v});
+}
+
 LogicalResult ravel(Legalizer &L) {
   Value x = L.operand("self");
   return L.replaceWith(L.reshape(x, {L.foldDims(x, 0, tensorType(x).getRank())}));
@@ -655,6 +693,7 @@ void addShapeLegalizations(LegalizeTable &t) {
                    movedim, Dynamic::Handled);
   addLegalizations(t, {"aten::swapaxes", "aten::swapdims"}, swapDims, Dynamic::Handled);
   addLegalizations(t, {"aten::ravel"}, ravel, Dynamic::Handled);
+  addLegalizations(t, {"aten::unflatten.int"}, unflatten, Dynamic::Handled);
   addLegalizations(t, {"aten::broadcast_to"}, broadcastTo, Dynamic::Handled);
   addLegalizations(t, {"aten::expand_as"}, expandAs);
   addLegalizations(t, {"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d",

@@ -409,4 +409,6 @@ CASES += [
     dyn("dynamic_rot90", lambda x: torch.rot90(x, 1, (0, 1)), (5, 4), 0, 12),
     dyn("dynamic_narrow", lambda x: x.narrow(0, -2, 2), (5, 4), 0, 12),
     dyn("dynamic_movedim", lambda x: torch.movedim(x, 0, -1) * 2, (5, 4, 3), 0, 12),
+    dyn("dynamic_unflatten_static_dim", lambda x: x.unflatten(1, (3, 2)) * 2, (5, 6), 0, 12),
+    dyn("dynamic_unflatten_dynamic_dim", lambda x: x.unflatten(0, (-1, 1)) * 2, (5, 6), 0, 12),
 ]

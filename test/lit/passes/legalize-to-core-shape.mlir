@@ -472,3 +472,15 @@ func.func @argwhere(%x: tensor<4x5xf32>) -> tensor<?x2xi64> {
   %y = exir.aten "aten::argwhere"(%x) {operand_segments = array<i32: 1>} : (tensor<4x5xf32>) -> tensor<?x2xi64>
   return %y : tensor<?x2xi64>
 }
+
+// -----
+
+// unflatten on run-time shapes: the other dims' run-time sizes, the -1 left
+// for the view kernel to infer.
+// CHECK-LABEL: func.func @unflatten_dynamic
+// CHECK: %[[S:.*]] = exir.sym_size %arg0, 1
+// CHECK: exir.aten "aten::view_copy"(%arg0, %[[S]]) {exir.sym_args = ["size[2]"], operand_segments = array<i32: 1>, size = array<i64: -1, 2, 6>}
+func.func @unflatten_dynamic(%x: tensor<32x6xf32> {exir.dynamic_dims = array<i64: 0>}) -> tensor<16x2x6xf32> {
+  %y = exir.aten "aten::unflatten.int"(%x) {dim = 0 : i64, sizes = array<i64: -1, 2>, operand_segments = array<i32: 1>} : (tensor<32x6xf32>) -> tensor<16x2x6xf32>
+  return %y : tensor<16x2x6xf32>
+}
