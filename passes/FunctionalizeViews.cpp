@@ -90,18 +90,20 @@ Value viewSource(exir::AtenOp op, bool &wildcard) {
   return src;
 }
 
+bool isListView(StringRef name) {
+  return llvm::is_contained({"aten::unbind.int", "aten::split.Tensor", "aten::split.sizes",
+                             "aten::split_with_sizes", "aten::chunk",
+                             "aten::tensor_split.sections", "aten::tensor_split.indices"},
+                            name) ||
+         name.starts_with("aten::hsplit.") || name.starts_with("aten::vsplit.") ||
+         name.starts_with("aten::dsplit.");
+}
+
 SmallVector<Piece> listViewPieces(exir::AtenOp op, Value src, const DenseSet<Value> &dynamic) {
   StringRef name = op.getOpName();
   bool select = name == "aten::unbind.int";
-  bool known = select || llvm::is_contained({"aten::split.Tensor", "aten::split.sizes",
-                                             "aten::split_with_sizes", "aten::chunk",
-                                             "aten::tensor_split.sections",
-                                             "aten::tensor_split.indices"},
-                                            name) ||
-               name.starts_with("aten::hsplit.") || name.starts_with("aten::vsplit.") ||
-               name.starts_with("aten::dsplit.");
   auto t = llvm::dyn_cast<RankedTensorType>(src.getType());
-  if (!known || !t || !t.hasStaticShape() || t.getRank() == 0 || dynamic.contains(src) ||
+  if (!isListView(name) || !t || !t.hasStaticShape() || t.getRank() == 0 || dynamic.contains(src) ||
       !op.getSymOperands().empty())
     return {};
   int64_t rank = t.getRank(), dim;
@@ -406,6 +408,9 @@ FailureOr<Value> BlockFunctionalizer::invertView(ViewInfo info, Value parentNow,
     d.attachNote(view.getLoc()) << "the view written through is made here";
     return d;
   };
+  if (info.untracked && isListView(name))
+    return refuse("the base's shape is only known at run time, so where its pieces lie "
+                  "in it is not known when the program is compiled");
   if (info.untracked)
     return refuse("the schema marks that alias as untracked ((a -> *)), so which "
                   "elements of the base it writes is unknown");

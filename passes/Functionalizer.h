@@ -57,6 +57,10 @@ struct ViewInfo {
   Piece piece = {};    // for a result of a list view: its elements (dim >= 0)
 };
 
+/// A view that returns a list of pieces of its source (split, chunk,
+/// tensor_split, h/v/dsplit, unbind).
+bool isListView(StringRef name);
+
 /// The pieces of `src` that the results of list view `op` show, one per
 /// result, from its arguments and the results' static types; empty when
 /// `op` is not a list view ptec knows or a size is only known at run time.
