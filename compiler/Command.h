@@ -1,9 +1,12 @@
 //===- Command.h - one aot-compile command, outputs and all -----*- C++ -*-===//
 //
 // What aot-compile does besides parsing its arguments: check the output name
-// against what the flags write, run a CompileSession, then write the extra
-// files the command asked for (report, partition DOT, debug map, plan SVG)
-// together with the .pte or IR, so that a failing one leaves none of them.
+// against what the flags write, check the inputs (regular files) and the
+// outputs (writable, none an input or another output, compared as files:
+// serde/pte/OutputTarget.h) before compiling, run a CompileSession, then
+// write the extra files the command asked for (report, partition DOT and its
+// SVG, debug map, plan SVG) together with the .pte or IR, so that a failing
+// one leaves none of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,9 +38,11 @@ std::string checkOutputName(const CompileOptions &o, const std::string &emitFlag
 /// .ptd instead of .pte.
 std::string defaultExternalWeightsPath(const std::string &outputPath);
 
-/// Compiles and writes every output; returns aot-compile's exit code (0 ok,
-/// 1 compile error or unwritable output, 2 an output the command cannot
-/// have, 3 internal error). Errors are printed on stderr.
+/// Compiles and writes every output; returns aot-compile's exit code
+/// (tooling/ExitCodes.h: kExitFailed for a compile error, an input that is
+/// not a regular file or an unwritable output; kExitUsage for an output the
+/// command cannot have or one that names an input or another output;
+/// kExitInternal for an internal error). Errors are printed on stderr.
 int runCompileCommand(CompileOptions options, const ExtraOutputs &extra);
 
 } // namespace ptec

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Importer.h"
+#include "dialects/exir/schema/Unsupported.h"
 
 using namespace mlir;
 namespace pt2 = ptec::pt2;
@@ -215,10 +216,16 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
                              ".<overload>), a higher-order op or size arithmetic";
   }
   const schema::FunctionSchema *s = registry.lookupTarget(target.str());
-  if (!s)
+  if (!s) {
+    std::string opName = schema::operatorNameOfTarget(target);
+    std::string why = schema::unsupportedReason(opName);
+    if (!why.empty())
+      return emitError(loc) << "node '" << node.name << "': '" << opName
+                            << "' is not supported: " << why;
     return emitError(loc) << "unknown operator '" << target << "' (node '"
                           << node.name << "'): it is not in the operator schema "
                                           "registry";
+  }
 
   // Match inputs to schema arguments: by name, else by position.
   SmallVector<const pt2::Argument *> bound(s->arguments.size(), nullptr);

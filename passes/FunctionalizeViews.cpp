@@ -47,11 +47,28 @@ ViewKind viewKind(StringRef name) {
       .Case("aten::t", ViewKind::T)
       .Cases("aten::alias", "aten::detach", "aten::contiguous", "aten::lift_fresh",
              ViewKind::Identity)
+      // Conversions that convert nothing (viewSource decides which do).
+      .Cases("aten::to.dtype", "aten::to.dtype_layout", "aten::to.device", "aten::to.other",
+             "aten::positive", ViewKind::Identity)
       .Cases("aten::expand", "aten::expand_as", "aten::unfold", ViewKind::Overlapping)
       .Default(ViewKind::Other);
 }
 
 namespace {
+
+bool isConversion(StringRef name) { return name.starts_with("aten::to."); }
+
+/// The kind of `op` as a view. A conversion asked for a memory format may
+/// alias or copy depending on its input's strides: writes through it are
+/// refused (ViewKind::Other) rather than guessed.
+ViewKind viewKindOf(exir::AtenOp op) {
+  if (isConversion(op.getOpName())) {
+    auto mf = op->getAttrOfType<StringAttr>("memory_format");
+    if (mf && mf.getValue() != "preserve_format")
+      return ViewKind::Other;
+  }
+  return viewKind(op.getOpName());
+}
 
 /// Reshape-like ops whose result is a view only when their source is
 /// contiguous (PyTorch copies otherwise).
@@ -83,7 +100,13 @@ Value viewSource(exir::AtenOp op, bool &wildcard) {
   if (ret.type.kind != schema::TypeKind::Tensor || !ret.alias())
     return {};
   Value src = op.getAliasedOperand(0);
-  // `to`, `type_as` and friends alias only when they convert nothing.
+  // `to` and friends alias only when they convert nothing and are not asked
+  // for a copy (`copy=True`).
+  if (src && isConversion(op.getOpName())) {
+    auto copy = op->getAttrOfType<BoolAttr>("copy");
+    if (src.getType() != op->getResult(0).getType() || (copy && copy.getValue()))
+      return {};
+  }
   if (src && src.getType() != op->getResult(0).getType() &&
       viewKind(op.getOpName()) == ViewKind::Other)
     return {};
@@ -243,7 +266,7 @@ namespace {
 /// Does this view keep a contiguous parent contiguous? Conservative: only
 /// reshapes, identities and leading-dimension slices / selects do.
 bool keepsContiguity(exir::AtenOp op) {
-  switch (viewKind(op.getOpName())) {
+  switch (viewKindOf(op)) {
   case ViewKind::Reshape:
   case ViewKind::Identity:
     return true;
@@ -420,7 +443,7 @@ FailureOr<Value> BlockFunctionalizer::invertView(ViewInfo info, Value parentNow,
       copyAnnotations(view, r->getDefiningOp());
     return r;
   }
-  switch (viewKind(name)) {
+  switch (viewKindOf(view)) {
   case ViewKind::Slice:
     return buildFrom(b, view, "aten::slice_scatter", parentType, {{parentNow}, {newValue}});
   case ViewKind::Select:

@@ -12,7 +12,7 @@
 //    also when the start is only known at run time (symbolic start and end);
 //  - fliplr/flipud/rot90 (flip + transpose), triu (masked_fill with a tril
 //    of ones: the tril kernel exists, triu's does not), channel_shuffle,
-//    movedim/moveaxis/swapaxes/swapdims/ravel/broadcast_to/expand_as and
+//    movedim/moveaxis/swapaxes/swapdims/ravel/broadcast_to/unflatten and
 //    atleast_1d/2d/3d (permutes, transposes, views, expands).
 // Joins, indexing and sorting are in LegalizeShapeJoin.cpp,
 // LegalizeShapeIndex.cpp and LegalizeShapeSort.cpp; builders in
@@ -355,9 +355,6 @@ LogicalResult splitPieces(Legalizer &L) {
   RankedTensorType t = tensorType(x);
   if (!t || t.getRank() == 0)
     return L.refuse("needs a tensor with at least one dim");
-  if (L.op.getOpName() == "aten::tensor_split.tensor_indices_or_sections")
-    return L.refuse("is not supported: its split points are the values of a tensor, known "
-                    "only from the data; pass them as Python ints");
   int64_t dim = splitDim(L, t), size = t.getDimSize(dim);
   SmallVector<std::pair<int64_t, int64_t>> bounds;
   if (auto indices = op->getAttrOfType<DenseI64ArrayAttr>("indices")) {
@@ -650,10 +647,6 @@ LogicalResult ravel(Legalizer &L) {
 /// broadcast_to is expand (run-time sizes bind to `size` as before).
 LogicalResult broadcastTo(Legalizer &L) { return L.rename("aten::expand_copy"); }
 
-LogicalResult expandAs(Legalizer &L) {
-  return L.replaceWith(expand(L, L.operand("self"), L.resultType().getShape()));
-}
-
 /// atleast_1d/2d/3d (and their list forms): views to the results' shapes.
 LogicalResult atLeast(Legalizer &L) {
   SmallVector<Value> outs;
@@ -678,9 +671,11 @@ void addShapeLegalizations(LegalizeTable &t) {
                     "aten::tensor_split.indices", "aten::unsafe_split.Tensor",
                     "aten::unsafe_split_with_sizes", "aten::split.sizes", "aten::hsplit.int",
                     "aten::hsplit.array", "aten::vsplit.int", "aten::vsplit.array",
-                    "aten::dsplit.int", "aten::dsplit.array",
-                    "aten::tensor_split.tensor_indices_or_sections"},
+                    "aten::dsplit.int", "aten::dsplit.array"},
                    splitPieces);
+  addRefusals(t, {"aten::tensor_split.tensor_indices_or_sections"},
+              "its split points are the values of a tensor, known only from the data; pass "
+              "them as Python ints");
   addLegalizations(t, {"aten::constant_pad_nd"}, constantPadNd, Dynamic::Handled);
   addLegalizations(t, {"aten::narrow", "aten::narrow_copy"}, narrow, Dynamic::Handled);
   addLegalizations(t, {"aten::fliplr", "aten::flipud"}, flipLrUd, Dynamic::Handled);
@@ -695,7 +690,6 @@ void addShapeLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::ravel"}, ravel, Dynamic::Handled);
   addLegalizations(t, {"aten::unflatten.int"}, unflatten, Dynamic::Handled);
   addLegalizations(t, {"aten::broadcast_to"}, broadcastTo, Dynamic::Handled);
-  addLegalizations(t, {"aten::expand_as"}, expandAs);
   addLegalizations(t, {"aten::atleast_1d", "aten::atleast_2d", "aten::atleast_3d",
                        "aten::atleast_1d.Sequence", "aten::atleast_2d.Sequence",
                        "aten::atleast_3d.Sequence"},

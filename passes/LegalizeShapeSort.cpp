@@ -181,12 +181,6 @@ LogicalResult countNonzero(Legalizer &L) {
                                L.dtype("dtype", L.b.getI64Type())}));
 }
 
-LogicalResult dataDependent(Legalizer &L) {
-  return L.refuse("is not supported: its result's length is the number of nonzero "
-                  "elements, known only from the data, and every tensor of a program is "
-                  "planned before it runs (use a mask, or torch.where with three arguments)");
-}
-
 } // namespace
 
 void addShapeSortLegalizations(LegalizeTable &t) {
@@ -194,8 +188,10 @@ void addShapeSortLegalizations(LegalizeTable &t) {
                        "aten::msort"},
                    sort);
   addLegalizations(t, {"aten::count_nonzero", "aten::count_nonzero.dim_IntList"}, countNonzero);
-  addLegalizations(t, {"aten::argwhere", "aten::nonzero_numpy"}, dataDependent,
-                   Dynamic::Handled);
+  addRefusals(t, {"aten::argwhere", "aten::nonzero_numpy"},
+              "its result's length is the number of nonzero elements, known only from the "
+              "data, and every tensor of a program is planned before it runs (use a mask, or "
+              "torch.where with three arguments)");
 }
 
 } // namespace ptec::legalize

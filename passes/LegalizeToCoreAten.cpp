@@ -79,15 +79,28 @@ void addLegalizations(LegalizeTable &t, std::initializer_list<const char *> name
     t[n] = LegalizeRule{fn, dynamic};
 }
 
+void addRefusals(LegalizeTable &t, std::initializer_list<const char *> names,
+                 const char *reason) {
+  for (const char *n : names)
+    t[n] = LegalizeRule{[](Legalizer &L) -> LogicalResult {
+                          const LegalizeRule &r = legalizeTable().find(L.op.getOpName())->second;
+                          return L.op.emitError("'") << L.op.getOpName()
+                                                     << "' is not supported: " << r.refusal;
+                        },
+                        Dynamic::Handled, reason};
+}
+
 const LegalizeTable &legalizeTable() {
   static const LegalizeTable table = [] {
     LegalizeTable t;
     addCoreLegalizations(t);
+    addElementwiseLegalizations(t);
     addLinearAlgebraLegalizations(t);
     addNormalizationLegalizations(t);
     addOverloadLegalizations(t);
     addViewLegalizations(t);
     addShapeLegalizations(t);
+    addMiscLegalizations(t);
     return t;
   }();
   return table;

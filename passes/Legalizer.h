@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <string>
+
 namespace ptec::legalize {
 
 using namespace mlir;
@@ -66,6 +68,9 @@ enum class Dynamic {
 struct LegalizeRule {
   LegalizeFn fn = nullptr;
   Dynamic dynamic = Dynamic::Refuse;
+  /// Set for operators refused whatever their arguments (addRefusals): the
+  /// reason, which completes "'<op>' is not supported: ...".
+  std::string refusal;
 };
 
 /// Operator name ("aten::pad") to its rule. Each family file fills its
@@ -76,13 +81,22 @@ using LegalizeTable = llvm::StringMap<LegalizeRule>;
 void addLegalizations(LegalizeTable &t, std::initializer_list<const char *> names,
                       LegalizeFn fn, Dynamic dynamic = Dynamic::Refuse);
 
+/// Refuses every operator in `names`, whatever its arguments, with `reason`
+/// (completing "'<op>' is not supported: ..."): operators a family knows it
+/// cannot express in core ATen with portable kernels. Listed as refused by
+/// `aot-compile --list-ops`.
+void addRefusals(LegalizeTable &t, std::initializer_list<const char *> names,
+                 const char *reason);
+
 /// The family files' parts (LegalizeToCoreAten.cpp, Legalize*.cpp).
 void addCoreLegalizations(LegalizeTable &t);     // renames, no-ops, driver rules
+void addElementwiseLegalizations(LegalizeTable &t);
 void addLinearAlgebraLegalizations(LegalizeTable &t);
 void addNormalizationLegalizations(LegalizeTable &t);
 void addOverloadLegalizations(LegalizeTable &t);
 void addViewLegalizations(LegalizeTable &t);
 void addShapeLegalizations(LegalizeTable &t);          // LegalizeShape*.cpp
+void addMiscLegalizations(LegalizeTable &t);
 
 /// Every rule, built once.
 const LegalizeTable &legalizeTable();

@@ -4,6 +4,9 @@
 
 #include "runtime/core/ScalarType.h"
 #include "runtime/executor/FlatTensorData.h"
+#include "serde/io/InputFile.h"
+#include "serde/io/MappedFile.h"
+#include "serde/pte/PtdHeader.h"
 #include "serde/pte/flat_tensor_generated.h"
 #include "serde/pte/program_generated.h"
 
@@ -125,6 +128,41 @@ bool inspectPtd(const std::vector<uint8_t> &bytes, const std::string &fileName, 
   return true;
 }
 
+size_t checkPtd(const std::vector<uint8_t> &bytes, std::string *out) {
+  size_t errors = 0;
+  auto error = [&](const char *rule, const std::string &why) {
+    *out += std::string("error: [") + rule + "] " + why + "\n";
+    ++errors;
+  };
+  pte::PtdHeader header;
+  if (std::string why = pte::checkPtdHeader(bytes.data(), bytes.size(), &header); !why.empty())
+    error("ptd.header", why);
+  std::string detail;
+  if (!rt::FlatTensorData::fromBuffer(bytes.data(), bytes.size(), &detail).ok()) {
+    error("ptd.read", detail);
+    return errors; // nothing below can be trusted
+  }
+  const ft::FlatTensor *root = ft::GetFlatTensor(bytes.data());
+  const auto *named = root->named_data();
+  const uint64_t base = header.segmentBaseOffset;
+  for (uint32_t i = 0; named && i < named->size(); ++i) {
+    const ft::NamedData *e = named->Get(i);
+    const ft::TensorLayout *l = e->tensor_layout();
+    if (!l)
+      continue;
+    // Index and range were checked by the reader.
+    const uint64_t at = base + root->segments()->Get(e->segment_index())->offset();
+    const size_t esize = rt::elementSize(static_cast<rt::ScalarType>(l->scalar_type()));
+    if (esize > 1 && at % esize != 0)
+      error("ptd.align", "named_data[" + std::to_string(i) + "] '" + e->key()->str() +
+                             "': " + dtypeText(l->scalar_type()) + " data at file offset " +
+                             std::to_string(at) + " is not aligned to its " +
+                             std::to_string(esize) +
+                             "-byte elements (a program using it fails to load)");
+  }
+  return errors;
+}
+
 namespace {
 /// Why the .ptd's tensor_layout for `key` is not `t`'s ("" when it agrees or
 /// it has none): the comparison the runtime's loader makes.
@@ -139,7 +177,21 @@ std::string layoutProblem(const rt::FlatTensorData &ptd, const char *key, const 
 
 size_t checkExternalData(const std::vector<uint8_t> &bytes, const std::string &dataPath,
                          std::string *problems) {
-  auto ptd = rt::FlatTensorData::load(dataPath.c_str(), problems);
+  // A regular file only (a FIFO would block the open), mapped as the
+  // runtime maps it, so data pointers are aligned as they are there.
+  if (std::string why = io::checkInputFile(dataPath); !why.empty()) {
+    *problems = why;
+    return SIZE_MAX;
+  }
+  std::shared_ptr<const io::MappedFile> map = io::MappedFile::open(dataPath, problems);
+  if (!map)
+    return SIZE_MAX;
+  pte::PtdHeader header;
+  if (std::string why = pte::checkPtdHeader(map->data(), map->size(), &header); !why.empty()) {
+    *problems = why;
+    return SIZE_MAX;
+  }
+  auto ptd = rt::FlatTensorData::fromBuffer(map->data(), map->size(), problems);
   if (!ptd.ok())
     return SIZE_MAX;
   flatbuffers::Verifier verifier(bytes.data(), bytes.size(), 64, 1u << 30);
@@ -172,13 +224,19 @@ size_t checkExternalData(const std::vector<uint8_t> &bytes, const std::string &d
       } else if (std::string why = layoutProblem(*ptd.get(), key, *t); !why.empty()) {
         *problems += "error: [external.layout] " + where + ": " + why + "\n";
         ++missing;
+      } else if (size_t esize = rt::elementSize(static_cast<rt::ScalarType>(t->scalar_type()));
+                 esize > 1 && reinterpret_cast<uintptr_t>(data->data()) % esize != 0) {
+        // What a method's load refuses (pte-run: "external data is not aligned").
+        *problems += "error: [external.align] " + where + ": its data in " + dataPath +
+                     " is not aligned to its " + std::to_string(esize) + "-byte elements\n";
+        ++missing;
       } else {
         ++found;
       }
     }
   }
   *problems += dataPath + ": " + std::to_string(found) + " external tensors found, " +
-               std::to_string(missing) + " missing, short or laid out differently\n";
+               std::to_string(missing) + " missing, short, laid out differently or misaligned\n";
   return missing;
 }
 

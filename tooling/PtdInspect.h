@@ -25,10 +25,20 @@ uint64_t alignmentOf(uint64_t offset);
 bool inspectPtd(const std::vector<uint8_t> &bytes, const std::string &fileName, bool json,
                 std::string *out, std::string *err);
 
+/// pte-inspect --check for a .ptd: every rule a reader relies on, one line
+/// "error: [rule] message" per violation appended to `out`; returns their
+/// count. The rules: the runtime's reader accepts it (the code pte-run
+/// loads it with; [ptd.read]), the header fields are sound
+/// (serde/pte/PtdHeader.h; [ptd.header]), and every entry with a tensor
+/// layout starts at a multiple of its element size, as a method's load
+/// requires of external data ([ptd.align]).
+size_t checkPtd(const std::vector<uint8_t> &bytes, std::string *out);
+
 /// Every EXTERNAL tensor of the program `pteBytes` found in the .ptd at
-/// `dataPath` with at least its bytes and its layout: one line per one that
-/// is not, then a count. Returns how many are missing, or SIZE_MAX when the
-/// .ptd itself is bad (`problems` says why).
+/// `dataPath` with at least its bytes, its layout and its alignment (as a
+/// method's load checks them): one line per one that is not, then a count.
+/// Returns how many are missing, or SIZE_MAX when the .ptd itself is bad
+/// or cannot be read (`problems` says why).
 size_t checkExternalData(const std::vector<uint8_t> &pteBytes, const std::string &dataPath,
                          std::string *problems);
 

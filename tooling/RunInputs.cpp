@@ -3,13 +3,13 @@
 #include "tooling/RunInputs.h"
 
 #include "runtime/executor/Npy.h"
+#include "serde/io/InputFile.h"
+#include "serde/pte/FileChunks.h"
 #include "tooling/CallSequence.h"
 #include "tooling/ExitCodes.h"
 #include "tooling/ValueFormat.h"
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace ptec::tooling {
 using namespace ptec::rt;
@@ -33,16 +33,20 @@ void fillRandom(ScalarType dtype, size_t numel, std::vector<uint8_t> &bytes, std
 namespace {
 
 bool readRaw(const std::string &src, const Tensor &t, InputData &d, std::string &problem) {
-  std::ifstream f(src, std::ios::binary);
-  if (!f) {
-    problem = ": cannot open '" + src + "'";
+  uint64_t size = 0;
+  if (std::string why = io::checkInputFile(src, io::kAnySize, &size); !why.empty()) {
+    problem = ": " + src + ": " + why;
     return false;
   }
-  d.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  if (d.bytes.size() != t.nbytes()) {
-    problem = ": raw file '" + src + "' has " + std::to_string(d.bytes.size()) + " bytes, " +
+  if (size != t.nbytes()) {
+    problem = ": raw file '" + src + "' has " + std::to_string(size) + " bytes, " +
               toString(t.dtype()) + " " + shapeString(t.sizes()) + " needs " +
               std::to_string(t.nbytes());
+    return false;
+  }
+  std::string why;
+  if (!io::readInputFile(src, t.nbytes(), &d.bytes, &why)) {
+    problem = ": " + src + ": " + why;
     return false;
   }
   d.sizes.assign(t.sizes().begin(), t.sizes().end());
@@ -51,7 +55,7 @@ bool readRaw(const std::string &src, const Tensor &t, InputData &d, std::string 
 
 bool readNpyInput(const std::string &src, const Tensor &t, InputData &d, std::string &problem) {
   std::string why;
-  auto arr = readNpy(src.c_str(), &why);
+  auto arr = readNpyFile(src, static_cast<size_t>(t.numel()), &why);
   if (!arr.ok()) {
     problem = ": " + why;
     return false;
@@ -71,6 +75,23 @@ bool endsWith(const std::string &s, const std::string &tail) {
 }
 
 } // namespace
+
+Result<NpyArray> readNpyFile(const std::string &path, size_t maxElements, std::string *why) {
+  // Room for the widest element (16 bytes) and a generous header: the file
+  // is refused before it is read when it cannot be a tensor of that size.
+  const uint64_t limit = uint64_t(maxElements) * 16 + (uint64_t(1) << 20);
+  std::vector<uint8_t> bytes;
+  std::string problem;
+  if (!io::readInputFile(path, limit, &bytes, &problem)) {
+    *why = path + ": " + problem;
+    return Error::AccessFailed;
+  }
+  std::string detail;
+  auto arr = parseNpy(bytes.data(), bytes.size(), &detail);
+  if (!arr.ok())
+    *why = path + ": " + detail;
+  return arr;
+}
 
 bool readInputs(const std::vector<std::string> &sources, const Method &method, int call,
                 std::mt19937 &rng, std::vector<InputData> &data, std::string &problem,
@@ -124,12 +145,28 @@ bool makeDirs(const std::string &dir, std::string &why) {
   return true;
 }
 
+namespace {
+bool writeNpyFile(const std::string &path, const Tensor &t, std::string &why) {
+  auto bytes = encodeNpy(t.dtype(), t.sizes(), t.data(), t.nbytes());
+  if (!bytes.ok()) {
+    why = path + ": cannot encode " + toString(t.dtype()) + " as .npy";
+    return false;
+  }
+  std::string err;
+  if (!pte::writeFileAtomic(path, bytes.get(), &err)) {
+    why = "cannot write " + path + ": " + err;
+    return false;
+  }
+  return true;
+}
+} // namespace
+
 bool writeTensor(const std::string &path, const EValue &v, std::string &why) {
   if (!v.isTensor())
     return true;
   const Tensor &t = v.toTensor();
   if (t.isContiguous())
-    return writeNpy(path.c_str(), t.dtype(), t.sizes(), t.data(), t.nbytes(), &why) == Error::Ok;
+    return writeNpyFile(path, t, why);
   // .npy is row-major: convert a channels-last (or other) output first.
   std::vector<uint8_t> bytes(t.nbytes());
   Tensor c;
@@ -139,7 +176,7 @@ bool writeTensor(const std::string &path, const EValue &v, std::string &why) {
   }
   c.setData(bytes.data(), bytes.size());
   c.copyElementsFrom(t);
-  return writeNpy(path.c_str(), c.dtype(), c.sizes(), c.data(), c.nbytes(), &why) == Error::Ok;
+  return writeNpyFile(path, c, why);
 }
 
 } // namespace ptec::tooling

@@ -5,6 +5,7 @@
 
 #include "runtime/core/EValue.h"
 #include "runtime/executor/Method.h"
+#include "runtime/executor/Npy.h"
 
 #include <cstdint>
 #include <random>
@@ -33,10 +34,17 @@ bool readInputs(const std::vector<std::string> &sources, const rt::Method &metho
                 std::mt19937 &rng, std::vector<InputData> &data, std::string &problem,
                 int &code);
 
+/// Reads the .npy file `path` after checking it is a regular file that can
+/// hold at most `maxElements` elements (a FIFO, device or directory is
+/// refused before anything is read). On failure *why names the file.
+rt::Result<rt::NpyArray> readNpyFile(const std::string &path, size_t maxElements,
+                                     std::string *why);
+
 /// Creates `dir` and its parents when missing (--output-dir, --state-dir).
 bool makeDirs(const std::string &dir, std::string &why);
 
-/// Writes a tensor value as .npy (row-major, whatever its dim order);
+/// Writes a tensor value as .npy (row-major, whatever its dim order) with
+/// the one writer of every tool's files (serde/pte/FileChunks.h);
 /// non-tensors are skipped.
 bool writeTensor(const std::string &path, const rt::EValue &v, std::string &why);
 

@@ -5,6 +5,8 @@
 #include "runtime/executor/FlatTensorData.h"
 #include "runtime/executor/MethodState.h"
 #include "runtime/executor/Npy.h"
+#include "serde/io/InputFile.h"
+#include "serde/pte/OutputTarget.h"
 #include "serde/pte/program_generated.h"
 #include "tooling/CallSequence.h"
 #include "tooling/ExitCodes.h"
@@ -156,7 +158,8 @@ std::string checkAgainst(RunOutput &out, const std::string &label, const std::st
                          const EValue &v, const std::string &file, Tolerance tol,
                          bool &allClose) {
   std::string why;
-  auto want = readNpy(file.c_str(), &why);
+  size_t numel = v.isTensor() ? static_cast<size_t>(v.toTensor().numel()) : 1;
+  auto want = readNpyFile(file, numel, &why);
   if (!want.ok())
     return what + ": " + why;
   if (!out.compare(label, v, want.get(), tol, why)) {
@@ -165,6 +168,34 @@ std::string checkAgainst(RunOutput &out, const std::string &label, const std::st
     allClose = false;
   }
   return "";
+}
+
+/// The files call `call` of method `name` writes, each checked against
+/// every file the run reads (the program, its .ptd, this call's inputs,
+/// expected outputs and state): an output that would replace one of them
+/// (so that a comparison would read back what was just written) is refused.
+std::string checkWrittenFiles(const RunOptions &o, const MethodRun &r, const std::string &name,
+                              int call, size_t steps) {
+  std::vector<pte::NamedFile> outputs, inputs = {{"the program", o.model}};
+  const std::string prefix = callFilePrefix(steps, call);
+  for (size_t i = 0; i < r.method->outputsSize() && !o.outputDir.empty(); ++i)
+    outputs.push_back(
+        {"--output-dir", o.outputDir + "/" + prefix + "output_" + std::to_string(i) + ".npy"});
+  for (const NamedState &st : r.states)
+    if (!o.stateDir.empty())
+      outputs.push_back({"--state-dir", o.stateDir + "/" + prefix + "state_" + st.name + ".npy"});
+  if (outputs.empty())
+    return "";
+  if (!o.data.empty())
+    inputs.push_back({"--data", o.data});
+  for (const std::string &in : o.inputs)
+    if (in != "random")
+      inputs.push_back({"--input", forCall(forMethod(in, name), call)});
+  for (const std::string &e : o.expected)
+    inputs.push_back({"--expected", forCall(forMethod(e, name), call)});
+  for (const auto &check : r.stateChecks)
+    inputs.push_back({"--expected-state", forCall(forMethod(check.second, name), call)});
+  return pte::checkDistinctFiles(outputs, inputs);
 }
 
 } // namespace
@@ -176,7 +207,15 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
   std::string detail;
   auto t0 = std::chrono::steady_clock::now();
   std::unique_ptr<FlatTensorData> external;
+  // The loaders map what they open; a FIFO would block them before they
+  // could refuse it. Only regular files get that far.
+  if (std::string why = io::checkInputFile(o.model); !why.empty())
+    return error(o, why);
   if (!o.data.empty()) {
+    if (std::string why = io::checkInputFile(o.data); !why.empty()) {
+      std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), why.c_str());
+      return kExitFailed;
+    }
     auto ptd = FlatTensorData::load(o.data.c_str(), &detail);
     if (!ptd.ok()) {
       std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), detail.c_str());
@@ -233,6 +272,8 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
         s = forMethod(s, name);
     std::string problem, why;
     int code;
+    if (std::string clash = checkWrittenFiles(o, r, name, call, steps.size()); !clash.empty())
+      return error(o, clash, kExitUsage);
     if (!readInputs(inputs, mt, call, rng, r.data, problem, code))
       return error(o, problem, code);
     // Warm-up calls run first, untimed and unprofiled: the first calls pay

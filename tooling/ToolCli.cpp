@@ -5,7 +5,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 namespace ptec::tooling {
@@ -33,6 +36,33 @@ int parseCommandLine(CLI::App &app, int argc, const char *const *argv, const std
     return usageError(tool, e.what());
   }
   return -1;
+}
+
+std::string parseFinite(const std::string &text, double *value) {
+  const char *begin = text.c_str();
+  char *end = nullptr;
+  errno = 0;
+  double v = std::strtod(begin, &end);
+  if (text.empty() || end == begin || *end != '\0')
+    return "'" + text + "' is not a number";
+  if (std::isnan(v))
+    return "'" + text + "' is not a number (NaN)";
+  if (std::isinf(v) || (errno == ERANGE && std::fabs(v) > 1))
+    return "'" + text + "' is not a finite number";
+  *value = v;
+  return "";
+}
+
+CLI::Option *requireFinite(CLI::Option *option, bool nonNegative) {
+  return option->check(CLI::Validator(
+      [nonNegative](std::string &text) {
+        double v = 0;
+        std::string why = parseFinite(text, &v);
+        if (why.empty() && nonNegative && v < 0)
+          why = "'" + text + "' is negative";
+        return why;
+      },
+      nonNegative ? "FINITE >= 0" : ""));
 }
 
 std::string rewriteLlvmUsageErrors(const std::string &tool, const std::string &clOutput) {

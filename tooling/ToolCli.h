@@ -9,7 +9,8 @@
 
 namespace CLI {
 class App;
-}
+class Option;
+} // namespace CLI
 
 namespace ptec::tooling {
 
@@ -23,6 +24,17 @@ int usageError(const std::string &tool, const std::string &message);
 /// code to return: 0 after --help or --version (printed on stdout), 2
 /// after a usage error (printed by usageError).
 int parseCommandLine(CLI::App &app, int argc, const char *const *argv, const std::string &tool);
+
+/// Refuses a value of `option` that is not a finite number: CLI11 reads
+/// "nan" and "inf" as doubles, and NaN passes every range check (each
+/// comparison is false). Add it before any range check; `nonNegative`
+/// refuses negative values too. Returns `option`.
+CLI::Option *requireFinite(CLI::Option *option, bool nonNegative = false);
+
+/// Why `text` is not a finite number ("" when it is one; then *value holds
+/// it). The rule requireFinite applies, for numbers read elsewhere
+/// (environment variables).
+std::string parseFinite(const std::string &text, double *value);
 
 /// What LLVM's cl::ParseCommandLineOptions wrote on its error stream
 /// ("prog: Unknown command line argument '--x'.  Try: 'prog --help'",

@@ -90,7 +90,7 @@ void loadPayloads(const ZipArchive &zip, const std::string &root, const std::str
     w.meta = m.meta;
     w.isParam = m.isParam;
     w.storage = bytes;
-    w.data = materializeStrided(bytes->view(), w.meta, what, /*emptyMeansZeros=*/true, &expandedBytes,
+    w.data = materializeStrided(bytes->view(), w.meta, what, &expandedBytes,
                                 &w.wholeStorage);
     out[w.fqn] = std::move(w);
   }

@@ -87,7 +87,7 @@ std::map<std::string, WeightTensor> readTorchSaveTensors(const std::vector<uint8
     w.meta.requiresGrad = value->requiresGrad;
     w.meta.device = storage.location;
     w.storage = bytes;
-    w.data = materializeStrided(bytes->view(), w.meta, what, /*emptyMeansZeros=*/false, &expandedBytes,
+    w.data = materializeStrided(bytes->view(), w.meta, what, &expandedBytes,
                                 &w.wholeStorage);
     out[w.fqn] = std::move(w);
   }

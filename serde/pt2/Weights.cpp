@@ -42,7 +42,7 @@ std::string describeTensor(DType dtype, const std::vector<int64_t> &sizes) {
 
 std::vector<uint8_t> materializeStrided(ByteView storage,
                                         const TensorMeta &meta, const std::string &what,
-                                        bool emptyMeansZeros, uint64_t *expandedSoFar,
+                                        uint64_t *expandedSoFar,
                                         bool *wholeStorage) {
   if (wholeStorage)
     *wholeStorage = false;
@@ -81,8 +81,11 @@ std::vector<uint8_t> materializeStrided(ByteView storage,
   }
   if (numel == 0)
     return {};
-  if (storage.empty() && emptyMeansZeros)  // a fake or empty tensor was saved: zeros of `sizes`
-    return std::vector<uint8_t>(static_cast<size_t>(bytes), 0);
+  if (storage.empty())
+    fail(what + ": the payload is empty (0 bytes), but " + describeTensor(meta.dtype, sizes) +
+         " needs " + std::to_string(bytes) +
+         " bytes: the archive holds no values for it (was a fake tensor saved?); export the "
+         "program with its real weights");
 
   const uint64_t storageNumel = storage.size() / elem;
   if (meta.storageOffset < 0)

@@ -16,13 +16,13 @@ constexpr uint64_t kMaxExpandedBytes = uint64_t(1) << 30;
 
 /// Contiguous bytes of as_strided(meta.sizes, meta.strides, meta.storageOffset)
 /// over `storage`, a flat array of meta.dtype elements (little-endian). An
-/// empty storage means zeros when emptyMeansZeros (the PT2 payload rule).
-/// Empty strides mean contiguous. `what` names the tensor and its file in
+/// empty storage for a tensor with elements is refused: the archive holds no
+/// values for it (a fake tensor was saved), and zeros would compile into a
+/// wrong model. Empty strides mean contiguous. `what` names the tensor and its file in
 /// errors; every index is bounds-checked. `expandedSoFar`, when given,
 /// accumulates expanded bytes across calls against kMaxExpandedBytes.
 std::vector<uint8_t> materializeStrided(ByteView storage,
                                         const TensorMeta &meta, const std::string &what,
-                                        bool emptyMeansZeros = true,
                                         uint64_t *expandedSoFar = nullptr,
                                         bool *wholeStorage = nullptr);
 

@@ -17,10 +17,13 @@ struct FileChunk {
   size_t size;
 };
 
-// Writes a temporary file in the same directory, then renames it over
-// `path`; on failure nothing is left behind and *err says why. A path that
-// names something other than a regular file (a character device such as
-// /dev/null, a FIFO) is written directly, never replaced.
+// Writes the file `path` as OutputTarget.h says: `-` (and /dev/stdout) is
+// standard output; links are followed, never replaced; a FIFO or device is
+// written directly; a regular file (or a new name) is written to a
+// temporary next to it, then renamed over it, keeping its permission bits;
+// a directory is refused. On failure nothing is left behind (an existing
+// file is as it was) and *err says why. Every file a tool writes is
+// written by this function or by OutputFiles, which share one code path.
 bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
                      std::string *err);
 
@@ -28,16 +31,12 @@ bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
 bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &chunks,
                        std::string *err);
 
-// Whether `path` exists and is not a regular file (or a link to one): such a
-// target is written in place, not replaced by a rename.
-bool isSpecialFile(const std::string &path);
-
 // Several outputs written as one: every file is first written to a
 // temporary next to it (stage), and commit() renames them all, in staging
 // order. Until then, and after any failure, the temporaries are removed
 // (abandon(), or the destructor), so a failed compile leaves no output. A
-// special file (isSpecialFile) cannot be staged: it is written at stage()
-// directly. Errors name the file and say why.
+// stream (`-`, a FIFO, a device: see OutputTarget.h) cannot be staged: it
+// is written at stage() directly. Errors name the file and say why.
 class OutputFiles {
 public:
   OutputFiles() = default;
@@ -59,7 +58,9 @@ public:
 
 private:
   struct Staged {
-    std::string path, tmp;
+    std::string path; ///< as given
+    std::string file; ///< what the rename replaces (links followed)
+    std::string tmp;
   };
   std::vector<Staged> staged_;
 };

@@ -1,10 +1,14 @@
-// Writing output files: one atomically (a temporary renamed over the
-// target), several as one (OutputFiles), special files in place.
+// Writing output files, every file every tool writes: where the bytes go is
+// resolveOutput's decision (OutputTarget.h); a regular file is written to a
+// temporary and renamed over the target, several as one (OutputFiles); a
+// descriptor (`-`), FIFO or device is written in place.
 #include "serde/io/MappedFile.h"
 #include "serde/pte/FileChunks.h"
+#include "serde/pte/OutputTarget.h"
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -62,7 +66,7 @@ bool failWith(std::string *err, const std::string &what) {
   return false;
 }
 
-/// Writes a special file in place (no temporary, no rename).
+/// Writes a FIFO or device in place (no temporary, no rename).
 bool writeInPlace(const std::string &path, const std::vector<FileChunk> &chunks,
                   std::string *err) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
@@ -79,9 +83,21 @@ bool writeInPlace(const std::string &path, const std::vector<FileChunk> &chunks,
   return true;
 }
 
+/// Writes to an open descriptor (standard output for `-`), after what
+/// stdio holds for it.
+bool writeDescriptor(int fd, const std::vector<FileChunk> &chunks, std::string *err) {
+  std::fflush(fd == 1 ? stdout : fd == 2 ? stderr : nullptr);
+  if (!writeChunksTo(fd, chunks))
+    return failWith(err, fd == 1 ? "cannot write to standard output"
+                                 : "cannot write to descriptor " + std::to_string(fd));
+  return true;
+}
+
 /// Writes the chunks to a fresh temporary next to `path`; *tmp names it.
+/// A replaced file keeps its permission bits (`mode`, or the umask's for a
+/// new one: mode 0).
 bool writeTemporary(const std::string &path, const std::vector<FileChunk> &chunks,
-                    std::string *tmp, std::string *err) {
+                    unsigned mode, std::string *tmp, std::string *err) {
   // Unique name in the same directory, so the rename is atomic.
   int fd = -1;
   for (int attempt = 0; attempt < 100 && fd < 0; ++attempt) {
@@ -92,6 +108,8 @@ bool writeTemporary(const std::string &path, const std::vector<FileChunk> &chunk
   }
   if (fd < 0)
     return failWith(err, "cannot create temporary file for '" + path + "'");
+  if (mode != 0)
+    (void)::fchmod(fd, mode & 07777);
   if (!writeChunksTo(fd, chunks)) {
     int e = errno;
     ::close(fd);
@@ -111,11 +129,6 @@ bool writeTemporary(const std::string &path, const std::vector<FileChunk> &chunk
 
 } // namespace
 
-bool isSpecialFile(const std::string &path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
 bool writeFileAtomic(const std::string &path, const std::vector<uint8_t> &bytes,
                      std::string *err) {
   return writeChunksAtomic(path, {{bytes.data(), bytes.size()}}, err);
@@ -129,13 +142,27 @@ bool writeChunksAtomic(const std::string &path, const std::vector<FileChunk> &ch
 
 bool OutputFiles::stage(const std::string &path, const std::vector<FileChunk> &chunks,
                         std::string *err) {
-  // A device or FIFO is written where it is: a rename would replace it.
-  if (isSpecialFile(path))
-    return writeInPlace(path, chunks, err);
-  std::string tmp;
-  if (!writeTemporary(path, chunks, &tmp, err))
+  OutputTarget target;
+  std::string why;
+  if (!resolveOutput(path, &target, &why)) {
+    if (err)
+      *err = "cannot write '" + path + "': " + why;
     return false;
-  staged_.push_back({path, tmp});
+  }
+  // A descriptor, FIFO or device is written where it is: a rename would
+  // replace it.
+  if (target.kind == OutputTarget::Kind::Descriptor)
+    return writeDescriptor(target.fd, chunks, err);
+  if (target.kind == OutputTarget::Kind::InPlace)
+    return writeInPlace(target.file, chunks, err);
+  unsigned mode = 0;
+  struct stat st;
+  if (target.exists && ::stat(target.file.c_str(), &st) == 0)
+    mode = st.st_mode;
+  std::string tmp;
+  if (!writeTemporary(target.file, chunks, mode, &tmp, err))
+    return false;
+  staged_.push_back({path, target.file, tmp});
   return true;
 }
 
@@ -152,8 +179,8 @@ std::string OutputFiles::stagedPath(const std::string &path) const {
 
 bool OutputFiles::commit(std::string *err) {
   for (size_t i = 0; i < staged_.size(); ++i)
-    if (::rename(staged_[i].tmp.c_str(), staged_[i].path.c_str()) != 0) {
-      failWith(err, "cannot rename '" + staged_[i].tmp + "' to '" + staged_[i].path + "'");
+    if (::rename(staged_[i].tmp.c_str(), staged_[i].file.c_str()) != 0) {
+      failWith(err, "cannot rename '" + staged_[i].tmp + "' to '" + staged_[i].file + "'");
       staged_.erase(staged_.begin(), staged_.begin() + static_cast<std::ptrdiff_t>(i));
       abandon();
       return false;

@@ -1,6 +1,7 @@
 #include "serde/pte/PteInspect.h"
 
 #include "runtime/executor/PteContainer.h"
+#include "serde/io/InputFile.h"
 
 #include "flatbuffers/idl.h"
 
@@ -697,18 +698,10 @@ bool dumpPteJson(const PteView &v, const JsonOptions &opts, std::string *out,
 
 bool readFileBytes(const std::string &path, std::vector<uint8_t> *out,
                    std::string *err) {
-  out->clear();
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    return fail(err, "cannot open file: " + std::string(std::strerror(errno)));
-  uint8_t buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-    out->insert(out->end(), buf, buf + n);
-  bool bad = std::ferror(f);
-  std::fclose(f);
-  if (bad)
-    return fail(err, "cannot read file");
+  // A regular file only: a FIFO or a device would block or never end.
+  std::string why;
+  if (!io::readInputFile(path, io::kAnySize, out, &why))
+    return fail(err, why);
   return true;
 }
 

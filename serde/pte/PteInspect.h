@@ -58,6 +58,8 @@ std::string describeValue(const executorch_flatbuffer::ExecutionPlan *plan, int6
 // The schema text embedded at build time (serde/pte/program.fbs).
 const std::string &embeddedProgramSchema();
 
+// The whole of the regular file `path` (serde/io/InputFile.h: a directory,
+// FIFO or device is refused by name). False with *err set.
 bool readFileBytes(const std::string &path, std::vector<uint8_t> *out,
                    std::string *err);
 

@@ -66,8 +66,7 @@ def compare(name, got, want, case):
     """None when `got` (a numpy array) matches eager tensor `want`, else a message."""
     import numpy as np
     import torch
-    # (np.ascontiguousarray makes 0-dim arrays 1-dim: keep the shape.)
-    g = torch.from_numpy(np.ascontiguousarray(got).reshape(got.shape))
+    g = torch.from_numpy(np.array(got, copy=True))  # ascontiguousarray makes 0-d arrays 1-d
     if want.dtype == torch.bool and g.dtype != torch.bool:
         g = g.to(torch.bool)
     kw = {}

@@ -1,13 +1,16 @@
 //===- aot-compile.cpp - .pt2 to .pte ---------------------------------------===//
 //
 // A thin main over ptec::CompileSession: parse the command line, run, map the
-// result to an exit code (0 success, 1 compile error on the input, 2 usage
-// error, 3 internal error; docs/tools/README.md).
+// result to an exit code (tooling/ExitCodes.h; docs/tools/README.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "backends/AotBackend.h"
 #include "compiler/Command.h"
+#include "passes/OpSupport.h"
+#include "tooling/CrashHandler.h"
+#include "tooling/ExitCodes.h"
+#include "tooling/LlvmCrashHandler.h"
 #include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
@@ -50,6 +53,7 @@ Examples:
 } // namespace
 
 int main(int argc, char **argv) {
+  ptec::tooling::installLlvmCrashHandler("aot-compile", argv[0]);
   CLI::App app{"aot-compile: compile torch.export programs (.pt2) to ExecuTorch "
                "programs (.pte)"};
   app.set_version_flag("--version", PTEC_VERSION_LINE("aot-compile"));
@@ -62,10 +66,15 @@ int main(int argc, char **argv) {
   std::vector<std::string> backends;
   bool printIr = false, verbose = false;
 
-  app.add_option("inputs", inputs,
-                 "model.pt2[:method] (method defaults to forward), or saved IR "
-                 "(.mlir/.mlirbc) to resume from")
-      ->required();
+  CLI::Option *inputsOpt =
+      app.add_option("inputs", inputs,
+                     "model.pt2[:method] (method defaults to forward), or saved IR "
+                     "(.mlir/.mlirbc) to resume from");
+  bool listOps = false;
+  app.add_flag("--list-ops", listOps,
+               "Print what ptec does with each operator named as an input (\"aten::pad\"), "
+               "or with every operator it knows: legalized, kernel, refused (with the "
+               "reason) or missing, one per line; then exit");
   app.add_option("-o,--output", output,
                  "Output file (.pte, or IR with --emit=mlir|mlirbc or "
                  "--compile-to); IR goes to stdout when omitted");
@@ -171,6 +180,19 @@ int main(int argc, char **argv) {
 
   if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "aot-compile"); rc >= 0)
     return rc;
+  if (listOps) {
+    ptec::printOperatorSupport(llvm::outs(), inputs);
+    return ptec::tooling::kExitOk;
+  }
+  if (inputsOpt->count() == 0)
+    return ptec::tooling::usageError("aot-compile", "inputs is required");
+  {
+    std::string names;
+    for (const std::string &in : inputs)
+      names += (names.empty() ? "" : " ") + in;
+    ptec::tooling::setCrashContext("compiling " + names);
+  }
+  ptec::tooling::crashIfAsked();
 
   ptec::CompileOptions options;
   for (const std::string &in : inputs)
@@ -189,15 +211,16 @@ int main(int argc, char **argv) {
   options.printIrAfterAll = printIr;
   options.printWeights = printWeights;
   if (externalOpt->count() > 0) {
+    if (externalWeights.empty() && options.outputPath == "-") {
+      llvm::errs() << "aot-compile: error: --external-weights needs a file name when the "
+                      ".pte goes to standard output (-o -)\n";
+      return ptec::tooling::kExitUsage;
+    }
     if (externalWeights.empty())
       externalWeights = ptec::defaultExternalWeightsPath(options.outputPath);
-    if (externalWeights == options.outputPath) {
-      llvm::errs() << "aot-compile: error: --external-weights names the output .pte\n";
-      return 2;
-    }
     if (options.compileTo != ptec::Phase::Emit || options.emitFormat != ptec::EmitFormat::Pte) {
       llvm::errs() << "aot-compile: error: --external-weights needs a .pte output\n";
-      return 2;
+      return ptec::tooling::kExitUsage;
     }
     options.externalWeightsPath = externalWeights;
   }
@@ -214,12 +237,12 @@ int main(int argc, char **argv) {
       options.emitFormat == ptec::EmitFormat::Pte && output.empty()) {
     llvm::errs() << "aot-compile: error: writing a .pte needs -o <file> "
                     "(or use --compile-to=<phase> / --emit=mlir to print IR)\n";
-    return 2;
+    return ptec::tooling::kExitUsage;
   }
 
   if (std::string why = ptec::checkOutputName(options, emit); !why.empty()) {
     llvm::errs() << "aot-compile: error: " << why << "\n";
-    return 2;
+    return ptec::tooling::kExitUsage;
   }
   return ptec::runCompileCommand(std::move(options), {reportFormat, reportFile, planSvgFile,
                                                       planSvgMethod, partitionDotFile,

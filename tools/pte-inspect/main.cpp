@@ -1,10 +1,13 @@
 // pte-inspect: look inside a .pte (or a .ptd), or check it against the
 // format rules. A thin main over serde/pte/PteInspect, serde/pte/PteCheck
-// and tooling/PtdInspect.
+// and tooling/PtdInspect. Exit codes: tooling/ExitCodes.h.
+#include "serde/pte/OutputTarget.h"
 #include "serde/pte/PteCheck.h"
 #include "serde/pte/PteInspect.h"
 #include "serde/pte/PteListing.h"
 #include "serde/pte/PteWriter.h"
+#include "tooling/CrashHandler.h"
+#include "tooling/ExitCodes.h"
 #include "tooling/PtdInspect.h"
 #include "tooling/ToolCli.h"
 #include "tools/Version.h"
@@ -17,24 +20,53 @@
 
 namespace {
 
+using ptec::tooling::kExitFailed;
+using ptec::tooling::kExitOk;
+using ptec::tooling::kExitUsage;
+
 /// pte-inspect FILE.ptd: the summary or JSON, or with --check whether the
 /// runtime's reader takes it.
 int inspectPtdFile(const std::string &path, const std::vector<uint8_t> &bytes, bool json,
                    bool check) {
   std::string out, err;
+  if (check) {
+    // Every rule, not only the reader's (tooling/PtdInspect.h).
+    size_t errors = ptec::tooling::checkPtd(bytes, &out);
+    out += path + (errors ? ": " + std::to_string(errors) + (errors == 1 ? " error\n" : " errors\n") : ": ok\n");
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return errors ? kExitFailed : kExitOk;
+  }
   if (!ptec::tooling::inspectPtd(bytes, path, json, &out, &err)) {
     std::fprintf(stderr, "%s\n", err.c_str());
-    return 1;
+    return kExitFailed;
   }
-  if (check)
-    out = path + ": ok\n";
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return 0;
+  return kExitOk;
+}
+
+/// Why --plan-svg cannot be `svg` ("" when it can): the picture never
+/// replaces what is inspected (compared as files, not names), and `-` is
+/// taken when a listing prints on standard output too.
+std::string planSvgProblem(const std::string &svg, const std::string &inspected,
+                           const std::string &data, bool listing) {
+  if (svg.empty())
+    return "";
+  std::vector<ptec::pte::NamedFile> inputs = {{"the inspected file", inspected}};
+  if (!data.empty())
+    inputs.push_back({"--data", data});
+  if (std::string why = ptec::pte::checkDistinctFiles({{"--plan-svg", svg}}, inputs);
+      !why.empty())
+    return why;
+  if (svg == "-" && listing)
+    return "--plan-svg - writes the picture to standard output, where --instructions and "
+           "--plan print; give the picture a file name";
+  return "";
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
+  ptec::tooling::installCrashHandler("pte-inspect");
   CLI::App app{"pte-inspect: verify an ExecuTorch .pte program and show what is "
                "inside (methods, inputs/outputs, operators, delegates and who "
                "shares them, planned memory, segments, constants); or list a .ptd "
@@ -88,11 +120,16 @@ int main(int argc, char **argv) {
                  "EXTERNAL tensor must be there with at least its bytes");
   if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "pte-inspect"); rc >= 0)
     return rc;
+  ptec::tooling::setCrashContext("inspecting " + path);
+  ptec::tooling::crashIfAsked();
+  if (std::string why = planSvgProblem(planSvgPath, path, dataPath, instructions || plan);
+      !why.empty())
+    return ptec::tooling::usageError("pte-inspect", why);
   std::string out, err;
   std::vector<uint8_t> bytes;
   if (!ptec::pte::readFileBytes(path, &bytes, &err)) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
-    return 1;
+    return kExitFailed;
   }
   if (ptec::tooling::looksLikePtd(bytes)) {
     if (instructions || plan || !planSvgPath.empty() || !dataPath.empty())
@@ -105,7 +142,7 @@ int main(int argc, char **argv) {
   if (!svgMethod.empty() && !instructions && !plan && planSvgPath.empty()) {
     std::fprintf(stderr, "%s: error: --method selects the method of --instructions, --plan "
                          "or --plan-svg; give one of them\n", path.c_str());
-    return 2;
+    return kExitUsage;
   }
   if (check) {
     size_t errors =
@@ -115,19 +152,19 @@ int main(int argc, char **argv) {
       size_t missing = ptec::tooling::checkExternalData(bytes, dataPath, &problems);
       if (missing == SIZE_MAX) {
         std::fprintf(stderr, "%s: error: %s\n", dataPath.c_str(), problems.c_str());
-        return 1;
+        return kExitFailed;
       }
       out += problems;
       errors += missing;
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return errors > 0 ? 1 : 0;
+    return errors > 0 ? kExitFailed : kExitOk;
   }
   if (instructions || plan || !planSvgPath.empty()) {
     ptec::pte::PteView view;
     if (!ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err)) {
       std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
-      return 1;
+      return kExitFailed;
     }
     if (!svgMethod.empty()) {
       bool known = false;
@@ -137,7 +174,7 @@ int main(int argc, char **argv) {
       if (!known) {
         std::fprintf(stderr, "%s: error: no method named '%s'\n", path.c_str(),
                      svgMethod.c_str());
-        return 2;
+        return kExitUsage;
       }
     }
     if (instructions)
@@ -148,25 +185,25 @@ int main(int argc, char **argv) {
       std::string svg;
       if (!ptec::pte::planSvg(view, svgMethod, &svg, &err)) {
         std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
-        return 2;
+        return kExitUsage;
       }
       if (!ptec::pte::writeFileAtomic(planSvgPath, std::vector<uint8_t>(svg.begin(), svg.end()),
                                       &err)) {
         std::fprintf(stderr, "%s: error: %s\n", planSvgPath.c_str(), err.c_str());
-        return 1;
+        return kExitFailed;
       }
     }
     std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
+    return kExitOk;
   }
   ptec::pte::PteView view;
   if (!ptec::pte::openPte(bytes.data(), bytes.size(), &view, &err) ||
       (json && !ptec::pte::dumpPteJson(view, opts, &out, &err))) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
-    return 1; // the file is not a valid .pte
+    return kExitFailed; // the file is not a valid .pte
   }
   if (!json)
     out = ptec::pte::summarizePte(view, path);
   std::fwrite(out.data(), 1, out.size(), stdout);
-  return 0;
+  return kExitOk;
 }

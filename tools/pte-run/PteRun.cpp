@@ -2,6 +2,7 @@
 // generated ones, print/save the outputs, compare them with expected outputs
 // and report load, init and run times and peak memory. A thin main: the
 // command line here, the run in tooling/RunSession.h.
+#include "tooling/CrashHandler.h"
 #include "tooling/RunSession.h"
 #include "tooling/ToolCli.h"
 #include "tools/Version.h"
@@ -50,6 +51,7 @@ ptec::rt::ModuleOptions registerKernelsAndBackends(int xnnpackThreads) {
 } // namespace
 
 int main(int argc, char **argv) {
+  ptec::tooling::installCrashHandler("pte-run");
   ptec::tooling::RunOptions o;
   int xnnpackThreads = 0; // 0: one per core
   CLI::App app{"pte-run: run a method of an ExecuTorch .pte program with the ptec reference "
@@ -63,11 +65,14 @@ int main(int argc, char **argv) {
                  "random");
   app.add_option("--output-dir", o.outputDir, "Write output_<i>.npy files here");
   app.add_option("--expected", o.expected, "Expected output .npy files, one per output");
-  app.add_option("--rtol", o.rtol, "Relative tolerance for --expected")->capture_default_str();
-  app.add_option("--atol", o.atol, "Absolute tolerance for --expected")->capture_default_str();
-  app.add_option("--time-limit", o.timeLimit,
-                 "Seconds one call may run before it stops with an error (a loop that does "
-                 "not end); 0 = no limit")
+  using ptec::tooling::requireFinite;
+  requireFinite(app.add_option("--rtol", o.rtol, "Relative tolerance for --expected"), true)
+      ->capture_default_str();
+  requireFinite(app.add_option("--atol", o.atol, "Absolute tolerance for --expected"), true)
+      ->capture_default_str();
+  requireFinite(app.add_option("--time-limit", o.timeLimit,
+                               "Seconds one call may run before it stops with an error (a "
+                               "loop that does not end); 0 = no limit"))
       ->check(CLI::Range(0.0, 1e9))
       ->capture_default_str();
   app.add_option("--warmup", o.warmup,
@@ -132,8 +137,10 @@ int main(int argc, char **argv) {
           --input pos_{call}.npy --expected logits_{call}.npy  # methods share state
 
 Exit status: 0 ok; 1 outputs differ, or the program or an input file is bad (message on
-stderr); 2 usage error.)");
+stderr); 2 usage error; 3 internal error (a crash: a bug in ptec).)");
   if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "pte-run"); rc >= 0)
     return rc;
+  ptec::tooling::setCrashContext("running " + o.model);
+  ptec::tooling::crashIfAsked();
   return ptec::tooling::runPte(o, registerKernelsAndBackends(xnnpackThreads));
 }

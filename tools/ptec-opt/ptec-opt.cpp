@@ -8,7 +8,9 @@
 // --help (--help-hidden lists them). Passes that run here are recorded on a
 // program module, so that aot-compile does not run them again.
 // `-o x.mlirbc` writes bytecode, any other name text (as aot-compile).
-// Exit codes: 0 ok, 1 a pass or the input failed, 2 usage (docs/tools).
+// The output is written as every tool's (serde/pte/OutputTarget.h): `-` is
+// stdout, links and devices are never replaced, nothing is written when a
+// pass fails. Exit codes: tooling/ExitCodes.h (docs/tools/README.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,11 @@
 #include "dialects/exir/IR/GuardedParse.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
+#include "serde/io/InputFile.h"
+#include "serde/pte/FileChunks.h"
+#include "tooling/CrashHandler.h"
+#include "tooling/ExitCodes.h"
+#include "tooling/LlvmCrashHandler.h"
 #include "tooling/ToolCli.h"
 #include "tools/Version.h"
 
@@ -32,7 +39,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace cl = llvm::cl;
 
@@ -43,7 +50,10 @@ static cl::opt<bool> exirVerifyEach(
              "(default: on in debug builds)"),
     cl::init(ptec::exir::kSemanticChecksByDefault));
 
+namespace tooling = ptec::tooling;
+
 int main(int argc, char **argv) {
+  tooling::installLlvmCrashHandler("ptec-opt", argv[0]);
   // Everything registered so far comes from the LLVM libraries (code
   // generation flags for every target): keep it out of --help.
   for (auto &entry : cl::getRegisteredOptions())
@@ -82,9 +92,11 @@ int main(int argc, char **argv) {
                                    "  ptec-opt model.mlir --exir-place-write-back -o out.mlir\n"
                                    "  ptec-opt model.mlir --exir-plan-memory=algorithm=first-fit\n",
                                    &clErrorStream)) {
-    llvm::errs() << ptec::tooling::rewriteLlvmUsageErrors("ptec-opt", clErrorStream.str());
-    return 2;
+    llvm::errs() << tooling::rewriteLlvmUsageErrors("ptec-opt", clErrorStream.str());
+    return tooling::kExitUsage;
   }
+  tooling::setCrashContext("running passes on " + inputFile.getValue());
+  tooling::crashIfAsked();
 
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
   // The name says the format, as for aot-compile: .mlirbc is bytecode.
@@ -99,10 +111,17 @@ int main(int argc, char **argv) {
     return mlir::success();
   });
   std::string error;
+  // A FIFO or device would block or never end: only regular files (or
+  // standard input, `-`).
+  if (inputFile != "-")
+    if (std::string why = ptec::io::checkInputFile(inputFile); !why.empty()) {
+      llvm::errs() << "ptec-opt: error: " << inputFile << ": " << why << "\n";
+      return tooling::kExitFailed;
+    }
   std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(inputFile, &error);
   if (!input) {
     llvm::errs() << "ptec-opt: error: " << error << "\n";
-    return 1;
+    return tooling::kExitFailed;
   }
   // MlirOptMain parses without limits; refuse what would exhaust its stack
   // first (a scan for text, a guarded parse for bytecode).
@@ -116,19 +135,25 @@ int main(int argc, char **argv) {
           llvm::MemoryBuffer::getMemBuffer(bytes, input->getBufferIdentifier(), false),
           llvm::SMLoc());
       if (!ptec::exir::parseModuleGuarded(sourceMgr, scratch))
-        return 1;
+        return tooling::kExitFailed;
     } else if (failed(ptec::exir::checkTextNesting(bytes, input->getBufferIdentifier(),
                                                    scratch))) {
-      return 1;
+      return tooling::kExitFailed;
     }
   }
-  std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << "ptec-opt: error: " << error << "\n";
-    return 1;
+  // The result is kept until the passes are done, then written at once; a
+  // file only when they succeed (standard output shows what there is).
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  bool ok = succeeded(mlir::MlirOptMain(os, std::move(input), registry, config));
+  os.flush();
+  if (!ok && outputFile != "-")
+    return tooling::kExitFailed;
+  if (!ptec::pte::writeFileAtomic(outputFile, std::vector<uint8_t>(result.begin(), result.end()),
+                                  &error)) {
+    llvm::errs() << "ptec-opt: error: cannot write " << outputFile.getValue() << ": " << error
+                 << "\n";
+    return tooling::kExitFailed;
   }
-  if (failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
-    return 1;
-  output->keep();
-  return 0;
+  return ok ? tooling::kExitOk : tooling::kExitFailed;
 }

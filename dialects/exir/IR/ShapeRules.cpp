@@ -34,6 +34,8 @@ const RuleTable &ruleTable() {
     addLinalgRules(t);
     addFactoryRules(t);
     addCompositeShapeRules(t);
+    addCompositeMiscRules(t);
+    addCompositeElementwiseRules(t); // reuses rules added above
     return t;
   }();
   return table;

@@ -328,7 +328,7 @@ void addSplitJoinRules(RuleTable &t) {
   addRules(t, {"chunk"}, onSelfAndDim<chunk>);
   addRules(t, {"tensor_split.sections", "tensor_split.indices"}, onSelfAndDim<tensorSplit>);
   addRules(t, {"unbind.int", "unbind_copy.int"}, onSelfAndDim<unbind>);
-  addRules(t, {"cat", "concat"}, cat);
+  addRules(t, {"cat", "concat", "concatenate"}, cat);
   addRules(t, {"stack"}, stack);
   addRules(t, {"hstack", "vstack"}, hvstack);
   addRules(t, {"repeat", "tile"}, onSelf<repeat>);

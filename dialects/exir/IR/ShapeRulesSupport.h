@@ -287,6 +287,8 @@ void addNormRules(RuleTable &t);
 void addLinalgRules(RuleTable &t);
 void addFactoryRules(RuleTable &t);
 void addCompositeShapeRules(RuleTable &t);
+void addCompositeMiscRules(RuleTable &t);
+void addCompositeElementwiseRules(RuleTable &t); // after the others: reuses their rules
 
 /// Adds `fn` under every name in `names` ("aten::" is implied when a name
 /// has no namespace).

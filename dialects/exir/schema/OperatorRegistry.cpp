@@ -222,10 +222,14 @@ const FunctionSchema *OperatorRegistry::functionalOf(const FunctionSchema &schem
     return best;
   }
 
-  // In-place: add_.Tensor -> add.Tensor (same arguments without annotations).
+  // In-place: add_.Tensor -> add.Tensor (same arguments without annotations);
+  // Python's in-place operators: __iand__.Tensor -> __and__.Tensor.
   if (!endsWith(schema.name, "_") || schema.name.size() < 2)
     return nullptr;
   std::string base = schema.name.substr(0, schema.name.size() - 1);
+  if (schema.name.size() > 5 && schema.name.compare(0, 3, "__i") == 0 &&
+      endsWith(schema.name, "__"))
+    base = "__" + schema.name.substr(3);
   auto group = byOpName_.find(schema.ns + "::" + base);
   if (group == byOpName_.end())
     return nullptr;

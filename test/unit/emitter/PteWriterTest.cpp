@@ -411,15 +411,15 @@ TEST_CASE("writer: atomic file write", "[writer]") {
 
   // A missing directory: a clear error, nothing created.
   CHECK_FALSE(writeFileAtomic(dir + "/missing/model.pte", bytes, &err));
-  CHECK(err.find("cannot create temporary file for") == 0);
+  CHECK(err == "cannot write '" + dir + "/missing/model.pte': No such file or directory");
 
-  // Target is a directory: the rename fails and the temp file is removed.
+  // Target is a directory: refused before anything is written.
   std::string sub = dir + "/sub";
   REQUIRE(mkdir(sub.c_str(), 0755) == 0);
   std::string inner = sub + "/x";
   REQUIRE(mkdir(inner.c_str(), 0755) == 0);
   CHECK_FALSE(writeFileAtomic(sub, bytes, &err));
-  CHECK(err.find("cannot rename") == 0);
+  CHECK(err == "cannot write '" + sub + "': it is a directory");
   CHECK(listDir(dir).size() == 2);
 
   // An unwritable directory (not meaningful as root, who may write anyway).
