@@ -27,7 +27,10 @@
 //    `diagonal_scatter`, `as_strided` -> `as_strided_scatter`, a reshape back
 //    to the parent's shape, `permute` -> the inverse permutation,
 //    `transpose`/`t` -> themselves, `alias`/`detach` -> nothing), up to the
-//    root, which gets a new current value.
+//    root, which gets a new current value. The results of list views
+//    (`split`, `chunk`, `tensor_split`, `unbind`, ...) are `(a -> *)` in
+//    their schemas, but each shows a known slice (or select) of its base,
+//    so each is tracked as one.
 //  - Uses of the in-place op's result (it IS its `self`) read `self` instead.
 //  - At the return, each written function argument gets its mutation output
 //    (`buffer_mutation` / `user_input_mutation`, in argument order, before the
@@ -37,7 +40,8 @@
 //
 // What it cannot do is refused with the node and the rule: writes through a
 // view whose inverse would write an element twice (expand, unfold, an
-// overlapping as_strided) or through an untracked alias (`split`, `unbind`),
+// overlapping as_strided) or through an untracked alias (a list view whose
+// pieces' offsets are only known at run time),
 // reads of such an alias after its base was written, writes through a
 // `reshape`/`contiguous` of a non-contiguous view (PyTorch copies there or
 // not depending on strides), writes to a lifted constant, writes inside a

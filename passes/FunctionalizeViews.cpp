@@ -3,7 +3,9 @@
 // The view half of functionalize: which ops are views and of what kind,
 // re-deriving a view from its root's current value (replaying its chain of
 // view ops), and writing a new value back through a view with the inverse of
-// each view op (slice -> slice_scatter, ...), innermost first. The pass's
+// each view op (slice -> slice_scatter, ...), innermost first. Each result of
+// a list view (split, chunk, tensor_split, unbind) is tracked as the slice or
+// select of its base that it shows (listViewPieces). The pass's
 // walk and the rewrite of each write are in Functionalize.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +18,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace ptec::functionalize {
@@ -110,6 +113,102 @@ Value viewSource(exir::AtenOp op, bool &wildcard) {
   return src;
 }
 
+bool isListView(StringRef name) {
+  return llvm::is_contained({"aten::unbind.int", "aten::split.Tensor", "aten::split.sizes",
+                             "aten::split_with_sizes", "aten::chunk",
+                             "aten::tensor_split.sections", "aten::tensor_split.indices"},
+                            name) ||
+         name.starts_with("aten::hsplit.") || name.starts_with("aten::vsplit.") ||
+         name.starts_with("aten::dsplit.");
+}
+
+SmallVector<Piece> listViewPieces(exir::AtenOp op, Value src, const DenseSet<Value> &dynamic) {
+  StringRef name = op.getOpName();
+  bool select = name == "aten::unbind.int";
+  auto t = llvm::dyn_cast<RankedTensorType>(src.getType());
+  if (!isListView(name) || !t || !t.hasStaticShape() || t.getRank() == 0 || dynamic.contains(src) ||
+      !op.getSymOperands().empty())
+    return {};
+  int64_t rank = t.getRank(), dim;
+  if (name.starts_with("aten::hsplit."))
+    dim = rank == 1 ? 0 : 1;
+  else if (name.starts_with("aten::vsplit."))
+    dim = 0;
+  else if (name.starts_with("aten::dsplit."))
+    dim = 2;
+  else if (auto d = op->getAttrOfType<IntegerAttr>("dim"))
+    dim = d.getInt() < 0 ? d.getInt() + rank : d.getInt();
+  else
+    dim = 0;
+  if (dim < 0 || dim >= rank)
+    return {};
+  int64_t size = t.getDimSize(dim);
+  SmallVector<Piece> pieces;
+  if (select) {
+    for (int64_t i = 0; i < size; ++i)
+      pieces.push_back({dim, i, i + 1, true});
+  } else if (auto indices = op->getAttrOfType<DenseI64ArrayAttr>("indices")) {
+    // tensor_split / h-v-dsplit by indices: Python slice bounds, in order given.
+    auto clampBound = [&](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + size : i, 0, size); };
+    int64_t start = 0;
+    for (int64_t e : indices.asArrayRef()) {
+      int64_t s = clampBound(start);
+      pieces.push_back({dim, s, std::max(s, clampBound(e)), false});
+      start = e;
+    }
+    pieces.push_back({dim, clampBound(start), size, false});
+  } else {
+    // Consecutive pieces: each starts where the one before ends.
+    int64_t start = 0;
+    for (Value r : op->getResults()) {
+      auto rt = llvm::dyn_cast<RankedTensorType>(r.getType());
+      if (!rt || rt.getRank() != rank)
+        return {};
+      pieces.push_back({dim, start, start + rt.getDimSize(dim), false});
+      start += rt.getDimSize(dim);
+    }
+    if (start != size)
+      return {};
+  }
+  if (pieces.size() != op->getNumResults())
+    return {};
+  return pieces;
+}
+
+namespace {
+
+/// The view op that shows `piece` of `parent` (its replay), typed `type`.
+FailureOr<Value> buildPieceView(OpBuilder &b, Location loc, const Piece &piece, Value parent,
+                                Type type) {
+  if (piece.select)
+    return buildAtenValue(b, loc, "aten::select.int", type, {{parent}},
+                          {b.getNamedAttr("dim", b.getI64IntegerAttr(piece.dim)),
+                           b.getNamedAttr("index", b.getI64IntegerAttr(piece.start))});
+  return buildAtenValue(b, loc, "aten::slice.Tensor", type, {{parent}},
+                        {b.getNamedAttr("dim", b.getI64IntegerAttr(piece.dim)),
+                         b.getNamedAttr("start", b.getI64IntegerAttr(piece.start)),
+                         b.getNamedAttr("end", b.getI64IntegerAttr(piece.end)),
+                         b.getNamedAttr("step", b.getI64IntegerAttr(1))});
+}
+
+/// Writes `newValue` (the piece's new contents) into `parentNow`.
+FailureOr<Value> buildPieceScatter(OpBuilder &b, Location loc, const Piece &piece,
+                                   Value parentNow, Value newValue) {
+  if (piece.select)
+    return buildAtenValue(b, loc, "aten::select_scatter", parentNow.getType(),
+                          {{parentNow}, {newValue}},
+                          {b.getNamedAttr("dim", b.getI64IntegerAttr(piece.dim)),
+                           b.getNamedAttr("index", b.getI64IntegerAttr(piece.start))});
+  return buildAtenValue(b, loc, "aten::slice_scatter", parentNow.getType(),
+                        {{parentNow}, {newValue}},
+                        {b.getNamedAttr("dim", b.getI64IntegerAttr(piece.dim)),
+                         b.getNamedAttr("start", b.getI64IntegerAttr(piece.start)),
+                         b.getNamedAttr("end", b.getI64IntegerAttr(piece.end)),
+                         b.getNamedAttr("step", b.getI64IntegerAttr(1))});
+}
+
+} // namespace
+
 FailureOr<Value> BlockFunctionalizer::resolve(Value v, Operation *user) {
   auto it = views.find(v);
   if (it == views.end())
@@ -133,12 +232,22 @@ FailureOr<Value> BlockFunctionalizer::resolve(Value v, Operation *user) {
   if (failed(parent))
     return failure();
   OpBuilder b(user);
-  IRMapping map;
-  map.map(info.op.getOperand(0), *parent);
-  Operation *replay = b.clone(*info.op, map);
+  Value replayed;
+  if (info.piece.dim >= 0) {
+    // One result of a list view: the slice or select that shows it.
+    FailureOr<Value> r = buildPieceView(b, info.op.getLoc(), info.piece, *parent, v.getType());
+    if (failed(r))
+      return failure();
+    copyAnnotations(info.op, r->getDefiningOp());
+    replayed = *r;
+  } else {
+    IRMapping map;
+    map.map(info.op.getOperand(0), *parent);
+    replayed = b.clone(*info.op, map)->getResult(0);
+  }
   ++n.replays;
-  materialized[v] = {ver, replay->getResult(0)};
-  return replay->getResult(0);
+  materialized[v] = {ver, replayed};
+  return replayed;
 }
 
 LogicalResult BlockFunctionalizer::resolveOperands(Operation *op) {
@@ -182,10 +291,19 @@ void BlockFunctionalizer::recordView(exir::AtenOp op, Value src, bool untracked)
   bool parentContiguous = true;
   if (auto it = views.find(src); it != views.end())
     parentContiguous = it->second.contiguous;
-  for (Value r : op->getResults()) {
+  // The results of a list view are tracked when their pieces are known.
+  SmallVector<Piece> pieces = untracked ? listViewPieces(op, src, dynamic) : SmallVector<Piece>();
+  for (auto [i, r] : llvm::enumerate(op->getResults())) {
     if (!llvm::isa<TensorType>(r.getType()))
       continue;
-    views[r] = ViewInfo{root, src, op, parentContiguous && keepsContiguity(op), untracked};
+    ViewInfo info{root, src, op, parentContiguous && keepsContiguity(op), untracked};
+    if (!pieces.empty()) {
+      info.piece = pieces[i];
+      info.untracked = false;
+      // Pieces of the leading dim are contiguous runs of a contiguous parent.
+      info.contiguous = parentContiguous && pieces[i].dim == 0;
+    }
+    views[r] = info;
     materialized[r] = {versionOf(root), r};
   }
 }
@@ -246,6 +364,61 @@ FailureOr<Value> buildFrom(OpBuilder &b, exir::AtenOp like, StringRef name, Type
 
 } // namespace
 
+/// The inverse of narrow(self, dim, start, length): slice_scatter over
+/// [start', start' + length) with start' the start wrapped into the dim (a
+/// negative start counts from the end). A start or length known only at run
+/// time gives symbolic bounds: start' = (start + n) mod max(n, 1) with n the
+/// run-time size (a non-negative operand: C's mod and Python's agree).
+static FailureOr<Value> narrowScatter(OpBuilder &b, exir::AtenOp view, Value parentNow,
+                                      Value newValue) {
+  auto pt = llvm::dyn_cast<RankedTensorType>(parentNow.getType());
+  auto dimAttr = view->getAttrOfType<IntegerAttr>("dim");
+  auto start = view->getAttrOfType<IntegerAttr>("start");
+  auto length = view->getAttrOfType<IntegerAttr>("length");
+  if (!pt || pt.getRank() == 0 || !dimAttr || !start || !length)
+    return view.emitError("internal: narrow without a ranked input, dim, start or length");
+  int64_t dim = dimAttr.getInt() < 0 ? dimAttr.getInt() + pt.getRank() : dimAttr.getInt();
+  int64_t s = start.getInt() < 0 ? start.getInt() + pt.getDimSize(dim) : start.getInt();
+  Location loc = view.getLoc();
+  // Run-time bounds first: the scatter reads them.
+  SmallVector<Value> syms;
+  if (ArrayAttr binds = view.getSymArgs()) {
+    Value symStart, symLength;
+    for (auto [a, v] : llvm::zip(binds, view.getSymOperands()))
+      (llvm::cast<StringAttr>(a).getValue() == "start" ? symStart : symLength) = v;
+    Type i64 = b.getI64Type();
+    auto constant = [&](int64_t v) -> Value {
+      return b.create<exir::SymConstOp>(loc, i64, b.getI64IntegerAttr(v));
+    };
+    auto sym = [&](StringRef fn, Value x, Value y) -> Value {
+      return b.create<exir::SymOp>(loc, i64, b.getStringAttr(fn), ValueRange{x, y});
+    };
+    Value n = b.create<exir::SymSizeOp>(loc, i64, parentNow, b.getI64IntegerAttr(dim));
+    Value wrapped = sym("mod", sym("add", symStart ? symStart : constant(start.getInt()), n),
+                        sym("max", n, constant(1)));
+    syms = {wrapped, sym("add", wrapped, symLength ? symLength : constant(length.getInt()))};
+  }
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("dim", b.getI64IntegerAttr(dim)),
+      b.getNamedAttr("start", b.getI64IntegerAttr(s)),
+      b.getNamedAttr("end", b.getI64IntegerAttr(s + length.getInt())),
+      b.getNamedAttr("step", b.getI64IntegerAttr(1))};
+  FailureOr<Value> r = buildAtenValue(b, loc, "aten::slice_scatter", pt, {{parentNow}, {newValue}},
+                                      attrs);
+  if (failed(r))
+    return failure();
+  Operation *op = r->getDefiningOp();
+  copyAnnotations(view, op);
+  if (!syms.empty()) {
+    SmallVector<Value> operands(op->getOperands());
+    operands.append(syms.begin(), syms.end());
+    op->setOperands(operands);
+    op->setAttr(exir::kSymArgsAttrName,
+                b.getArrayAttr({b.getStringAttr("start"), b.getStringAttr("end")}));
+  }
+  return r;
+}
+
 FailureOr<Value> BlockFunctionalizer::invertView(ViewInfo info, Value parentNow,
                                                  Value newValue, Operation *at) {
   exir::AtenOp view = info.op;
@@ -258,9 +431,18 @@ FailureOr<Value> BlockFunctionalizer::invertView(ViewInfo info, Value parentNow,
     d.attachNote(view.getLoc()) << "the view written through is made here";
     return d;
   };
+  if (info.untracked && isListView(name))
+    return refuse("the base's shape is only known at run time, so where its pieces lie "
+                  "in it is not known when the program is compiled");
   if (info.untracked)
     return refuse("the schema marks that alias as untracked ((a -> *)), so which "
                   "elements of the base it writes is unknown");
+  if (info.piece.dim >= 0) {
+    FailureOr<Value> r = buildPieceScatter(b, view.getLoc(), info.piece, parentNow, newValue);
+    if (succeeded(r))
+      copyAnnotations(view, r->getDefiningOp());
+    return r;
+  }
   switch (viewKindOf(view)) {
   case ViewKind::Slice:
     return buildFrom(b, view, "aten::slice_scatter", parentType, {{parentNow}, {newValue}});
@@ -268,16 +450,8 @@ FailureOr<Value> BlockFunctionalizer::invertView(ViewInfo info, Value parentNow,
     return buildFrom(b, view, "aten::select_scatter", parentType, {{parentNow}, {newValue}});
   case ViewKind::Diagonal:
     return buildFrom(b, view, "aten::diagonal_scatter", parentType, {{parentNow}, {newValue}});
-  case ViewKind::Narrow: {
-    auto start = view->getAttrOfType<IntegerAttr>("start");
-    auto length = view->getAttrOfType<IntegerAttr>("length");
-    if (!start || !length || view.getSymArgs())
-      return refuse("a narrow with a run-time start or length");
-    return buildFrom(b, view, "aten::slice_scatter", parentType, {{parentNow}, {newValue}},
-                     {b.getNamedAttr("start", start),
-                      b.getNamedAttr("end", b.getI64IntegerAttr(start.getInt() +
-                                                                length.getInt()))});
-  }
+  case ViewKind::Narrow:
+    return narrowScatter(b, view, parentNow, newValue);
   case ViewKind::AsStrided: {
     auto size = view->getAttrOfType<DenseI64ArrayAttr>("size");
     auto stride = view->getAttrOfType<DenseI64ArrayAttr>("stride");

@@ -39,13 +39,32 @@ Value viewSource(exir::AtenOp op, bool &wildcard);
 /// arguments, e.g. `exir.scope`) onto `to`.
 void copyAnnotations(exir::AtenOp from, Operation *to);
 
+/// Which elements of its parent one result of a list view (split, chunk,
+/// tensor_split, unbind) shows: the slice [start, end) of `dim`, or (select)
+/// the index `start` of `dim`, which then disappears.
+struct Piece {
+  int64_t dim = -1;
+  int64_t start = 0, end = 0;
+  bool select = false;
+};
+
 struct ViewInfo {
   Value root;          // the storage this view shows part of
   Value parent;        // the value it was made from (root or view)
   exir::AtenOp op;     // the view op (template for replays)
   bool contiguous;     // the view covers a contiguous run of root elements
   bool untracked;      // an alias the schema does not say how to invert
+  Piece piece = {};    // for a result of a list view: its elements (dim >= 0)
 };
+
+/// A view that returns a list of pieces of its source (split, chunk,
+/// tensor_split, h/v/dsplit, unbind).
+bool isListView(StringRef name);
+
+/// The pieces of `src` that the results of list view `op` show, one per
+/// result, from its arguments and the results' static types; empty when
+/// `op` is not a list view ptec knows or a size is only known at run time.
+SmallVector<Piece> listViewPieces(exir::AtenOp op, Value src, const DenseSet<Value> &dynamic);
 
 struct Counters {
   int64_t writes = 0, viewWrites = 0, replays = 0, state = 0;

@@ -102,6 +102,7 @@ const LegalizeTable &legalizeTable() {
     addNNLegalizations(t);
     addRnnLegalizations(t);
     addResampleLegalizations(t);
+    addShapeLegalizations(t);
     addMiscLegalizations(t);
     addReduceLegalizations(t);
     return t;
@@ -221,13 +222,6 @@ LogicalResult assertion(Legalizer &L) {
   return success();
 }
 
-LogicalResult unflatten(Legalizer &L) {
-  // A reshape to the result's (static) shape.
-  if (L.dynamic)
-    return success(); // left for to-out-variants to report
-  return L.replaceWith(L.view(L.op.getInputs().front(), L.resultType().getShape()));
-}
-
 /// What `zero_` becomes: no kernel of its own; a fill with 0.
 LogicalResult zero(Legalizer &L) {
   return L.replaceWith(L.make("aten::fill.Scalar", L.op->getResult(0).getType(),
@@ -260,7 +254,6 @@ void addCoreLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::slice.Tensor", "aten::slice_copy.Tensor"}, slice,
                    Dynamic::Handled);
   addLegalizations(t, {"aten::slice_scatter"}, sliceScatter, Dynamic::Handled);
-  addLegalizations(t, {"aten::unflatten.int"}, unflatten, Dynamic::Handled);
   addLegalizations(
       t, {"aten::reshape"},
       [](Legalizer &L) { return L.rename("aten::view_copy", {{"shape", "size"}}); },

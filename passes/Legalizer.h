@@ -98,6 +98,7 @@ void addViewLegalizations(LegalizeTable &t);
 void addNNLegalizations(LegalizeTable &t);       // LegalizeNN.cpp
 void addRnnLegalizations(LegalizeTable &t);      // LegalizeRnn.cpp
 void addResampleLegalizations(LegalizeTable &t); // LegalizeResample.cpp
+void addShapeLegalizations(LegalizeTable &t);          // LegalizeShape*.cpp
 void addMiscLegalizations(LegalizeTable &t);
 void addReduceLegalizations(LegalizeTable &t);
 

@@ -13,7 +13,10 @@ pte-run (and by upstream's runtime with --oracle), and every output is compared
 with eager within torch.testing.assert_close's defaults for its dtype (or the
 case's rtol/atol, each such case saying why). A case with `refused=REGEX`
 must instead fail to compile, exit 1, and print REGEX: a refusal by name is
-checked like a result.
+checked like a result. A case with `calls=N` (N > 1, a stateful module) is
+called N times with the same inputs in one loaded program on each runtime; the
+outputs of every call, and on pte-run every buffer after every call (compiled
+with --emit-state-names), are compared with N eager calls.
 
 Runs itself under the modern-PyTorch venv's python (scripts/venv.sh; PTEC_VENV);
 exits 77 (skipped) where that venv is not ready. Exits 1 when any case fails.
@@ -76,8 +79,25 @@ def compare(name, got, want, case):
     return None
 
 
+def eager_calls(mod, inputs, calls):
+    """Outputs of each of `calls` calls (flat lists) and, with more than one call,
+    every buffer after each call ({fqn: tensor}) and the names of those a call changed
+    (the training IR writes buffers in place, without mutation outputs to name them)."""
+    import torch
+    outs, states, changed = [], [], set()
+    before = {n: b.detach().clone() for n, b in mod.named_buffers()}
+    for _ in range(calls):
+        outs.append(flat_outputs(mod(*inputs)))
+        if calls > 1:
+            now = {n: b.detach().clone() for n, b in mod.named_buffers()}
+            changed |= {n for n, b in now.items() if not torch.equal(b, before[n])}
+            states.append(now)
+    return outs, states, changed
+
+
 def check_case(case, args, tmp):
     """Returns a list of failure messages (empty: passed)."""
+    import copy
     import numpy as np
     import torch
     torch.manual_seed(0)
@@ -85,8 +105,10 @@ def check_case(case, args, tmp):
     torch.manual_seed(1)
     inputs = case.inputs()
     with torch.no_grad():
-        want = flat_outputs(mod(*inputs))
-        ep = torch.export.export(mod, inputs, dynamic_shapes=case.dynamic_shapes)
+        # Exported before eager runs: a stateful module's calls change its buffers.
+        ep = torch.export.export(copy.deepcopy(mod), inputs, dynamic_shapes=case.dynamic_shapes)
+        want_calls, want_states, changed = eager_calls(mod, inputs, case.calls)
+        want = want_calls[0]
     d = os.path.join(tmp, case.name)
     os.makedirs(d, exist_ok=True)
     pt2 = os.path.join(d, "model.pt2")
@@ -103,6 +125,8 @@ def check_case(case, args, tmp):
     for backend in backends:
         pte = os.path.join(d, f"{backend}.pte")
         cmd = [os.path.join(args.bin, "aot-compile"), pt2, "-o", pte, "--no-progress"]
+        if case.calls > 1:
+            cmd += ["--emit-state-names"]
         if backend != "portable":
             cmd += ["--backend", backend]
         rc, out = run(cmd)
@@ -115,26 +139,47 @@ def check_case(case, args, tmp):
             failures.append(f"[{backend}] aot-compile exit {rc}: {out.strip()[:600]}")
             continue
         ins = sum((["--input", f] for f in in_files), [])
-        runners = [("pte-run", [os.path.join(args.bin, "pte-run"), pte] + ins + ["--output-dir"])]
+        many = case.calls > 1
+        calls = ["--calls", str(case.calls)] if many else []
+        runners = [("pte-run", [os.path.join(args.bin, "pte-run"), pte] + ins + calls +
+                    ["--output-dir"])]
         if args.oracle and case.oracle:
-            runners.append(("executorch", [args.oracle, pte] + ins + ["--out_dir"]))
+            runners.append(("executorch", [args.oracle, pte] + ins + calls + ["--out_dir"]))
         for rname, base in runners:
             od = os.path.join(d, f"{backend}_{rname}")
             os.makedirs(od, exist_ok=True)
             cmd = base + [od]
+            if many and rname == "pte-run":
+                cmd += ["--state-dir", od]
             rc, out = run(cmd)
             if rc != 0:
                 failures.append(f"[{backend}/{rname}] exit {rc}: {out.strip()[:600]}")
                 continue
-            for i, w in enumerate(want):
-                f = os.path.join(od, f"output_{i}.npy" if rname == "pte-run"
-                                 else f"call0_out{i}.npy")
-                if not os.path.exists(f):
-                    failures.append(f"[{backend}/{rname}] output {i} missing")
-                    continue
-                msg = compare(f"output {i}", np.load(f), w, case)
-                if msg:
-                    failures.append(f"[{backend}/{rname}] {msg}")
+            for k, want_k in enumerate(want_calls):
+                for i, w in enumerate(want_k):
+                    name = (f"call{k}_output_{i}.npy" if many else f"output_{i}.npy") \
+                        if rname == "pte-run" else f"call{k}_out{i}.npy"
+                    f = os.path.join(od, name)
+                    label = f"call {k} output {i}" if many else f"output {i}"
+                    if not os.path.exists(f):
+                        failures.append(f"[{backend}/{rname}] {label} missing")
+                        continue
+                    msg = compare(label, np.load(f), w, case)
+                    if msg:
+                        failures.append(f"[{backend}/{rname}] {msg}")
+                if rname != "pte-run":
+                    continue  # upstream's runner does not show state
+                # Every buffer the program keeps as state is compared; one that
+                # eager changed must be state.
+                for fqn, w in (want_states[k] if many else {}).items():
+                    f = os.path.join(od, f"call{k}_state_{fqn}.npy")
+                    if not os.path.exists(f):
+                        if fqn in changed:
+                            failures.append(f"[{backend}/{rname}] call {k} state '{fqn}' missing")
+                        continue
+                    msg = compare(f"call {k} state '{fqn}'", np.load(f), w, case)
+                    if msg:
+                        failures.append(f"[{backend}/{rname}] {msg}")
     return failures
 
 

@@ -35,6 +35,7 @@ const RuleTable &ruleTable() {
     addFactoryRules(t);
     addCompositeNNRules(t);
     addCompositeReduceRules(t);
+    addCompositeShapeRules(t);
     addCompositeMiscRules(t);
     addCompositeElementwiseRules(t); // reuses rules added above
     return t;

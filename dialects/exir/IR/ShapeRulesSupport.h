@@ -289,6 +289,7 @@ void addFactoryRules(RuleTable &t);
 void addCompositeNNRules(RuleTable &t);
 void addCompositeReduceRules(RuleTable &t);
 void addCompositeLossRules(RuleTable &t); // called by addCompositeReduceRules
+void addCompositeShapeRules(RuleTable &t);
 void addCompositeMiscRules(RuleTable &t);
 void addCompositeElementwiseRules(RuleTable &t); // after the others: reuses their rules
 

@@ -13,6 +13,9 @@ class Case:
     rtol/atol: tolerances when the defaults cannot hold; `why` says why.
     backends: the backends this case runs on (default: every one asked for).
     dynamic_shapes: passed to torch.export.export.
+    calls: how many times the compiled method is called in one loaded program
+      (state carries over); with more than one, the outputs of every call and the
+      buffers after every call (pte-run, by name) are compared with eager's.
     """
     name: str
     make: Callable[[], Any]
@@ -24,3 +27,4 @@ class Case:
     backends: Optional[Sequence[str]] = None
     dynamic_shapes: Any = None
     oracle: bool = True  # also run on upstream's runtime when --oracle is given
+    calls: int = 1

@@ -243,3 +243,82 @@ func.func @symbolic_slice_write(%c: tensor<16x2xf32> {exir.input = #exir.input<u
   %r = exir.aten "aten::mul.Scalar"(%c) {other = 1.0 : f64, operand_segments = array<i32: 1>} : (tensor<16x2xf32>) -> tensor<16x2xf32>
   return %r : tensor<16x2xf32>
 }
+
+// -----
+
+// Writes through the results of list views: each result of split / unbind /
+// tensor_split is a known slice or select of its base, so a write through one
+// is a slice_scatter / select_scatter into the base, and a piece read after
+// its base was written is re-derived as that slice.
+// CHECK-LABEL: func.func @split_unbind_writes
+// CHECK-SAME: -> (tensor<6x3xf32> {exir.output = #exir.output<buffer_mutation, "b">}, tensor<2x3xf32> {exir.output = #exir.output<user_output>})
+// CHECK-SAME: exir.functionalize = {replays = 1 : i64, state = 1 : i64, view_writes = 3 : i64, writes = 6 : i64}
+// CHECK: %[[P:.*]]:3 = exir.aten "aten::split.Tensor"(%arg0)
+// CHECK: %[[A:.*]] = exir.aten "aten::add.Scalar"(%[[P]]#0)
+// CHECK: %[[B1:.*]] = exir.aten "aten::slice_scatter"(%arg0, %[[A]]) {dim = 0 : i64, end = 2 : i64, operand_segments = array<i32: 1, 1>, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[U:.*]]:6 = exir.aten "aten::unbind.int"(%[[B1]])
+// CHECK: %[[C:.*]] = exir.aten "aten::copy"(%[[U]]#4, %arg1)
+// CHECK: %[[B2:.*]] = exir.aten "aten::select_scatter"(%[[B1]], %[[C]]) {dim = 0 : i64, index = 4 : i64
+// CHECK: %[[T:.*]]:3 = exir.aten "aten::tensor_split.indices"(%[[B2]])
+// CHECK: %[[M:.*]] = exir.aten "aten::mul.Scalar"(%[[T]]#0)
+// CHECK: %[[B3:.*]] = exir.aten "aten::slice_scatter"(%[[B2]], %[[M]]) {dim = 1 : i64, end = 2 : i64, operand_segments = array<i32: 1, 1>, start = 0 : i64, step = 1 : i64}
+// CHECK: %[[R:.*]] = exir.aten "aten::slice.Tensor"(%[[B3]]) {dim = 0 : i64, end = 4 : i64, operand_segments = array<i32: 1>, start = 2 : i64, step = 1 : i64}
+// CHECK: %[[O:.*]] = exir.aten "aten::neg"(%[[R]])
+// CHECK: return %[[B3]], %[[O]]
+exir.weight @b "buffer" = dense<0.0> : tensor<6x3xf32>
+func.func @split_unbind_writes(%b: tensor<6x3xf32> {exir.input = #exir.input<buffer, "b">},
+                               %v: tensor<3xf32> {exir.input = #exir.input<user_input, "v">})
+    -> (tensor<2x3xf32> {exir.output = #exir.output<user_output>}) {
+  %p:3 = exir.aten "aten::split.Tensor"(%b) {split_size = 2 : i64, dim = 0 : i64, operand_segments = array<i32: 1>} : (tensor<6x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>)
+  %a = exir.aten "aten::add_.Scalar"(%p#0) {other = 1 : i64, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %u:6 = exir.aten "aten::unbind.int"(%b) {dim = 0 : i64, operand_segments = array<i32: 1>} : (tensor<6x3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+  %c = exir.aten "aten::copy_"(%u#4, %v) {non_blocking = false, operand_segments = array<i32: 1, 1>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  // Unordered indices: pieces [0:2], [2:1] (empty) and [1:3] of dim 1.
+  %t:3 = exir.aten "aten::tensor_split.indices"(%b) {indices = array<i64: 2, 1>, dim = 1 : i64, operand_segments = array<i32: 1>} : (tensor<6x3xf32>) -> (tensor<6x2xf32>, tensor<6x0xf32>, tensor<6x2xf32>)
+  %m = exir.aten "aten::mul_.Scalar"(%t#0) {other = 2 : i64, operand_segments = array<i32: 1>} : (tensor<6x2xf32>) -> tensor<6x2xf32>
+  // A piece made before the writes, read after them.
+  %o = exir.aten "aten::neg"(%p#1) {operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %o : tensor<2x3xf32>
+}
+
+// -----
+
+// A write through narrow: a negative start counts from the end of the dim; a
+// start known only at run time gives the scatter symbolic bounds, wrapped the
+// same way ((start + n) mod max(n, 1), end = that + length).
+// CHECK-LABEL: func.func @narrow_writes
+// CHECK: %[[S1:.*]] = exir.aten "aten::slice_scatter"(%arg0, %{{.*}}) {dim = 0 : i64, end = 8 : i64, operand_segments = array<i32: 1, 1>, start = 6 : i64, step = 1 : i64}
+// CHECK: %[[U:.*]] = exir.sym_item %arg1
+// CHECK: %[[N:.*]] = exir.sym_size %[[S1]], 0
+// CHECK: %[[ONE:.*]] = exir.sym_const 1
+// CHECK: %[[MX:.*]] = exir.sym "max"(%[[N]], %[[ONE]])
+// CHECK: %[[AD:.*]] = exir.sym "add"(%[[U]], %[[N]])
+// CHECK: %[[W:.*]] = exir.sym "mod"(%[[AD]], %[[MX]])
+// CHECK: %[[E:.*]] = exir.sym "add"(%[[W]], %{{.*}})
+// CHECK: exir.aten "aten::slice_scatter"(%[[S1]], %{{.*}}, %[[W]], %[[E]]) {dim = 0 : i64, end = 8 : i64, exir.static_shape, exir.sym_args = ["start", "end"]
+exir.weight @c "buffer" = dense<0.0> : tensor<8x2xf32>
+func.func @narrow_writes(%c: tensor<8x2xf32> {exir.input = #exir.input<buffer, "c">},
+                         %p: tensor<i64> {exir.input = #exir.input<user_input, "p">})
+    -> (tensor<8x2xf32> {exir.output = #exir.output<user_output>}) {
+  %n = exir.aten "aten::narrow"(%c) {dim = 0 : i64, start = -2 : i64, length = 2 : i64, operand_segments = array<i32: 1>} : (tensor<8x2xf32>) -> tensor<2x2xf32>
+  %z = exir.aten "aten::zero_"(%n) {operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %u = exir.sym_item %p : tensor<i64>
+  %m = exir.aten "aten::narrow"(%c, %u) {dim = 0 : i64, start = 6 : i64, length = 2 : i64, exir.sym_args = ["start"], exir.static_shape, operand_segments = array<i32: 1>} : (tensor<8x2xf32>, i64) -> tensor<2x2xf32>
+  %f = exir.aten "aten::fill_.Scalar"(%m) {value = 1.0 : f64, operand_segments = array<i32: 1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = exir.aten "aten::mul.Scalar"(%c) {other = 1.0 : f64, operand_segments = array<i32: 1>} : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  return %r : tensor<8x2xf32>
+}
+
+// -----
+
+// A list view of a value whose shape is only known at run time: its pieces'
+// offsets are not known, so a write through one is still refused.
+func.func @dynamic_split_write(%x: tensor<8x2xf32> {exir.input = #exir.input<user_input, "x">, exir.dynamic_dims = array<i64: 0>})
+    -> (tensor<8x2xf32> {exir.output = #exir.output<user_output>}) {
+  %t = exir.aten "aten::clone"(%x) {operand_segments = array<i32: 1>} : (tensor<8x2xf32>) -> tensor<8x2xf32>
+  // expected-note @+1 {{the view written through is made here}}
+  %p:2 = exir.aten "aten::split.Tensor"(%t) {split_size = 4 : i64, dim = 0 : i64, operand_segments = array<i32: 1>} : (tensor<8x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+  // expected-error @+1 {{cannot functionalize a write through 'aten::split.Tensor': the base's shape is only known at run time, so where its pieces lie in it is not known when the program is compiled}}
+  %a = exir.aten "aten::add_.Scalar"(%p#0) {other = 1 : i64, operand_segments = array<i32: 1>} : (tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %t : tensor<8x2xf32>
+}

@@ -1,0 +1,197 @@
+//===- LegalizeShapeSort.cpp - sort, argsort, msort, counting -------------===//
+//
+// legalize-to-core-aten rewrites of the sorts, which have no portable
+// kernel (topk has one), and of the counting ops:
+//  - sort / sort.stable / argsort / argsort.stable / msort. Along a dim of n
+//    elements, where the comparisons fit (outer * n * n <= kStableLimit),
+//    each element's rank in the stable order is computed exactly: the
+//    number of elements that sort before it, plus the equal ones at lower
+//    indices (NaN sorts after everything ascending, before everything
+//    descending, and equals NaN, as PyTorch's sort); values and indices are
+//    scattered to their ranks. That is PyTorch's stable sort, ties and NaN
+//    included, on every runtime. Larger sorts use topk(k = n, largest =
+//    descending, sorted): the values are the same, but equal elements may
+//    come in any order (upstream's topk does not keep them in index order),
+//    which PyTorch allows for stable=False only, so a stable sort that large
+//    is refused;
+//  - count_nonzero: sum of (x != 0) as int64;
+//  - argwhere and nonzero_numpy are refused: their length is the number of
+//    nonzero elements, known only from the data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/LegalizeShape.h"
+
+namespace ptec::legalize {
+namespace {
+using namespace shape;
+
+/// The largest comparison matrix (elements) of the exact stable sort.
+constexpr int64_t kStableLimit = int64_t(1) << 22;
+
+struct Sorted {
+  Value values, indices;
+};
+
+/// x with dims a and b swapped (x itself when a == b).
+FailureOr<Value> swap(Legalizer &L, Value x, int64_t a, int64_t b) {
+  if (a == b)
+    return x;
+  return L.make("aten::transpose_copy.int", {{x}}, {L.i64("dim0", a), L.i64("dim1", b)});
+}
+
+/// Ranks of the stable order along the last dim of `x`.
+FailureOr<Value> stableRanks(Legalizer &L, Value x, bool descending) {
+  RankedTensorType t = tensorType(x);
+  int64_t r = t.getRank(), n = t.getShape().back();
+  Type et = t.getElementType();
+  Value key = x;
+  if (et.isInteger(1)) {
+    FailureOr<Value> k = cast(L, x, L.b.getI64Type());
+    if (failed(k))
+      return failure();
+    key = *k;
+  }
+  FailureOr<Value> a = unsqueeze(L, key, r);     // x_i: [.., n, 1]
+  FailureOr<Value> b = unsqueeze(L, key, r - 1); // x_j: [.., 1, n]
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> before = binary(L, descending ? "aten::gt.Tensor" : "aten::lt.Tensor", *b, *a);
+  FailureOr<Value> equal = binary(L, "aten::eq.Tensor", *b, *a);
+  if (failed(before) || failed(equal))
+    return failure();
+  if (!llvm::isa<IntegerType>(et)) {
+    FailureOr<Value> na = L.make("aten::isnan", {{*a}});
+    FailureOr<Value> nb = L.make("aten::isnan", {{*b}});
+    if (failed(na) || failed(nb))
+      return failure();
+    // NaN is the largest: ascending, a number sorts before a NaN;
+    // descending, a NaN before a number.
+    Value nan = descending ? *nb : *na, num = descending ? *na : *nb;
+    FailureOr<Value> notNum = L.make("aten::logical_not", {{num}});
+    FailureOr<Value> extra = failed(notNum) ? notNum : binary(L, "aten::logical_and", nan, *notNum);
+    if (succeeded(extra))
+      before = binary(L, "aten::logical_or", *before, *extra);
+    FailureOr<Value> both = binary(L, "aten::logical_and", *na, *nb);
+    if (succeeded(both))
+      equal = binary(L, "aten::logical_or", *equal, *both);
+    if (failed(before) || failed(equal))
+      return failure();
+  }
+  // Equal elements keep their order: j sorts first when j < i.
+  FailureOr<Value> js = arangeAt(L, n, 1, 2), is = arangeAt(L, n, 0, 2);
+  if (failed(js) || failed(is))
+    return failure();
+  FailureOr<Value> lower = binary(L, "aten::lt.Tensor", *js, *is);
+  FailureOr<Value> ties = failed(lower) ? lower : binary(L, "aten::logical_and", *equal, *lower);
+  FailureOr<Value> first = failed(ties) ? ties : binary(L, "aten::logical_or", *before, *ties);
+  if (failed(first))
+    return failure();
+  return L.make("aten::sum.dim_IntList", {{*first}},
+                {L.ints("dim", {r}), L.boolean("keepdim", false), L.dtype("dtype", L.b.getI64Type())});
+}
+
+/// values and indices of x sorted along dim.
+FailureOr<Sorted> sortAlong(Legalizer &L, Value x, int64_t dim, bool descending, bool stable) {
+  RankedTensorType t = tensorType(x);
+  Type i64 = L.b.getI64Type();
+  if (t.getRank() == 0) {
+    FailureOr<Value> zero = full(L, {}, L.b.getI64IntegerAttr(0), i64);
+    if (failed(zero))
+      return failure();
+    return Sorted{x, *zero};
+  }
+  int64_t r = t.getRank(), n = t.getDimSize(dim);
+  int64_t outer = n == 0 ? 0 : t.getNumElements() / n;
+  if (outer * n * n > kStableLimit) {
+    if (stable)
+      return L.refuse("with stable=True over " + Twine(n) + " elements (" + Twine(outer) +
+                      " times) is not supported: there is no sort kernel; the exact stable "
+                      "formulation compares every pair (limited to " + Twine(kStableLimit) +
+                      " comparisons) and topk may order equal elements differently");
+    FailureOr<SmallVector<Value>> tk =
+        L.makeAll("aten::topk", {{x}},
+                  {L.i64("k", n), L.i64("dim", dim), L.boolean("largest", descending),
+                   L.boolean("sorted", true)});
+    if (failed(tk))
+      return failure();
+    return Sorted{(*tk)[0], (*tk)[1]};
+  }
+  FailureOr<Value> xl = swap(L, x, dim, r - 1);
+  if (failed(xl))
+    return failure();
+  FailureOr<Value> ranks = stableRanks(L, *xl, descending);
+  FailureOr<Value> pos = arangeAt(L, n, r - 1, r);
+  if (failed(ranks) || failed(pos))
+    return failure();
+  FailureOr<Value> allPos = expand(L, *pos, tensorType(*xl).getShape());
+  if (failed(allPos))
+    return failure();
+  // Element i goes to its rank (a permutation: every slot is written).
+  FailureOr<Value> vals =
+      L.make("aten::scatter.src", {{*xl}, {*ranks}, {*xl}}, {L.i64("dim", r - 1)});
+  FailureOr<Value> idx =
+      L.make("aten::scatter.src", {{*allPos}, {*ranks}, {*allPos}}, {L.i64("dim", r - 1)});
+  if (failed(vals) || failed(idx))
+    return failure();
+  FailureOr<Value> v = swap(L, *vals, dim, r - 1), i = swap(L, *idx, dim, r - 1);
+  if (failed(v) || failed(i))
+    return failure();
+  return Sorted{*v, *i};
+}
+
+LogicalResult sort(Legalizer &L) {
+  StringRef name = L.op.getOpName();
+  Value x = L.operand("self");
+  int64_t rank = tensorType(x).getRank();
+  bool msort = name == "aten::msort";
+  int64_t dim = msort ? 0 : wrapDim(intArg(L.op, "dim", -1), rank);
+  bool descending = !msort && boolArg(L.op, "descending", false);
+  bool stable = boolArg(L.op, "stable", false);
+  FailureOr<Sorted> s = sortAlong(L, x, dim, descending, stable);
+  if (failed(s))
+    return failure();
+  if (name.starts_with("aten::argsort"))
+    return L.replace({s->indices});
+  if (msort)
+    return L.replace({s->values});
+  return L.replace({s->values, s->indices});
+}
+
+/// count_nonzero: sum of (x != 0) over dim (an int, a list, or every dim).
+LogicalResult countNonzero(Legalizer &L) {
+  Value x = L.operand("self");
+  RankedTensorType t = tensorType(x);
+  SmallVector<int64_t> dims;
+  Attribute d = L.op->getAttr("dim");
+  if (auto i = llvm::dyn_cast_or_null<IntegerAttr>(d))
+    dims.push_back(wrapDim(i.getInt(), t.getRank()));
+  else if (auto l = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(d))
+    for (int64_t v : l.asArrayRef())
+      dims.push_back(wrapDim(v, t.getRank()));
+  if (dims.empty())
+    for (int64_t k = 0; k < t.getRank(); ++k)
+      dims.push_back(k);
+  FailureOr<Value> ne = L.make("aten::ne.Scalar", {{x}},
+                               {L.attr("other", scalarFor(L, t.getElementType(), 0))});
+  if (failed(ne))
+    return failure();
+  return L.replaceWith(L.make("aten::sum.dim_IntList", {{*ne}},
+                              {L.ints("dim", dims), L.boolean("keepdim", false),
+                               L.dtype("dtype", L.b.getI64Type())}));
+}
+
+} // namespace
+
+void addShapeSortLegalizations(LegalizeTable &t) {
+  addLegalizations(t, {"aten::sort", "aten::sort.stable", "aten::argsort", "aten::argsort.stable",
+                       "aten::msort"},
+                   sort);
+  addLegalizations(t, {"aten::count_nonzero", "aten::count_nonzero.dim_IntList"}, countNonzero);
+  addRefusals(t, {"aten::argwhere", "aten::nonzero_numpy"},
+              "its result's length is the number of nonzero elements, known only from the "
+              "data, and every tensor of a program is planned before it runs (use a mask, or "
+              "torch.where with three arguments)");
+}
+
+} // namespace ptec::legalize
