@@ -374,14 +374,17 @@ FailureOr<uint32_t> Lowering::getQ(Value v, Layout l) {
 }
 
 FailureOr<uint32_t> Lowering::floatOf(Value v, Layout l) {
-  const QEntry e = qvalues_[v];
+  auto it = qvalues_.find(v);
+  if (it == qvalues_.end())
+    return fail(region_, "internal error: a float copy of a value that is not int8");
+  const QEntry e = it->second; // copied: define() below may grow the maps
   const Layout src = e.id[l] != kNone ? l : (l == kNhwc ? kAsIs : kNhwc);
   const uint32_t out = define(v, src);
   w_.addUnary(Kind::XNNConvert, e.id[src], out);
   return src == l ? FailureOr<uint32_t>(out) : get(v, l);
 }
 
-FailureOr<const std::vector<float> *> Lowering::dequantizedData(Value v) {
+FailureOr<FloatData> Lowering::dequantizedData(Value v) {
   FailureOr<Int8Weight> w = readWeight(region_, v);
   if (failed(w)) {
     (void)fail(region_, "a weight is neither a constant nor a dequantized int8 constant");
@@ -389,6 +392,11 @@ FailureOr<const std::vector<float> *> Lowering::dequantizedData(Value v) {
   }
   // The float32 weight the dequantize computes, transposed as the IR reads it.
   const Dims &d = w->dims;
+  if ((w->perChannel && w->scales.size() != d[w->axis]) || (!w->perChannel && w->scales.empty()) ||
+      (w->transposed && d.size() != 2)) {
+    (void)fail(region_, "internal error: an int8 weight's scales do not fit its shape");
+    return failure();
+  }
   uint64_t inner = 1;
   for (size_t i = w->perChannel ? size_t(w->axis) + 1 : d.size(); i < d.size(); ++i)
     inner *= d[i];
@@ -404,7 +412,9 @@ FailureOr<const std::vector<float> *> Lowering::dequantizedData(Value v) {
         t[c * d[0] + r] = f[r * d[1] + c];
     f = std::move(t);
   }
-  return &(data_[v] = std::move(f));
+  auto data = std::make_shared<const std::vector<float>>(std::move(f));
+  data_[v] = data;
+  return FloatData(std::move(data));
 }
 
 FailureOr<uint32_t> Lowering::quantizedInput(BlockArgument arg) {
@@ -432,10 +442,11 @@ FailureOr<bool> Lowering::lowerQuantized(Operation *op, const OpPlan &p) {
     Value r = op->getResult(0);
     for (Operation *user : r.getUsers())
       if (user == region_.getBody().front().getTerminator()) {
-        FailureOr<const std::vector<float> *> f = dequantizedData(r);
+        FailureOr<FloatData> f = dequantizedData(r);
         if (failed(f))
           return failure();
-        values_[r].id[kAsIs] = constantValue(shapeOf(r), (*f)->data());
+        const uint32_t id = constantValue(shapeOf(r), (*f)->data());
+        values_[r].id[kAsIs] = id;
         break;
       }
     return true;
@@ -541,8 +552,8 @@ FailureOr<uint32_t> Lowering::quantizedBias(Value bias, float inputScale,
                                             bool perChannel, uint64_t n) {
   if (!bias)
     return kNone;
-  FailureOr<const std::vector<float> *> b = constantData(bias);
-  if (failed(b) || (*b)->size() != n)
+  FailureOr<FloatData> b = constantData(bias, n);
+  if (failed(b) || weightScales.size() < (perChannel ? n : 1))
     return failure();
   // int32 in units of input scale * weight scale (zero point 0), rounded to
   // nearest even as torch.round, in float32 as upstream computes it.
@@ -626,11 +637,11 @@ FailureOr<bool> Lowering::lowerQuantizedCompute(Operation *op, const OpPlan &p) 
   std::optional<Qdq> q = decode(qOp);
   const float outScale = float(q->scale);
   const int32_t outZp = int32_t(q->zeroPoint);
-  const QEntry in = qvalues_[p.input];
+  const QEntry in = qvalues_.lookup(p.input); // copies (isQuantized above)
   if (sameParams && (in.scale != outScale || in.zeroPoint != outZp))
     return false;
   Value qr = qOp->getResult(0);
-  const OutputClamp clamp = clampOp ? plans_[clampOp].clamp : OutputClamp();
+  const OutputClamp clamp = clampOp ? plans_.lookup(clampOp).clamp : OutputClamp();
   const uint32_t debug = debugHandle(op);
 
   switch (p.form) {
