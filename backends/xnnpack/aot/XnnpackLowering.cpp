@@ -431,7 +431,7 @@ uint32_t Lowering::namedConstant(std::string bytes, const char *prefix) {
 
 FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
   Block &body = region_.getBody().front();
-  IsConstant constant = [this](Value v) { return isConstant(v); };
+  IsConstant constant = [this](Value v) { return constantAttr(v); };
   for (Operation &op : body.without_terminator()) {
     std::string why;
     std::optional<OpPlan> p = planOp(&op, constant, &why);

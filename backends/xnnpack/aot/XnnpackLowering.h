@@ -83,11 +83,14 @@ private:
   struct Entry {
     uint32_t id[2] = {kNone, kNone};
   };
-  bool isConstant(Value v) {
+  /// A baked region argument's data (exir.weight_value), null otherwise.
+  ElementsAttr constantAttr(Value v) {
     auto arg = llvm::dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == &region_.getBody().front() &&
-           region_.getArgAttr(arg.getArgNumber(), kWeightValueAttr);
+    if (!arg || arg.getOwner() != &region_.getBody().front())
+      return {};
+    return region_.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), kWeightValueAttr);
   }
+  bool isConstant(Value v) { return bool(constantAttr(v)); }
   LogicalResult fail(Operation *at, const Twine &why) {
     at->emitError("xnnpack backend: ") << why;
     return failure();
