@@ -335,7 +335,7 @@ LogicalResult Lowering::lowerOp(Operation *op, const OpPlan &p) {
     Value r = op->getResult(0);
     const Dims x = shapeOf(p.input);
     const uint32_t pooled = w_.addValue({x[0], 1, 1, x[1]});
-    w_.addUnary(Kind::XNNGlobalAvgPooling2d, *in, pooled, {}, debugHandle(op));
+    w_.addGlobalAvgPooling(*in, pooled, debugHandle(op));
     if (shapeOf(r).size() == 4) {
       values_[r].id[kNhwc] = pooled; // [N,C,1,1] as NHWC [N,1,1,C]
     } else {

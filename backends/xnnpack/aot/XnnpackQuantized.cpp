@@ -540,7 +540,7 @@ FailureOr<bool> Lowering::lowerQuantizedCompute(Operation *op, const OpPlan &p) 
     const uint32_t pooled = w_.addQuantizedValue({d[0], 1, 1, d[1]},
                                                  fb::XNNDatatype::xnn_datatype_qint8, outScale,
                                                  outZp);
-    w_.addUnary(Kind::XNNGlobalAvgPooling2d, *x, pooled, {}, debug);
+    w_.addGlobalAvgPooling(*x, pooled, debug);
     if (shapeOf(r).size() == 4) {
       QEntry &e = qvalues_[qr]; // [N,C,1,1] as NHWC [N,1,1,C]
       e.id[kNhwc] = pooled, e.scale = outScale, e.zeroPoint = outZp;

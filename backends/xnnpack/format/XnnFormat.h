@@ -44,6 +44,11 @@ inline constexpr char kWriteIdentifier[5] = "XN01";
 inline constexpr uint32_t kInvalidValueId = 0xFFFFFFFFu;
 inline constexpr uint32_t kFlagExternalInput = 1;
 inline constexpr uint32_t kFlagExternalOutput = 2;
+/// XNN_FLAG_KEEP_DIMS of newer XNNPACK (upstream's runtime): a global
+/// pooling node keeps the pooled dims as 1s. Without it, upstream's runtime
+/// reduces [N, H, W, C] to [N, C], which no longer broadcasts against an
+/// [N, H, W, C] operand when N > 1.
+inline constexpr uint32_t kFlagKeepDims = 0x40;
 inline constexpr uint32_t kMaxDims = 6;
 /// XNNPACK may read this many bytes past the end of an input (never writes).
 inline constexpr size_t kExtraReadBytes = 16;

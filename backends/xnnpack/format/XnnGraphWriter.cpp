@@ -116,6 +116,11 @@ void GraphWriter::addUnary(Kind kind, uint32_t in, uint32_t out, OutputClamp cla
   addNode(kind, fb::Create_XNNNode1x1(impl_->fbb, in, out, 0).o, clamp, debug);
 }
 
+void GraphWriter::addGlobalAvgPooling(uint32_t in, uint32_t out, uint32_t debug) {
+  addNode(Kind::XNNGlobalAvgPooling2d, fb::Create_XNNNode1x1(impl_->fbb, in, out, kFlagKeepDims).o,
+          {}, debug);
+}
+
 void GraphWriter::addLeakyRelu(uint32_t in, uint32_t out, float slope, uint32_t debug) {
   addNode(Kind::XNNLeakyReLU, fb::CreateXNNLeakyReLU(impl_->fbb, slope, in, out, 0).o, {},
           debug);

@@ -112,6 +112,9 @@ public:
   /// global average pooling, ...).
   void addUnary(fb_xnnpack::XNodeUnion kind, uint32_t in, uint32_t out, OutputClamp clamp = {},
                 uint32_t debug = 0);
+  /// XNNGlobalAvgPooling2d [N, H, W, C] -> [N, 1, 1, C], marked keep-dims
+  /// as upstream writes it (kFlagKeepDims).
+  void addGlobalAvgPooling(uint32_t in, uint32_t out, uint32_t debug = 0);
   void addLeakyRelu(uint32_t in, uint32_t out, float slope, uint32_t debug = 0);
   void addElu(uint32_t in, uint32_t out, float alpha, uint32_t debug = 0);
   void addFullyConnected(uint32_t in, uint32_t filter, uint32_t bias, uint32_t out,

@@ -482,9 +482,8 @@ Error XnnDelegate::createStep(rt::BackendInitContext &ctx, uint32_t index, std::
     const auto *p = static_cast<const fb::_XNNPooling2D *>(node->xnode_union());
     const ValueInfo &in = V[s.in0];
     PTEC_TRY(needRank(in, 4, "input"));
-    // Upstream marks pooling "keep dims" (newer XNNPACK's 0x40): a 4-d
-    // pooling keeps its dims anyway, so that flag is dropped.
-    constexpr uint32_t kFlagKeepDims = 0x40;
+    // Upstream marks pooling "keep dims" (kFlagKeepDims): a 4-d pooling
+    // keeps its dims anyway, so that flag is dropped.
     const bool maxPool = kind == Kind::XNNMaxPooling2d;
     Dims outDims;
     std::string why;

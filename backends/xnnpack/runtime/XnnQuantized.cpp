@@ -31,9 +31,6 @@ namespace {
 
 constexpr uint32_t kFlagSamePadding = XNN_FLAG_TENSORFLOW_SAME_PADDING;
 constexpr uint32_t kFlagTransposeWeights = XNN_FLAG_TRANSPOSE_WEIGHTS;
-/// Upstream marks pooling nodes "keep dims" (newer XNNPACK's 0x40); a 4-d
-/// pooling keeps its dims anyway.
-constexpr uint32_t kFlagKeepDims = 0x40;
 
 bool isInt8(const ValueInfo &v) { return v.quantized && v.elementSize == 1 && !v.dynamicQuant; }
 bool isFloat(const ValueInfo &v) { return !v.quantized && v.dtype == DT::xnn_datatype_fp32; }
