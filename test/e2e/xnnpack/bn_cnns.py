@@ -178,9 +178,16 @@ def calibrate(model, hw, seed):
     return len(bns)
 
 
+# glibc fills freed memory with this byte pattern (MALLOC_PERTURB_) in the
+# tools this script runs, so a read of freed memory (a pointer kept into a
+# container that grew) fails loudly in an unsanitized build too, as it would
+# under ASan, instead of reading stale values that happen to be right.
+TOOL_ENV = dict(os.environ, MALLOC_PERTURB_="165")
+
+
 def run(cmd, timeout=900):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       timeout=timeout)
+                       timeout=timeout, env=TOOL_ENV)
     return p.returncode, p.stdout
 
 
