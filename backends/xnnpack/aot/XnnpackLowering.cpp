@@ -175,8 +175,10 @@ LogicalResult Lowering::batchNormAffine(const OpPlan &bn, uint64_t c, std::vecto
 LogicalResult Lowering::lowerConv(Operation *op, const OpPlan &p) {
   FailureOr<uint32_t> in = get(p.input, kNhwc);
   const Dims wd = shapeOf(p.weight); // [Cout, Cin/g, KH, KW]
-  if (failed(in) || wd.size() != 4)
+  if (failed(in))
     return failure();
+  if (wd.size() != 4)
+    return fail(op, "internal error: a convolution weight of rank " + std::to_string(wd.size()));
   const uint64_t cout = wd[0], cpg = wd[1], kh = wd[2], kw = wd[3];
   FailureOr<FloatData> wData = constantData(p.weight, numel(wd));
   if (failed(wData))
@@ -235,8 +237,10 @@ LogicalResult Lowering::lowerBatchNorm(Operation *op, const OpPlan &p) {
   // 1x1 depthwise convolution.
   FailureOr<uint32_t> in = get(p.input, kNhwc);
   const Dims x = shapeOf(p.input);
-  if (failed(in) || x.size() != 4)
+  if (failed(in))
     return failure();
+  if (x.size() != 4)
+    return fail(op, "internal error: a batch norm input of rank " + std::to_string(x.size()));
   const uint64_t c = x[1];
   std::vector<double> sd, td;
   if (failed(batchNormAffine(p, c, sd, td)))
@@ -256,8 +260,10 @@ LogicalResult Lowering::lowerBatchNorm(Operation *op, const OpPlan &p) {
 LogicalResult Lowering::lowerLinear(Operation *op, const OpPlan &p) {
   FailureOr<uint32_t> in = get(p.input, kAsIs);
   const Dims wd = shapeOf(p.weight); // [K, N]
-  if (failed(in) || wd.size() != 2)
+  if (failed(in))
     return failure();
+  if (wd.size() != 2)
+    return fail(op, "internal error: a linear weight of rank " + std::to_string(wd.size()));
   const uint64_t k = wd[0], n = wd[1];
   FailureOr<FloatData> wT = constantData(p.weight, k * n);
   if (failed(wT))
