@@ -20,7 +20,7 @@ bool onlyMovesData(Operation *op) {
   if (!aten)
     return false;
   std::string why;
-  std::optional<OpPlan> p = planOp(op, [](Value v) { return bool(constantWeightOf(v)); }, &why);
+  std::optional<OpPlan> p = planOp(op, moduleConstant, &why);
   if (p && p->form == OpPlan::Form::Transpose) // an expand to its own shape
     for (size_t i = 0; i < p->perm.size(); ++i)
       if (p->perm[i] != i)

@@ -111,10 +111,24 @@ struct OpPlan {
   }
 };
 
-/// Whether a value is a constant the blob can bake (a weight). Capability
-/// checks ask the module (constantWeightOf); preprocess asks the region
-/// function's `exir.weight_value` argument attributes.
-using IsConstant = std::function<bool(mlir::Value)>;
+/// A value's data when it is a constant the blob can bake (a weight), null
+/// otherwise. Capability checks ask the module (constantWeightOf);
+/// preprocess asks the region function's `exir.weight_value` argument
+/// attributes. The data lets the checks read int8 parameters (weight scales
+/// and zero points, biases) before accepting an op.
+using IsConstant = std::function<mlir::ElementsAttr(mlir::Value)>;
+
+/// The module's view (capability checks): constantWeightOf's value.
+mlir::ElementsAttr moduleConstant(mlir::Value v);
+
+/// Why XnnpackBackend's runtime would refuse (or, for XNNPACK's asserts,
+/// abort on) the int8 parameters of `op`, planned as `p`, when the lowering
+/// computes it in int8 (XnnpackQuantized.cpp's pattern: activations read
+/// through per-tensor dequantizes, the result only quantized); nullopt when
+/// they fit or `op` is not computed in int8. Capability checks refuse such
+/// an op, so it stays on the portable kernels.
+std::optional<std::string> int8ComputeProblem(mlir::Operation *op, const OpPlan &p,
+                                              const IsConstant &isConstant);
 
 /// The plan for `op`, or nullopt with the reason XNNPACK (as installed on
 /// Debian 12) cannot take it in `why`.

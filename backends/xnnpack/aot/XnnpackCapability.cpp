@@ -598,12 +598,18 @@ std::optional<OpPlan> planOpUnchecked(Operation *operation, const IsConstant &is
 
 } // namespace
 
+ElementsAttr moduleConstant(Value v) { return constantWeightOf(v).value; }
+
 std::optional<std::string> refuseOp(Operation *op) {
   std::string why;
-  IsConstant isConstant = [](Value v) { return static_cast<bool>(constantWeightOf(v)); };
-  if (planOp(op, isConstant, &why))
-    return std::nullopt;
-  return why;
+  std::optional<OpPlan> p = planOp(op, moduleConstant, &why);
+  if (!p)
+    return why;
+  // An op the lowering would compute in int8, with parameters XNNPACK
+  // would refuse at delegate init (or assert on): the portable kernels run it.
+  if (std::optional<std::string> bad = int8ComputeProblem(op, *p, moduleConstant))
+    return "int8 parameters XNNPACK does not take: " + *bad;
+  return std::nullopt;
 }
 
 } // namespace ptec::aot::xnnpack

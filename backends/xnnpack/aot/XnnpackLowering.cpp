@@ -42,32 +42,47 @@ using Dims = std::vector<uint64_t>;
 
 namespace lowering {
 
-FailureOr<const std::vector<float> *> Lowering::constantData(Value v) {
-  auto it = data_.find(v);
-  if (it != data_.end())
-    return &it->second;
-  if (!isConstant(v)) // a weight read through a dequantize
-    return dequantizedData(v);
-  auto arg = llvm::cast<BlockArgument>(v);
-  auto attr = region_.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), kWeightValueAttr);
-  std::vector<uint8_t> bytes;
-  if (!attr || failed(exir::getElementsBytes(region_, attr, bytes)))
-    return failure();
-  const uint64_t n = numel(shapeOf(v));
-  if (bytes.size() != n * 4) {
-    (void)fail(region_, "a constant argument has " + std::to_string(bytes.size()) +
-                            " bytes, its type needs " + std::to_string(n * 4));
+FailureOr<FloatData> Lowering::constantData(Value v, uint64_t expected) {
+  FloatData data;
+  if (auto it = data_.find(v); it != data_.end()) {
+    data = it->second;
+  } else if (!isConstant(v)) { // a weight read through a dequantize
+    FailureOr<FloatData> dq = dequantizedData(v);
+    if (failed(dq))
+      return failure();
+    data = *dq;
+  } else {
+    auto arg = llvm::cast<BlockArgument>(v);
+    auto attr = region_.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), kWeightValueAttr);
+    std::vector<uint8_t> bytes;
+    if (!attr || failed(exir::getElementsBytes(region_, attr, bytes))) {
+      (void)fail(region_, "constant argument " + std::to_string(arg.getArgNumber()) +
+                              " has no readable weight data");
+      return failure();
+    }
+    const uint64_t n = numel(shapeOf(v));
+    if (bytes.size() != n * 4) {
+      (void)fail(region_, "a constant argument has " + std::to_string(bytes.size()) +
+                              " bytes, its type needs " + std::to_string(n * 4));
+      return failure();
+    }
+    auto f = std::make_shared<std::vector<float>>(n);
+    std::memcpy(f->data(), bytes.data(), bytes.size()); // little-endian host
+    data = std::move(f);
+    data_[v] = data;
+  }
+  if (expected != ~uint64_t(0) && data->size() != expected) {
+    (void)fail(region_, "a constant has " + std::to_string(data->size()) +
+                            " elements where " + std::to_string(expected) + " are needed");
     return failure();
   }
-  std::vector<float> f(n);
-  std::memcpy(f.data(), bytes.data(), bytes.size()); // little-endian host
-  return &(data_[v] = std::move(f));
+  return data;
 }
 
 /// A constant as a graph value: in layout `l`, expanded to `rank` dims
 /// (leading 1s) when it broadcasts against a higher-rank operand.
 FailureOr<uint32_t> Lowering::constantIn(Value v, Layout l, unsigned rank) {
-  FailureOr<const std::vector<float> *> data = constantData(v);
+  FailureOr<FloatData> data = constantData(v, numel(shapeOf(v)));
   if (failed(data))
     return failure();
   Dims d = shapeOf(v);
@@ -83,14 +98,13 @@ FailureOr<uint32_t> Lowering::constantIn(Value v, Layout l, unsigned rank) {
 FailureOr<uint32_t> Lowering::get(Value v, Layout l) {
   if (isConstant(v)) {
     // Baked once per layout.
-    Entry &e = values_[v];
-    if (e.id[l] == kNone) {
-      FailureOr<uint32_t> id = constantIn(v, l, 0);
-      if (failed(id))
-        return failure();
-      values_[v].id[l] = *id;
-    }
-    return values_[v].id[l];
+    if (auto it = values_.find(v); it != values_.end() && it->second.id[l] != kNone)
+      return it->second.id[l];
+    FailureOr<uint32_t> id = constantIn(v, l, 0);
+    if (failed(id))
+      return failure();
+    values_[v].id[l] = *id;
+    return *id;
   }
   auto it = values_.find(v);
   if (it == values_.end() && isQuantized(v))
@@ -129,16 +143,49 @@ OutputClamp Lowering::absorbClamp(Value r) {
   return it->second.clamp;
 }
 
+/// Per-channel scale s and shift t of an eval-mode batch norm over `c`
+/// channels: y = x * s + t, s = gamma / sqrt(var + eps), t = beta - mean * s.
+LogicalResult Lowering::batchNormAffine(const OpPlan &bn, uint64_t c, std::vector<double> &s,
+                                        std::vector<double> &t) {
+  FailureOr<FloatData> mean = constantData(bn.mean, c), var = constantData(bn.var, c);
+  if (failed(mean) || failed(var))
+    return failure();
+  FloatData gamma, beta; // absent: 1 and 0
+  if (bn.weight) {
+    FailureOr<FloatData> g = constantData(bn.weight, c);
+    if (failed(g))
+      return failure();
+    gamma = *g;
+  }
+  if (bn.bias) {
+    FailureOr<FloatData> b = constantData(bn.bias, c);
+    if (failed(b))
+      return failure();
+    beta = *b;
+  }
+  s.assign(c, 1.0);
+  t.assign(c, 0.0);
+  for (uint64_t k = 0; k < c; ++k) {
+    s[k] = (gamma ? double((*gamma)[k]) : 1.0) / std::sqrt(double((**var)[k]) + bn.eps);
+    t[k] = (beta ? double((*beta)[k]) : 0.0) - double((**mean)[k]) * s[k];
+  }
+  return success();
+}
+
 LogicalResult Lowering::lowerConv(Operation *op, const OpPlan &p) {
   FailureOr<uint32_t> in = get(p.input, kNhwc);
-  FailureOr<const std::vector<float> *> wData = constantData(p.weight);
-  if (failed(in) || failed(wData))
-    return failure();
   const Dims wd = shapeOf(p.weight); // [Cout, Cin/g, KH, KW]
+  if (failed(in))
+    return failure();
+  if (wd.size() != 4)
+    return fail(op, "internal error: a convolution weight of rank " + std::to_string(wd.size()));
   const uint64_t cout = wd[0], cpg = wd[1], kh = wd[2], kw = wd[3];
+  FailureOr<FloatData> wData = constantData(p.weight, numel(wd));
+  if (failed(wData))
+    return failure();
   std::vector<float> bias(cout, 0.0f);
   if (p.bias) {
-    FailureOr<const std::vector<float> *> b = constantData(p.bias);
+    FailureOr<FloatData> b = constantData(p.bias, cout);
     if (failed(b))
       return failure();
     bias = **b;
@@ -146,32 +193,31 @@ LogicalResult Lowering::lowerConv(Operation *op, const OpPlan &p) {
   std::vector<float> scale(cout, 1.0f);
   Value result = op->getResult(0);
   // A batch norm that only reads this convolution folds into it:
-  // w' = w * s, b' = (b - mean) * s + beta with s = gamma / sqrt(var + eps).
+  // w' = w * s, b' = b * s + t.
   if (auto f = foldedInto_.find(op); f != foldedInto_.end()) {
-    const OpPlan &bn = plans_[f->second];
-    FailureOr<const std::vector<float> *> mean = constantData(bn.mean), var = constantData(bn.var);
-    if (failed(mean) || failed(var))
+    Operation *bnOp = f->second;
+    auto bn = plans_.find(bnOp);
+    if (bn == plans_.end())
+      return fail(op, "internal error: the folded batch norm has no plan");
+    const OpPlan bnPlan = bn->second; // copied: nothing below holds into plans_
+    std::vector<double> s, t;
+    if (failed(batchNormAffine(bnPlan, cout, s, t)))
       return failure();
-    const std::vector<float> *gamma = nullptr, *beta = nullptr;
-    if (bn.weight && succeeded(constantData(bn.weight)))
-      gamma = *constantData(bn.weight);
-    if (bn.bias && succeeded(constantData(bn.bias)))
-      beta = *constantData(bn.bias);
     for (uint64_t o = 0; o < cout; ++o) {
-      const double s = (gamma ? (*gamma)[o] : 1.0) / std::sqrt(double((**var)[o]) + bn.eps);
-      scale[o] = float(s);
-      bias[o] = float((double(bias[o]) - (**mean)[o]) * s + (beta ? (*beta)[o] : 0.0));
+      scale[o] = float(s[o]);
+      bias[o] = float(double(bias[o]) * s[o] + t[o]);
     }
-    result = f->second->getResult(0);
+    result = bnOp->getResult(0);
   }
   // XNNPACK's filter layouts: OHWI for a convolution, 1HWO for depthwise.
   const bool depthwise = p.node == Kind::XNNDepthwiseConv2d;
+  const std::vector<float> &w = **wData;
   std::vector<float> filter(cout * cpg * kh * kw);
   for (uint64_t o = 0; o < cout; ++o)
     for (uint64_t i = 0; i < cpg; ++i)
       for (uint64_t y = 0; y < kh; ++y)
         for (uint64_t x = 0; x < kw; ++x) {
-          const float v = (**wData)[((o * cpg + i) * kh + y) * kw + x] * scale[o];
+          const float v = w[((o * cpg + i) * kh + y) * kw + x] * scale[o];
           if (depthwise)
             filter[(y * kw + x) * cout + o] = v;
           else
@@ -190,18 +236,16 @@ LogicalResult Lowering::lowerBatchNorm(Operation *op, const OpPlan &p) {
   // Alone (no convolution to fold into): y = x * s + t per channel, as a
   // 1x1 depthwise convolution.
   FailureOr<uint32_t> in = get(p.input, kNhwc);
-  FailureOr<const std::vector<float> *> mean = constantData(p.mean), var = constantData(p.var);
-  if (failed(in) || failed(mean) || failed(var))
+  const Dims x = shapeOf(p.input);
+  if (failed(in))
     return failure();
-  const uint64_t c = (*mean)->size();
-  const std::vector<float> *gamma = p.weight ? *constantData(p.weight) : nullptr;
-  const std::vector<float> *beta = p.bias ? *constantData(p.bias) : nullptr;
-  std::vector<float> s(c), t(c);
-  for (uint64_t k = 0; k < c; ++k) {
-    const double sc = (gamma ? (*gamma)[k] : 1.0) / std::sqrt(double((**var)[k]) + p.eps);
-    s[k] = float(sc);
-    t[k] = float((beta ? (*beta)[k] : 0.0) - (**mean)[k] * sc);
-  }
+  if (x.size() != 4)
+    return fail(op, "internal error: a batch norm input of rank " + std::to_string(x.size()));
+  const uint64_t c = x[1];
+  std::vector<double> sd, td;
+  if (failed(batchNormAffine(p, c, sd, td)))
+    return failure();
+  std::vector<float> s(sd.begin(), sd.end()), t(td.begin(), td.end());
   ptec::xnnpack::ConvParams q;
   q.groups = uint32_t(c);
   const uint32_t fId = constantValue({1, 1, 1, c}, s.data());
@@ -215,11 +259,15 @@ LogicalResult Lowering::lowerBatchNorm(Operation *op, const OpPlan &p) {
 
 LogicalResult Lowering::lowerLinear(Operation *op, const OpPlan &p) {
   FailureOr<uint32_t> in = get(p.input, kAsIs);
-  FailureOr<const std::vector<float> *> wT = constantData(p.weight);
-  if (failed(in) || failed(wT))
-    return failure();
   const Dims wd = shapeOf(p.weight); // [K, N]
+  if (failed(in))
+    return failure();
+  if (wd.size() != 2)
+    return fail(op, "internal error: a linear weight of rank " + std::to_string(wd.size()));
   const uint64_t k = wd[0], n = wd[1];
+  FailureOr<FloatData> wT = constantData(p.weight, k * n);
+  if (failed(wT))
+    return failure();
   std::vector<float> filter(n * k); // XNNPACK's [N, K]
   for (uint64_t r = 0; r < n; ++r)
     for (uint64_t c = 0; c < k; ++c)
@@ -227,7 +275,7 @@ LogicalResult Lowering::lowerLinear(Operation *op, const OpPlan &p) {
   const uint32_t fId = constantValue({n, k}, filter.data());
   uint32_t bId = kNone;
   if (p.bias) {
-    FailureOr<const std::vector<float> *> b = constantData(p.bias);
+    FailureOr<FloatData> b = constantData(p.bias, n);
     if (failed(b))
       return failure();
     bId = constantValue({n}, (*b)->data());
@@ -362,9 +410,10 @@ LogicalResult Lowering::finishOutputs() {
       w_.setExternal(*id, ext, ptec::xnnpack::kFlagExternalOutput);
       continue;
     }
+    const QEntry q = asInt8 ? qvalues_.lookup(v) : QEntry();
     const uint32_t copy =
-        asInt8 ? w_.addQuantizedValue(shapeOf(v), fb::XNNDatatype::xnn_datatype_qint8,
-                                      qvalues_[v].scale, qvalues_[v].zeroPoint)
+        asInt8 ? w_.addQuantizedValue(shapeOf(v), fb::XNNDatatype::xnn_datatype_qint8, q.scale,
+                                      q.zeroPoint)
                : w_.addValue(shapeOf(v));
     w_.addReshape(*id, copy);
     w_.setExternal(copy, ext, ptec::xnnpack::kFlagExternalOutput);
@@ -388,7 +437,7 @@ uint32_t Lowering::namedConstant(std::string bytes, const char *prefix) {
 
 FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
   Block &body = region_.getBody().front();
-  IsConstant constant = [this](Value v) { return isConstant(v); };
+  IsConstant constant = [this](Value v) { return constantAttr(v); };
   for (Operation &op : body.without_terminator()) {
     std::string why;
     std::optional<OpPlan> p = planOp(&op, constant, &why);
@@ -429,12 +478,17 @@ FailureOr<std::string> Lowering::run(uint64_t *workspaceBytes) {
   for (Operation &op : body.without_terminator()) {
     if (absorbed_.count(&op))
       continue;
-    FailureOr<bool> int8 = lowerQuantized(&op, plans_[&op]);
+    auto planned = plans_.find(&op);
+    if (planned == plans_.end())
+      return fail(&op, "internal error: an op of the region has no plan");
+    // A copy: the lowering functions hold it while they insert into maps.
+    const OpPlan plan = planned->second;
+    FailureOr<bool> int8 = lowerQuantized(&op, plan);
     if (failed(int8))
       return failure();
     if (*int8)
       continue;
-    if (failed(lowerOp(&op, plans_[&op])))
+    if (failed(lowerOp(&op, plan)))
       return failure();
   }
   if (failed(finishOutputs()))

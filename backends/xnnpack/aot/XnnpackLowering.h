@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,11 @@ using ptec::xnnpack::OutputClamp;
 using Dims = std::vector<uint64_t>;
 
 inline constexpr const char *kWeightValueAttr = "exir.weight_value";
+
+/// A constant's float32 data, owned jointly by the lowering's cache and by
+/// every reader: a reader holds its own owner, so the data outlives any
+/// later insertion into the cache (a DenseMap rehash moves its values).
+using FloatData = std::shared_ptr<const std::vector<float>>;
 inline constexpr uint32_t kNone = ptec::xnnpack::kInvalidValueId;
 
 enum Layout { kAsIs = 0, kNhwc = 1 };
@@ -77,16 +83,21 @@ private:
   struct Entry {
     uint32_t id[2] = {kNone, kNone};
   };
-  bool isConstant(Value v) {
+  /// A baked region argument's data (exir.weight_value), null otherwise.
+  ElementsAttr constantAttr(Value v) {
     auto arg = llvm::dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == &region_.getBody().front() &&
-           region_.getArgAttr(arg.getArgNumber(), kWeightValueAttr);
+    if (!arg || arg.getOwner() != &region_.getBody().front())
+      return {};
+    return region_.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), kWeightValueAttr);
   }
+  bool isConstant(Value v) { return bool(constantAttr(v)); }
   LogicalResult fail(Operation *at, const Twine &why) {
     at->emitError("xnnpack backend: ") << why;
     return failure();
   }
-  FailureOr<const std::vector<float> *> constantData(Value v);
+  /// `v`'s float32 data (a baked constant, or a dequantized int8 weight),
+  /// checked to hold `expected` elements when given (~0: any count).
+  FailureOr<FloatData> constantData(Value v, uint64_t expected = ~uint64_t(0));
   /// A float32 constant of `dims`: its bytes go to the program's named data
   /// under their SHA-256 (hex), as upstream's serializer keys them, and the
   /// blob only names the key. XnnpackBackend frees the blob after init, so
@@ -125,6 +136,10 @@ private:
   LogicalResult lowerOp(Operation *op, const OpPlan &p);
   LogicalResult lowerConv(Operation *op, const OpPlan &p);
   LogicalResult lowerBatchNorm(Operation *op, const OpPlan &p);
+  /// Batch norm `bn` over `c` channels as y = x * s + t (its statistics
+  /// and affine parameters checked to be [c] constants).
+  LogicalResult batchNormAffine(const OpPlan &bn, uint64_t c, std::vector<double> &s,
+                                std::vector<double> &t);
   LogicalResult lowerLinear(Operation *op, const OpPlan &p);
   LogicalResult lowerBinary(Operation *op, const OpPlan &p);
   // Data-movement nodes (XnnpackLoweringLayout.cpp).
@@ -155,7 +170,7 @@ private:
   /// A float32 copy of a quantized value (XNNConvert), for float users.
   FailureOr<uint32_t> floatOf(Value v, Layout l);
   /// Float data of a dequantized constant weight (for a float32 lowering).
-  FailureOr<const std::vector<float> *> dequantizedData(Value v);
+  FailureOr<FloatData> dequantizedData(Value v);
   /// Region argument `arg` of an integer type: an int8 input its
   /// dequantizes describe.
   FailureOr<uint32_t> quantizedInput(BlockArgument arg);
@@ -185,7 +200,11 @@ private:
   GraphWriter w_;
   uint32_t runtimeInputs_ = 0; // region arguments the call passes
   llvm::DenseMap<Value, Entry> values_;
-  llvm::DenseMap<Value, std::vector<float>> data_;
+  // Ownership rule of this class: no pointer, reference or iterator into
+  // one of these maps is kept across a call that may insert into it (a
+  // DenseMap moves every value when it grows). Entries are copied out, or,
+  // for constant data, shared through FloatData.
+  llvm::DenseMap<Value, FloatData> data_;
   llvm::DenseMap<Operation *, OpPlan> plans_;
   /// Batch norms folded into the convolution that feeds them.
   llvm::DenseMap<Operation *, Operation *> foldedInto_;

@@ -17,11 +17,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "backends/xnnpack/aot/XnnpackLowering.h"
+#include "backends/xnnpack/aot/XnnpackQdq.h"
+#include "backends/xnnpack/format/XnnQuantLimits.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 
@@ -29,223 +32,57 @@ namespace ptec::aot::xnnpack {
 
 namespace fb = fb_xnnpack;
 
-namespace {
-
-constexpr llvm::StringLiteral kQuantize = "quantized_decomposed::quantize_per_tensor";
-constexpr llvm::StringLiteral kDequantize = "quantized_decomposed::dequantize_per_tensor";
-constexpr llvm::StringLiteral kDequantizeChannel = "quantized_decomposed::dequantize_per_channel";
-
-/// One quantize / dequantize op, decoded.
-struct Qdq {
-  bool quantize = false, perChannel = false;
-  Value input, result, scales, zeroPoints;
-  double scale = 1;
-  int64_t zeroPoint = 0, qmin = 0, qmax = 0, axis = 0;
-};
-
-std::optional<double> numberOf(Attribute a) {
-  if (auto i = llvm::dyn_cast_or_null<IntegerAttr>(a))
-    return double(i.getValue().getSExtValue());
-  if (auto f = llvm::dyn_cast_or_null<FloatAttr>(a))
-    return f.getValueAsDouble();
-  return std::nullopt;
-}
-
-Value segment(exir::AtenOp op, unsigned i) {
-  OperandRange r = op.getArgOperands(i);
-  return r.empty() ? Value() : r.front();
-}
-
-std::optional<Qdq> decode(Operation *operation) {
-  auto op = llvm::dyn_cast_or_null<exir::AtenOp>(operation);
-  if (!op || op->getNumResults() != 1)
-    return std::nullopt;
-  const llvm::StringRef name = op.getOpName();
-  Qdq q;
-  q.quantize = name == kQuantize;
-  q.perChannel = name == kDequantizeChannel;
-  if (!q.quantize && !q.perChannel && name != kDequantize)
-    return std::nullopt; // also the .tensor forms (scale as a tensor operand)
-  q.input = segment(op, 0);
-  q.result = op->getResult(0);
-  std::optional<double> lo = numberOf(op.getArgAttr("quant_min"));
-  std::optional<double> hi = numberOf(op.getArgAttr("quant_max"));
-  if (!q.input || !lo || !hi)
-    return std::nullopt;
-  q.qmin = int64_t(*lo), q.qmax = int64_t(*hi);
-  if (q.perChannel) {
-    q.scales = segment(op, 1);
-    q.zeroPoints = segment(op, 2);
-    std::optional<double> axis = numberOf(op.getArgAttr("axis"));
-    if (!q.scales || !axis)
-      return std::nullopt;
-    q.axis = int64_t(*axis);
-    return q;
-  }
-  std::optional<double> scale = numberOf(op.getArgAttr("scale"));
-  std::optional<double> zp = numberOf(op.getArgAttr("zero_point"));
-  if (!scale || !zp || !(*scale > 0))
-    return std::nullopt;
-  q.scale = *scale, q.zeroPoint = int64_t(*zp);
-  return q;
-}
-
-RankedTensorType ranked(Value v) {
-  auto t = llvm::dyn_cast_or_null<RankedTensorType>(v ? v.getType() : Type());
-  return t && t.hasStaticShape() ? t : nullptr;
-}
-
-bool isInt8(Value v) {
-  RankedTensorType t = ranked(v);
-  return t && t.getElementType().isInteger(8) && !t.getElementType().isUnsignedInteger();
-}
-
-bool isF32(Value v) {
-  RankedTensorType t = ranked(v);
-  return t && t.getElementType().isF32();
-}
-
-/// The dequantize under a weight (through a [1, 0] transpose); null if none.
-Operation *weightDequantize(Value v, bool *transposed) {
-  Operation *d = v ? v.getDefiningOp() : nullptr;
-  *transposed = false;
-  if (auto p = llvm::dyn_cast_or_null<exir::AtenOp>(d); p && p.getOpName() == "aten::permute_copy") {
-    auto dims = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(p.getArgAttr("dims"));
-    if (!dims || dims.asArrayRef() != llvm::ArrayRef<int64_t>{1, 0})
-      return nullptr;
-    *transposed = true;
-    d = p->getOperand(0).getDefiningOp();
-  }
-  return d;
-}
-
-const char *fitsInt8Activation(const Qdq &q) {
-  if (q.qmin != -128 || q.qmax != 127)
-    return "only int8 activations with the full [-128, 127] range are lowered";
-  if (q.zeroPoint < -128 || q.zeroPoint > 127)
-    return "the zero point is outside int8";
-  return nullptr;
-}
-
-/// A constant's raw bytes (little-endian host).
-LogicalResult rawConstant(func::FuncOp region, Value v, std::vector<uint8_t> &bytes) {
-  auto arg = llvm::dyn_cast<BlockArgument>(v);
-  if (!arg)
-    return failure();
-  auto attr =
-      region.getArgAttrOfType<ElementsAttr>(arg.getArgNumber(), lowering::kWeightValueAttr);
-  return success(attr && succeeded(exir::getElementsBytes(region, attr, bytes)));
-}
-
-/// A float32 / float64 / integer constant as doubles.
-LogicalResult constantNumbers(func::FuncOp region, Value v, std::vector<double> &out) {
-  std::vector<uint8_t> bytes;
-  RankedTensorType t = ranked(v);
-  if (!t || failed(rawConstant(region, v, bytes)))
-    return failure();
-  const uint64_t n = uint64_t(t.getNumElements());
-  Type e = t.getElementType();
-  const unsigned width = e.getIntOrFloatBitWidth();
-  if (bytes.size() != n * (width / 8))
-    return failure();
-  out.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    const uint8_t *p = bytes.data() + i * (width / 8);
-    if (e.isF32()) {
-      float f;
-      std::memcpy(&f, p, 4);
-      out[i] = f;
-    } else if (e.isF64()) {
-      std::memcpy(&out[i], p, 8);
-    } else if (e.isInteger(64)) {
-      int64_t x;
-      std::memcpy(&x, p, 8);
-      out[i] = double(x);
-    } else if (e.isInteger(32)) {
-      int32_t x;
-      std::memcpy(&x, p, 4);
-      out[i] = double(x);
-    } else if (e.isInteger(8)) {
-      out[i] = double(int8_t(*p));
-    } else {
-      return failure();
-    }
-  }
-  return success();
-}
-
-/// A weight's int8 data, its scales (one per channel of `axis`, or one),
-/// and its dims.
-struct Int8Weight {
-  std::vector<int8_t> data;
-  std::vector<float> scales;
-  bool perChannel = false;
-  int64_t axis = 0;
-  lowering::Dims dims;
-  bool transposed = false;
-};
-
-FailureOr<Int8Weight> readWeight(func::FuncOp region, Value v) {
-  Int8Weight w;
-  std::optional<Qdq> q = decode(weightDequantize(v, &w.transposed));
-  if (!q || q->quantize)
-    return failure();
-  std::vector<uint8_t> bytes;
-  if (failed(rawConstant(region, q->input, bytes)))
-    return failure();
-  w.dims = lowering::shapeOf(q->input);
-  if (bytes.size() != lowering::numel(w.dims))
-    return failure();
-  w.data.assign(bytes.begin(), bytes.end());
-  w.perChannel = q->perChannel;
-  w.axis = q->axis;
-  if (q->perChannel) {
-    std::vector<double> s, zp;
-    if (failed(constantNumbers(region, q->scales, s)) ||
-        (q->zeroPoints && failed(constantNumbers(region, q->zeroPoints, zp))) ||
-        w.axis < 0 || size_t(w.axis) >= w.dims.size() || s.size() != w.dims[w.axis])
-      return failure();
-    for (double z : zp)
-      if (z != 0)
-        return failure(); // XNNPACK's int8 filters are symmetric
-    for (double x : s)
-      w.scales.push_back(float(x));
-  } else {
-    if (q->zeroPoint != 0)
-      return failure();
-    w.scales = {float(q->scale)};
-  }
-  return w;
-}
-
-} // namespace
+using namespace qdq;
 
 namespace {
 
-/// `anyAxis`: the dequantize itself, whose users decide (a linear's [N, K]
-/// weight is scaled along N = axis 0 and read through a transpose).
-bool weightDequantizeOk(Value v, const IsConstant &isConstant, bool anyAxis) {
+/// Why the dequantize (or its [1, 0] transpose) `v` is not a weight an int8
+/// convolution or linear takes; empty when it is. `anyAxis`: the dequantize
+/// itself, whose users decide (a linear's [N, K] weight is scaled along
+/// N = axis 0 and read through a transpose).
+std::string weightDequantizeProblem(Value v, const IsConstant &isConstant, bool anyAxis) {
   bool transposed = false;
   std::optional<Qdq> q = decode(weightDequantize(v, &transposed));
   if (!q || q->quantize || !isInt8(q->input) || !isConstant(q->input) || !isF32(q->result))
-    return false;
-  if (q->qmin < -128 || q->qmax > 127)
-    return false;
-  if (!q->perChannel)
-    return q->zeroPoint == 0;
-  const int64_t rank = ranked(q->input).getRank();
-  // The output channels: a convolution's [O, I, KH, KW] dim 0, a linear's
-  // [N, K] dim 0 (read transposed) or an mm's [K, N] dim 1.
-  const bool axisOk = rank == 4 ? q->axis == 0
-                      : rank == 2 ? (anyAxis || q->axis == (transposed ? 0 : 1))
-                                  : false;
-  return axisOk && isConstant(q->scales) && (!q->zeroPoints || isConstant(q->zeroPoints));
+    return "not the dequantize of an int8 constant";
+  if (q->perChannel) {
+    const int64_t rank = ranked(q->input).getRank();
+    // The output channels: a convolution's [O, I, KH, KW] dim 0, a linear's
+    // [N, K] dim 0 (read transposed) or an mm's [K, N] dim 1.
+    const bool axisOk = rank == 4   ? q->axis == 0
+                        : rank == 2 ? (anyAxis || q->axis == (transposed ? 0 : 1))
+                                    : false;
+    if (!axisOk)
+      return "the per-channel axis is not the output channels";
+  }
+  std::string why;
+  if (failed(readWeight(isConstant, v, &why, /*withData=*/false)))
+    return why;
+  return {};
+}
+
+/// Empty when dequantize `q` (of an activation) reads its int8 value with
+/// the parameters the delegate gives that value: its quantize's, or, for an
+/// int8 input, those of every other dequantize of it. XNNPACK's int8 values
+/// carry one scale and zero point; a dequantize with others (legal: it
+/// reinterprets the bytes) stays on the portable kernels.
+std::string sameParamsProblem(const Qdq &q) {
+  auto differs = [&](const Qdq &o) {
+    return float(o.scale) != float(q.scale) || o.zeroPoint != q.zeroPoint;
+  };
+  if (std::optional<Qdq> producer = decode(q.input.getDefiningOp());
+      producer && producer->quantize)
+    return differs(*producer) ? "its scale or zero point differs from its quantize's" : "";
+  for (Operation *user : q.input.getUsers())
+    if (std::optional<Qdq> o = decode(user); o && !o->quantize && !o->perChannel && differs(*o))
+      return "another dequantize reads the same int8 value with other parameters";
+  return {};
 }
 
 } // namespace
 
 bool isQuantizedWeight(Value v, const IsConstant &isConstant) {
-  return weightDequantizeOk(v, isConstant, false);
+  return weightDequantizeProblem(v, isConstant, false).empty();
 }
 
 std::optional<OpPlan> planQuantizedOp(Operation *operation, const IsConstant &isConstant,
@@ -254,7 +91,7 @@ std::optional<OpPlan> planQuantizedOp(Operation *operation, const IsConstant &is
   *handled = false;
   if (!op)
     return std::nullopt;
-  auto no = [&](const char *text) -> std::optional<OpPlan> {
+  auto no = [&](const std::string &text) -> std::optional<OpPlan> {
     if (why)
       *why = text;
     return std::nullopt;
@@ -285,7 +122,7 @@ std::optional<OpPlan> planQuantizedOp(Operation *operation, const IsConstant &is
       return no("only float32 to int8 quantization is lowered");
     if (isConstant(q->input))
       return no("the quantize of a constant (PT2E folds weights to int8 constants)");
-    if (const char *bad = fitsInt8Activation(*q))
+    if (std::string bad = fitsInt8Activation(*q); !bad.empty())
       return no(bad);
     p.form = OpPlan::Form::Quantize;
     return p;
@@ -293,15 +130,17 @@ std::optional<OpPlan> planQuantizedOp(Operation *operation, const IsConstant &is
   if (!isInt8(q->input) || !isF32(q->result))
     return no("only int8 to float32 dequantization is lowered");
   if (isConstant(q->input)) {
-    if (!weightDequantizeOk(q->result, isConstant, true))
-      return no("a dequantized constant that is not a symmetric int8 weight (per tensor, or "
-                "per output channel)");
+    if (std::string bad = weightDequantizeProblem(q->result, isConstant, true); !bad.empty())
+      return no("a dequantized constant that is not an int8 weight XNNPACK takes (symmetric, "
+                "per tensor or per output channel, normal scales): " + bad);
     p.form = OpPlan::Form::QuantizedWeight;
     return p;
   }
   if (q->perChannel)
     return no("a per-channel dequantize of an activation");
-  if (const char *bad = fitsInt8Activation(*q))
+  if (std::string bad = fitsInt8Activation(*q); !bad.empty())
+    return no(bad);
+  if (std::string bad = sameParamsProblem(*q); !bad.empty())
     return no(bad);
   p.form = OpPlan::Form::Dequantize;
   return p;
@@ -316,7 +155,7 @@ keepQuantizedWeights(llvm::ArrayRef<Operation *> ops) {
   // A weight dequantize no member reads leaves the group (nothing in it
   // depends on the weight, so no cycle forms).
   llvm::SmallPtrSet<Operation *, 16> in(ops.begin(), ops.end());
-  IsConstant constant = [](Value v) { return bool(constantWeightOf(v)); };
+  const IsConstant constant = moduleConstant;
   std::string why;
   bool changed = true;
   while (changed) {
@@ -374,21 +213,29 @@ FailureOr<uint32_t> Lowering::getQ(Value v, Layout l) {
 }
 
 FailureOr<uint32_t> Lowering::floatOf(Value v, Layout l) {
-  const QEntry e = qvalues_[v];
+  auto it = qvalues_.find(v);
+  if (it == qvalues_.end())
+    return fail(region_, "internal error: a float copy of a value that is not int8");
+  const QEntry e = it->second; // copied: define() below may grow the maps
   const Layout src = e.id[l] != kNone ? l : (l == kNhwc ? kAsIs : kNhwc);
   const uint32_t out = define(v, src);
   w_.addUnary(Kind::XNNConvert, e.id[src], out);
   return src == l ? FailureOr<uint32_t>(out) : get(v, l);
 }
 
-FailureOr<const std::vector<float> *> Lowering::dequantizedData(Value v) {
-  FailureOr<Int8Weight> w = readWeight(region_, v);
+FailureOr<FloatData> Lowering::dequantizedData(Value v) {
+  FailureOr<Int8Weight> w = readWeight([this](Value c) { return constantAttr(c); }, v);
   if (failed(w)) {
     (void)fail(region_, "a weight is neither a constant nor a dequantized int8 constant");
     return failure();
   }
   // The float32 weight the dequantize computes, transposed as the IR reads it.
   const Dims &d = w->dims;
+  if ((w->perChannel && w->scales.size() != d[w->axis]) || (!w->perChannel && w->scales.empty()) ||
+      (w->transposed && d.size() != 2)) {
+    (void)fail(region_, "internal error: an int8 weight's scales do not fit its shape");
+    return failure();
+  }
   uint64_t inner = 1;
   for (size_t i = w->perChannel ? size_t(w->axis) + 1 : d.size(); i < d.size(); ++i)
     inner *= d[i];
@@ -404,7 +251,9 @@ FailureOr<const std::vector<float> *> Lowering::dequantizedData(Value v) {
         t[c * d[0] + r] = f[r * d[1] + c];
     f = std::move(t);
   }
-  return &(data_[v] = std::move(f));
+  auto data = std::make_shared<const std::vector<float>>(std::move(f));
+  data_[v] = data;
+  return FloatData(std::move(data));
 }
 
 FailureOr<uint32_t> Lowering::quantizedInput(BlockArgument arg) {
@@ -432,10 +281,11 @@ FailureOr<bool> Lowering::lowerQuantized(Operation *op, const OpPlan &p) {
     Value r = op->getResult(0);
     for (Operation *user : r.getUsers())
       if (user == region_.getBody().front().getTerminator()) {
-        FailureOr<const std::vector<float> *> f = dequantizedData(r);
+        FailureOr<FloatData> f = dequantizedData(r);
         if (failed(f))
           return failure();
-        values_[r].id[kAsIs] = constantValue(shapeOf(r), (*f)->data());
+        const uint32_t id = constantValue(shapeOf(r), (*f)->data());
+        values_[r].id[kAsIs] = id;
         break;
       }
     return true;
@@ -489,9 +339,10 @@ ptec::xnnpack::QuantParams Lowering::perChannelParams(const std::vector<float> &
 
 FailureOr<uint32_t> Lowering::quantizedFilter(Value weight, bool depthwise, bool linear,
                                               std::vector<float> *scales) {
-  FailureOr<Int8Weight> w = readWeight(region_, weight);
+  std::string why;
+  FailureOr<Int8Weight> w = readWeight([this](Value c) { return constantAttr(c); }, weight, &why);
   if (failed(w)) {
-    (void)fail(region_, "internal error: an int8 weight does not read back");
+    (void)fail(region_, "internal error: an int8 weight does not read back: " + why);
     return failure();
   }
   const Dims &d = w->dims;
@@ -541,8 +392,8 @@ FailureOr<uint32_t> Lowering::quantizedBias(Value bias, float inputScale,
                                             bool perChannel, uint64_t n) {
   if (!bias)
     return kNone;
-  FailureOr<const std::vector<float> *> b = constantData(bias);
-  if (failed(b) || (*b)->size() != n)
+  FailureOr<FloatData> b = constantData(bias, n);
+  if (failed(b) || weightScales.size() < (perChannel ? n : 1))
     return failure();
   // int32 in units of input scale * weight scale (zero point 0), rounded to
   // nearest even as torch.round, in float32 as upstream computes it.
@@ -550,7 +401,10 @@ FailureOr<uint32_t> Lowering::quantizedBias(Value bias, float inputScale,
   std::vector<int32_t> q(n);
   for (uint64_t c = 0; c < n; ++c) {
     scale[c] = inputScale * weightScales[perChannel ? c : 0];
-    q[c] = int32_t(std::nearbyint((**b)[c] / scale[c]));
+    const double r = std::nearbyint(double((**b)[c] / scale[c]));
+    if (!(std::fabs(r) <= double(std::numeric_limits<int32_t>::max())))
+      return failure(); // int8ComputeProblem refuses such biases first
+    q[c] = int32_t(r);
   }
   const uint32_t index = namedConstant(
       std::string(reinterpret_cast<const char *>(q.data()), q.size() * sizeof(int32_t)));
@@ -597,6 +451,10 @@ FailureOr<bool> Lowering::lowerQuantizedCompute(Operation *op, const OpPlan &p) 
   }
   if (foldedInto_.count(op))
     return false;
+  // Parameters XNNPACK would refuse: float32 here (the capability check
+  // keeps such ops out of the delegate; this covers any that reach it).
+  if (int8ComputeProblem(op, p, [this](Value v) { return constantAttr(v); }))
+    return false;
   // The quantize that takes the result, through a clamp the node applies.
   Value r = op->getResult(0);
   auto soleUser = [](Value v) -> Operation * {
@@ -620,17 +478,17 @@ FailureOr<bool> Lowering::lowerQuantizedCompute(Operation *op, const OpPlan &p) 
     if (!isQuantized(a))
       return false;
   if ((p.form == Form::Conv || p.form == Form::Linear) &&
-      (!isQuantizedWeight(p.weight, [this](Value v) { return isConstant(v); }) ||
+      (!isQuantizedWeight(p.weight, [this](Value v) { return constantAttr(v); }) ||
        (p.bias && !isConstant(p.bias))))
     return false;
   std::optional<Qdq> q = decode(qOp);
   const float outScale = float(q->scale);
   const int32_t outZp = int32_t(q->zeroPoint);
-  const QEntry in = qvalues_[p.input];
+  const QEntry in = qvalues_.lookup(p.input); // copies (isQuantized above)
   if (sameParams && (in.scale != outScale || in.zeroPoint != outZp))
     return false;
   Value qr = qOp->getResult(0);
-  const OutputClamp clamp = clampOp ? plans_[clampOp].clamp : OutputClamp();
+  const OutputClamp clamp = clampOp ? plans_.lookup(clampOp).clamp : OutputClamp();
   const uint32_t debug = debugHandle(op);
 
   switch (p.form) {

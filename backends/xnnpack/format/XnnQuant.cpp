@@ -18,7 +18,9 @@ Error fail(std::string *why, Error e, std::string text) {
   return e;
 }
 
-bool goodScale(float s) { return std::isfinite(s) && s > 0.0f; }
+/// XNNPACK defines quantized values with positive normal scales only (a
+/// subnormal one is xnn_status_invalid_parameter, here and upstream).
+bool goodScale(float s) { return std::isnormal(s) && s > 0.0f; }
 
 } // namespace
 
@@ -82,7 +84,7 @@ Error readQuantizedValue(const fb::XNNQuantizedTensorValue *q, ValueInfo *info,
     if (!goodScale(p->scale()))
       return fail(why, Error::InvalidArgument, name + " has scale " +
                                                    std::to_string(p->scale()) +
-                                                   " (must be positive and finite)");
+                                                   " (must be a positive normal float)");
     if (isInt8 && (p->zero_point() < -128 || p->zero_point() > 127))
       return fail(why, Error::InvalidArgument,
                   name + " has int8 zero point " + std::to_string(p->zero_point()));
@@ -110,7 +112,7 @@ Error readQuantizedValue(const fb::XNNQuantizedTensorValue *q, ValueInfo *info,
       for (float s : info->scales)
         if (!goodScale(s))
           return fail(why, Error::InvalidArgument,
-                      name + " has a per-channel scale that is not positive and finite");
+                      name + " has a per-channel scale that is not a positive normal float");
     } else if (p->scale_buffer_idx() != 0) {
       // Scales in the constant data; the runtime resolves them at init.
       if (p->num_scales() != channels)

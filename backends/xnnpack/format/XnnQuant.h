@@ -32,7 +32,7 @@ bool isQuantizedDatatype(fb_xnnpack::XNNDatatype dtype);
 /// PerTokenDynamicQuant is a dynamically quantized value (rows quantized
 /// per call, ValueInfo::dynamicQuant). NotSupported for a datatype or
 /// quantization kind this runtime does not run (uint8, int4, blockwise), InvalidArgument for inconsistent
-/// parameters (scale not positive and finite, per-channel scales that do
+/// parameters (scale not a positive normal float, per-channel scales that do
 /// not match the channel dim, an int8 zero point outside [-128, 127]).
 rt::Error readQuantizedValue(const fb_xnnpack::XNNQuantizedTensorValue *q, ValueInfo *info,
                              std::string *why);

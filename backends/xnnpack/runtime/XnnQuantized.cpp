@@ -11,6 +11,7 @@
 #include "backends/xnnpack/runtime/XnnShapes.h"
 
 #include "backends/xnnpack/format/XnnQuant.h"
+#include "backends/xnnpack/format/XnnQuantLimits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -97,8 +98,9 @@ Error resolveChannelScales(const BlobView &blob, const NamedDataLookup &named, G
     v.scales.resize(channels);
     std::memcpy(v.scales.data(), c.data, channels * sizeof(float));
     for (float f : v.scales)
-      if (!(std::isfinite(f) && f > 0.0f)) {
-        *why = "value " + std::to_string(v.id) + " has a scale that is not positive and finite";
+      if (!(std::isnormal(f) && f > 0.0f)) {
+        *why = "value " + std::to_string(v.id) +
+               " has a scale that is not a positive normal float";
         return Error::InvalidArgument;
       }
   }
@@ -236,6 +238,13 @@ Error createQuantizedStep(const fb::XNode *node, uint32_t index, const GraphPlan
       bias = reinterpret_cast<const int32_t *>(pointers[ops.inputs[2]]);
       biasNumel = b.numel;
     }
+    // XNNPACK's checks, asked first: its parameter setup asserts (aborts the
+    // process) on a per-tensor requantization scale below 2^-32.
+    const std::vector<float> wScales = perChannel ? w.scales : std::vector<float>{w.scale};
+    if (std::string wrong = requantProblem(in.scale, wScales, res.scale); !wrong.empty())
+      return bad(Error::NotSupported, wrong);
+    if (std::string wrong = rangeProblem(q->lo, q->hi); !wrong.empty())
+      return bad(Error::NotSupported, wrong);
     const auto *wData = reinterpret_cast<const int8_t *>(pointers[wIdx]);
     // Shared through the packed-weight cache, keyed by every parameter.
     auto pack = [&](std::vector<uint64_t> key, const int8_t *weights, uint64_t wBytes,

@@ -55,11 +55,40 @@ bool XnnpackBackend::isAvailable() const {
   return initializeLibrary() == xnn_status_success;
 }
 
+bool parseThreadCount(const char *text, size_t *threads, std::string *why) {
+  auto no = [&](const std::string &reason) {
+    if (why)
+      *why = reason;
+    return false;
+  };
+  if (text == nullptr || *text == '\0')
+    return no("it is empty");
+  size_t n = 0;
+  for (const char *p = text; *p != '\0'; ++p) {
+    if (*p < '0' || *p > '9')
+      return no("'" + std::string(text) + "' is not a whole number of threads");
+    n = n * 10 + size_t(*p - '0');
+    if (n > kMaxXnnpackThreads)
+      return no(std::string(text) + " is above the limit of " +
+                std::to_string(kMaxXnnpackThreads) + " threads");
+  }
+  *threads = n;
+  return true;
+}
+
+void XnnpackBackend::setConfigError(std::string why) {
+  std::lock_guard<std::mutex> lock(configMutex_);
+  configError_ = std::move(why);
+}
+
 Error XnnpackBackend::setThreads(size_t threads) {
   std::lock_guard<std::mutex> lock(configMutex_);
+  if (threads > kMaxXnnpackThreads)
+    return Error::InvalidArgument;
   if (stats_.handlesLive.load() != 0)
     return Error::InvalidState;
   threads_ = threads;
+  configError_.clear();
   if (pool_ != nullptr) {
     pthreadpool_destroy(pool_);
     pool_ = nullptr;
@@ -98,6 +127,13 @@ Result<void *> XnnpackBackend::init(rt::BackendInitContext &ctx, rt::ProcessedBl
   (void)specs; // upstream writes none; ours writes none either
   if (ctx.runtimeAllocator == nullptr)
     return Error::InvalidArgument;
+  {
+    std::lock_guard<std::mutex> lock(configMutex_);
+    if (!configError_.empty()) {
+      report(ctx, configError_);
+      return Error::InvalidArgument;
+    }
+  }
   if (const xnn_status st = initializeLibrary(); st != xnn_status_success) {
     report(ctx, "XNNPACK cannot initialize on this machine (status " +
                     std::to_string(static_cast<int>(st)) + ")");

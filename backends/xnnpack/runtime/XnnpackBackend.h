@@ -55,12 +55,22 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <string>
 
 struct pthreadpool;
 
 namespace ptec::xnnpack {
 
 constexpr const char *kXnnpackBackendId = "XnnpackBackend";
+
+/// The largest thread count setThreads, PTEC_XNNPACK_THREADS and pte-run's
+/// --xnnpack-threads take.
+constexpr size_t kMaxXnnpackThreads = 1024;
+
+/// A thread count as PTEC_XNNPACK_THREADS gives it: decimal digits only,
+/// 0..kMaxXnnpackThreads (0: one per core); false with the reason in `why`
+/// otherwise (signs, spaces, fractions, NaN and overflow included).
+bool parseThreadCount(const char *text, size_t *threads, std::string *why);
 
 /// Counters for tests and benchmarks.
 struct XnnpackStats {
@@ -95,8 +105,13 @@ public:
 
   /// Threads of the pool XNNPACK runs on; 0 (the default) means one per
   /// core. Takes effect for inits after the call; InvalidState while any
-  /// handle is alive (they hold the current pool).
+  /// handle is alive (they hold the current pool); InvalidArgument above
+  /// kMaxXnnpackThreads. A successful call clears a configuration error.
   rt::Error setThreads(size_t threads);
+  /// A configuration the backend was given and could not take (a bad
+  /// PTEC_XNNPACK_THREADS): every init then fails with this message, so a
+  /// program never runs with a setting other than the one asked for.
+  void setConfigError(std::string why);
   size_t threads() const;
   /// Packed-weight sharing through the context cache (default on). Off:
   /// every handle packs its own weights (the baseline benchmarks compare
@@ -119,6 +134,7 @@ private:
 
   mutable std::mutex configMutex_;
   size_t threads_ = 0;
+  std::string configError_;
   bool cacheEnabled_ = true;
   pthreadpool *pool_ = nullptr;
   XnnpackStats stats_;
@@ -126,8 +142,9 @@ private:
 };
 
 /// Registers one process-wide instance under kXnnpackBackendId. Idempotent.
-/// PTEC_XNNPACK_THREADS, when set to a positive number, sizes its pool;
-/// PTEC_XNNPACK_WEIGHT_CACHE=0 turns packed-weight sharing off.
+/// PTEC_XNNPACK_THREADS, when set, sizes its pool (parseThreadCount: 0..1024,
+/// 0 one per core; anything else makes every init fail, naming the
+/// variable); PTEC_XNNPACK_WEIGHT_CACHE=0 turns packed-weight sharing off.
 void registerXnnpackBackend();
 /// The registered instance (registers it first when needed).
 XnnpackBackend &xnnpackBackend();

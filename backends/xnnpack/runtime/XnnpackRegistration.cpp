@@ -16,10 +16,18 @@ XnnpackBackend &xnnpackBackend() {
   // Never destroyed: handles of programs still alive at exit may use it.
   static XnnpackBackend *backend = [] {
     auto *b = new XnnpackBackend();
-    if (const char *env = std::getenv("PTEC_XNNPACK_THREADS")) {
-      const long n = std::strtol(env, nullptr, 10);
-      if (n > 0)
-        (void)b->setThreads(static_cast<size_t>(n));
+    // The same limits as pte-run's --xnnpack-threads; a value outside them
+    // is an error every init reports, never a silent default or a pool of
+    // billions of threads.
+    // Set but empty counts as unset.
+    if (const char *env = std::getenv("PTEC_XNNPACK_THREADS"); env && *env) {
+      size_t n = 0;
+      std::string why;
+      if (parseThreadCount(env, &n, &why))
+        (void)b->setThreads(n);
+      else
+        b->setConfigError("PTEC_XNNPACK_THREADS: " + why + " (a whole number in 0.." +
+                          std::to_string(kMaxXnnpackThreads) + "; 0: one per core)");
     }
     // The baseline benchmarks compare against: every handle packs its own.
     if (const char *env = std::getenv("PTEC_XNNPACK_WEIGHT_CACHE"))

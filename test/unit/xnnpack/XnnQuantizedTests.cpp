@@ -5,6 +5,7 @@
 // acc * (input scale * weight scale / output scale) + zero point, clamped).
 // Every result must be within one quantization step of the reference.
 #include "test/unit/xnnpack/XnnQuantizedTestUtil.h"
+#include "backends/xnnpack/format/XnnQuantLimits.h"
 
 #include <catch2/catch.hpp>
 
@@ -478,4 +479,77 @@ TEST_CASE("int8 refusals name the value or node", "[xnnpack][int8]") {
     Buf in8 = Buf::i8({4}, {1, 2, 3, 4});
     CHECK(hs.run(h, {&in8, &out}) == Error::Ok);
   }
+}
+
+// XNNPACK's own parameter checks, asked before the operator is created
+// (format/XnnQuantLimits.h): the installed library asserts (SIGABRT) on a
+// per-tensor requantization scale below 2^-32, so a blob with one must get a
+// refusal naming the node, and a subnormal scale is refused at definition as
+// upstream's runtime does.
+TEST_CASE("int8 parameters XNNPACK would abort on or refuse are refused first",
+          "[xnnpack][int8]") {
+  Harness hs;
+  const std::vector<int8_t> w(12, 1);
+  auto fullyConnected = [&](float inScale, float wScale, float outScale, OutputClamp clamp) {
+    GraphWriter g;
+    const uint32_t x = g.addQuantizedValue({2, 4}, kQ8, inScale, 0);
+    const uint32_t y = g.addQuantizedValue({2, 3}, kQ8, outScale, 0);
+    g.setExternal(x, 0, kFlagExternalInput);
+    g.setExternal(y, 1, kFlagExternalOutput);
+    const uint32_t wv = g.addQuantizedValue({3, 4}, kQ8, wScale, 0, g.addConstant(w.data(), 12));
+    g.addFullyConnected(x, wv, kInvalidValueId, y, 0, clamp);
+    return g.finish();
+  };
+  SECTION("requantization scale 2^-33 (asserted on by XNNPACK)") {
+    hs.init(fullyConnected(0x1.0p-33f, 1.0f, 1.0f, {}), Error::NotSupported);
+    CHECK(std::string(hs.message).find("below 2^-32") != std::string::npos);
+    CHECK(std::string(hs.message).find("XNNFullyConnected") != std::string::npos);
+  }
+  SECTION("requantization scale 2^-32 is taken") {
+    void *h = hs.init(fullyConnected(0x1.0p-32f, 1.0f, 1.0f, {}));
+    Buf in = Buf::i8({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}), out = Buf::i8({2, 3});
+    REQUIRE(hs.run(h, {&in, &out}) == Error::Ok);
+    CHECK(out.ints() == std::vector<int8_t>(6, 0));
+  }
+  SECTION("requantization scale 256") {
+    hs.init(fullyConnected(16.0f, 16.0f, 1.0f, {}), Error::NotSupported);
+    CHECK(std::string(hs.message).find("not below 256") != std::string::npos);
+  }
+  SECTION("an empty output range") {
+    OutputClamp clamp;
+    clamp.lo = 5.0f, clamp.hi = 5.0f;
+    hs.init(fullyConnected(0.1f, 0.1f, 1.0f, clamp), Error::NotSupported);
+    CHECK(std::string(hs.message).find("range [5, 5] is empty") != std::string::npos);
+  }
+  SECTION("a subnormal scale") {
+    hs.init(fullyConnected(1e-40f, 1.0f, 1.0f, {}), Error::InvalidArgument);
+    CHECK(std::string(hs.message).find("positive normal float") != std::string::npos);
+  }
+}
+
+TEST_CASE("XnnQuantLimits: XNNPACK's int8 parameter rules", "[xnnpack][int8]") {
+  CHECK(scaleProblem(0.5, "s").empty());
+  CHECK(scaleProblem(1.2e-38, "s").empty()); // normal in float32 (FLT_MIN 1.1755e-38)
+  CHECK(scaleProblem(1.1e-38, "s").find("normal") != std::string::npos);
+  CHECK(!scaleProblem(0.0, "s").empty());
+  CHECK(!scaleProblem(-1.0, "s").empty());
+  CHECK(!scaleProblem(NAN, "s").empty());
+  CHECK(!scaleProblem(1e39, "s").empty()); // inf in float32
+  // One weight scale (qs8): [2^-32, 256); per channel (qc8): below 256.
+  CHECK(requantProblem(0x1.0p-32f, {1.0f}, 1.0f).empty());
+  CHECK(!requantProblem(0x1.0p-33f, {1.0f}, 1.0f).empty());
+  CHECK(requantProblem(0x1.0p-33f, {1.0f, 1.0f}, 1.0f).empty());
+  CHECK(!requantProblem(1.0f, {256.0f}, 1.0f).empty());
+  CHECK(requantProblem(1.0f, {255.0f}, 1.0f).empty());
+  CHECK(requantProblem(1.0f, {0.5f, 300.0f}, 1.0f).find("output channel 1") !=
+        std::string::npos);
+  // A bias of 2^31 - 1 - products fits; one more does not.
+  const double products = 9.0 * 255.0 * 128.0;
+  const float fits = float(2147483647.0 - products - 1024.0); // float32 steps are 128 here
+  CHECK(biasProblem({fits}, 1.0f, {1.0f}, 9).empty());
+  CHECK(!biasProblem({fits + 2048.0f}, 1.0f, {1.0f}, 9).empty());
+  CHECK(!biasProblem({1.0f}, 1e-12f, {1e-3f}, 9).empty());
+  CHECK(biasProblem({1.0f, -1.0f}, 0.01f, {0.01f, 0.02f}, 9).empty());
+  CHECK(rangeProblem(-128, 127).empty());
+  CHECK(!rangeProblem(5, 5).empty());
 }

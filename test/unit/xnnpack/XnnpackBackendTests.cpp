@@ -541,3 +541,46 @@ TEST_CASE("xnnpack runtime: concurrent inits and executes", "[xnnpack][runtime][
   for (int f : failures)
     CHECK(f == 0);
 }
+
+// PTEC_XNNPACK_THREADS takes what pte-run's --xnnpack-threads takes (0..1024);
+// a value outside that made pthreadpool try to start billions of threads
+// (a crash) or thousands (a hang). Now it is a configuration error every
+// init reports, naming the variable.
+TEST_CASE("xnnpack runtime: thread counts are bounded like --xnnpack-threads",
+          "[xnnpack][runtime]") {
+  size_t n = 99;
+  std::string why;
+  CHECK(parseThreadCount("0", &n, &why));
+  CHECK(n == 0);
+  CHECK(parseThreadCount("1024", &n, &why));
+  CHECK(n == 1024);
+  CHECK(parseThreadCount("007", &n, &why));
+  CHECK(n == 7);
+  for (const char *bad : {"1025", "100000", "99999999999999999999", "18446744073709551617"}) {
+    INFO(bad);
+    CHECK_FALSE(parseThreadCount(bad, &n, &why));
+    CHECK(why.find("above the limit of 1024") != std::string::npos);
+  }
+  for (const char *bad : {"", "-1", "+2", " 2", "2 ", "1.5", "nan", "inf", "0x10", "1e3"}) {
+    INFO(bad);
+    CHECK_FALSE(parseThreadCount(bad, &n, &why));
+  }
+  CHECK(n == 7); // untouched by a refusal
+
+  Harness hs;
+  CHECK(hs.backend.setThreads(1025) == Error::InvalidArgument);
+  CHECK(hs.backend.setThreads(1024) == Error::Ok);
+  GraphWriter g;
+  const uint32_t x = g.addValue({4}), y = g.addValue({4});
+  g.setExternal(x, 0, kFlagExternalInput);
+  g.setExternal(y, 1, kFlagExternalOutput);
+  g.addUnary(Kind::XNNSigmoid, x, y);
+  const std::string blob = g.finish();
+  hs.backend.setConfigError("PTEC_XNNPACK_THREADS: 'x' is not a whole number of threads");
+  hs.init(blob, Error::InvalidArgument);
+  CHECK(std::string(hs.message).find("PTEC_XNNPACK_THREADS") != std::string::npos);
+  // An explicit setting replaces the variable's.
+  REQUIRE(hs.backend.setThreads(2) == Error::Ok);
+  hs.init(blob);
+  CHECK(hs.backend.threads() == 2);
+}
