@@ -10,6 +10,7 @@
 #include "dialects/exir/IR/ShapeRules.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
+#include "serde/io/ContentKind.h"
 #include "serde/pt2/Pt2Reader.h"
 #include "serde/pte/PteWriter.h"
 #include "compiler/DebugMap.h"
@@ -339,22 +340,33 @@ static Location fileLocation(MLIRContext &ctx, llvm::StringRef path) {
   return FileLineColLoc::get(&ctx, path, 0, 0);
 }
 
-/// What a file that is not what its name says seems to be, from its first
-/// bytes ("" when it may well be what it claims).
-static std::string guessKind(llvm::StringRef bytes) {
-  if (bytes.size() >= 8 && bytes.substr(4, 4) == "ET12")
-    return "an ExecuTorch program (.pte), which is compiled output, not input";
-  if (bytes.starts_with("PK\x03\x04"))
-    return "a zip archive (a .pt2? give it a .pt2 name)";
-  if (exir::isMlirBytecode(bytes))
-    return "";
-  llvm::StringRef head = bytes.take_front(512);
-  size_t odd = llvm::count_if(head, [](char c) {
-    unsigned char u = static_cast<unsigned char>(c);
-    return u == 0 || (u < 32 && c != '\n' && c != '\r' && c != '\t');
-  });
-  return odd * 20 > head.size() ? "binary data, neither exir text IR nor MLIR bytecode"
-                                : "";
+/// What aot-compile takes, for the line that refuses anything else.
+constexpr const char *kCompileInputs = "a PyTorch exported program (.pt2) or saved IR (.mlir)";
+
+/// How an input is read: as a .pt2, as saved IR, or not at all (`why` set,
+/// the line saying what the file is and which tool takes it). The content
+/// decides; the name only where the content says nothing (text that is not
+/// MLIR, other bytes, a file that cannot be read: the reader then says why).
+enum class InputRead { Pt2, SavedIr, Refused };
+static InputRead classifyInput(llvm::StringRef path, std::string *why) {
+  io::ContentKind kind = io::ContentKind::Binary;
+  std::string err;
+  if (!io::sniffFile(path.str(), &kind, &err))
+    return isSavedIr(path) ? InputRead::SavedIr : InputRead::Pt2;
+  switch (kind) {
+  case io::ContentKind::Pt2:
+    return InputRead::Pt2;
+  case io::ContentKind::MlirText:
+  case io::ContentKind::MlirBytecode:
+    return InputRead::SavedIr;
+  case io::ContentKind::Empty:
+  case io::ContentKind::Text:
+  case io::ContentKind::Binary:
+    return isSavedIr(path) ? InputRead::SavedIr : InputRead::Pt2;
+  default:
+    *why = io::wrongContentMessage(path.str(), kind, kCompileInputs, "this file");
+    return InputRead::Refused;
+  }
 }
 
 LogicalResult CompileSession::load() {
@@ -362,9 +374,14 @@ LogicalResult CompileSession::load() {
   Location cli = NameLoc::get(StringAttr::get(&ctx, "aot-compile"));
   if (options_.inputs.empty())
     return emitError(cli) << "no input files";
-  bool anyIr = llvm::any_of(options_.inputs, [](const CompileInput &in) {
-    return isSavedIr(in.path);
-  });
+  bool anyIr = false;
+  for (const CompileInput &in : options_.inputs) {
+    std::string why;
+    InputRead read = classifyInput(in.path, &why);
+    if (read == InputRead::Refused)
+      return emitError(fileLocation(ctx, in.path)) << why;
+    anyIr |= read == InputRead::SavedIr;
+  }
   if (anyIr) {
     if (options_.inputs.size() != 1)
       return emitError(cli) << "saved IR (.mlir/.mlirbc) must be the only input";
@@ -396,10 +413,10 @@ LogicalResult CompileSession::load() {
       llvm::StringRef message(error.message);
       message.consume_front(in.path + ": ");
       InFlightDiagnostic d = emitError(fileLocation(ctx, in.path)) << message;
-      if (auto head = llvm::MemoryBuffer::getFileSlice(in.path, 512, 0))
-        if (std::string kind = guessKind((*head)->getBuffer());
-            !kind.empty() && !llvm::StringRef(kind).starts_with("a zip"))
-          d << " (this file is " << kind << ")";
+      io::ContentKind kind = io::ContentKind::Pt2;
+      std::string err;
+      if (io::sniffFile(in.path, &kind, &err) && kind != io::ContentKind::Pt2)
+        d << " (this file is " << io::describeContent(kind) << ")";
       return d;
     }
     sources.push_back(MethodSource{std::move(*program), in.method});
@@ -438,8 +455,20 @@ LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> bu
   MLIRContext &ctx = *context_;
   std::string path = buffer->getBufferIdentifier().str();
   // One clear line instead of parser errors quoting binary bytes.
-  if (std::string kind = guessKind(buffer->getBuffer()); !kind.empty())
-    return emitError(fileLocation(ctx, path)) << "this file is " << kind;
+  llvm::StringRef bytes = buffer->getBuffer();
+  switch (io::ContentKind kind = io::sniffContent(
+              std::string_view(bytes.data(), std::min(bytes.size(), io::kSniffHeadBytes)),
+              std::string_view(bytes.data(), bytes.size()).substr(
+                  bytes.size() - std::min(bytes.size(), io::kSniffTailBytes)))) {
+  case io::ContentKind::MlirText:
+  case io::ContentKind::MlirBytecode:
+  case io::ContentKind::Text:
+  case io::ContentKind::Empty:
+    break; // the parser says what is wrong with text
+  default:
+    return emitError(fileLocation(ctx, path))
+           << io::wrongContentMessage(path, kind, "saved IR (.mlir, .mlirbc)", "this file");
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   module_ = exir::parseModuleGuarded(sourceMgr, ctx);

@@ -5,6 +5,7 @@
 #include "runtime/executor/FlatTensorData.h"
 #include "runtime/executor/MethodState.h"
 #include "runtime/executor/Npy.h"
+#include "serde/io/ContentKind.h"
 #include "serde/io/InputFile.h"
 #include "serde/pte/OutputTarget.h"
 #include "serde/pte/program_generated.h"
@@ -211,11 +212,29 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
   // could refuse it. Only regular files get that far.
   if (std::string why = io::checkInputFile(o.model); !why.empty())
     return error(o, why);
+  // A file of another kind is named as what it is before a loader reads it
+  // (serde/io/ContentKind.h); bytes of no known kind go to the loader,
+  // which names the field at fault.
+  auto knownOther = [](io::ContentKind kind, io::ContentKind wanted) {
+    return kind != wanted && kind != io::ContentKind::Binary && kind != io::ContentKind::Empty;
+  };
+  io::ContentKind kind = io::ContentKind::Binary;
+  if (io::sniffFile(o.model, &kind, &detail) && knownOther(kind, io::ContentKind::Pte))
+    return error(o, io::wrongContentMessage(o.model, kind, "an ExecuTorch program (.pte)",
+                                            "this file"));
   if (!o.data.empty()) {
     if (std::string why = io::checkInputFile(o.data); !why.empty()) {
       std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), why.c_str());
       return kExitFailed;
     }
+    if (io::sniffFile(o.data, &kind, &detail) && knownOther(kind, io::ContentKind::Ptd)) {
+      std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(),
+                   io::wrongContentMessage(o.data, kind, "a weights file (.ptd) for --data",
+                                           "this file")
+                       .c_str());
+      return kExitFailed;
+    }
+    detail.clear();
     auto ptd = FlatTensorData::load(o.data.c_str(), &detail);
     if (!ptd.ok()) {
       std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), detail.c_str());

@@ -1,6 +1,7 @@
 // pte-inspect: look inside a .pte (or a .ptd), or check it against the
 // format rules. A thin main over serde/pte/PteInspect, serde/pte/PteCheck
 // and tooling/PtdInspect. Exit codes: tooling/ExitCodes.h.
+#include "serde/io/ContentKind.h"
 #include "serde/pte/OutputTarget.h"
 #include "serde/pte/PteCheck.h"
 #include "serde/pte/PteInspect.h"
@@ -15,7 +16,9 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <algorithm>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -131,7 +134,37 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "%s: error: %s\n", path.c_str(), err.c_str());
     return kExitFailed;
   }
-  if (ptec::tooling::looksLikePtd(bytes)) {
+  // A file of another kind is named as what it is (serde/io/ContentKind.h);
+  // bytes of no known kind go to the .pte reader, which names the field.
+  ptec::io::ContentKind kind = ptec::io::sniffContent(
+      std::string_view(reinterpret_cast<const char *>(bytes.data()),
+                       std::min(bytes.size(), ptec::io::kSniffHeadBytes)),
+      std::string_view(reinterpret_cast<const char *>(bytes.data()), bytes.size())
+          .substr(bytes.size() - std::min(bytes.size(), ptec::io::kSniffTailBytes)));
+  if (kind != ptec::io::ContentKind::Pte && kind != ptec::io::ContentKind::Ptd &&
+      kind != ptec::io::ContentKind::Binary && kind != ptec::io::ContentKind::Empty) {
+    std::fprintf(stderr, "%s: error: %s\n", path.c_str(),
+                 ptec::io::wrongContentMessage(path, kind,
+                                               "an ExecuTorch program (.pte) or weights file "
+                                               "(.ptd)",
+                                               "this file")
+                     .c_str());
+    return kExitFailed;
+  }
+  if (!dataPath.empty()) {
+    ptec::io::ContentKind dataKind = ptec::io::ContentKind::Binary;
+    if (ptec::io::sniffFile(dataPath, &dataKind, &err) &&
+        dataKind != ptec::io::ContentKind::Ptd && dataKind != ptec::io::ContentKind::Binary &&
+        dataKind != ptec::io::ContentKind::Empty) {
+      std::fprintf(stderr, "%s: error: %s\n", dataPath.c_str(),
+                   ptec::io::wrongContentMessage(dataPath, dataKind,
+                                                 "a weights file (.ptd) for --data", "this file")
+                       .c_str());
+      return kExitFailed;
+    }
+    err.clear();
+  }
+  if (kind == ptec::io::ContentKind::Ptd || ptec::tooling::looksLikePtd(bytes)) {
     if (instructions || plan || !planSvgPath.empty() || !dataPath.empty())
       return ptec::tooling::usageError(
           "pte-inspect", path + " is a .ptd (named data): --instructions, --plan, --plan-svg "

@@ -18,6 +18,7 @@
 #include "dialects/exir/IR/GuardedParse.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
+#include "serde/io/ContentKind.h"
 #include "serde/io/InputFile.h"
 #include "serde/pte/FileChunks.h"
 #include "tooling/CrashHandler.h"
@@ -122,6 +123,28 @@ int main(int argc, char **argv) {
   if (!input) {
     llvm::errs() << "ptec-opt: error: " << error << "\n";
     return tooling::kExitFailed;
+  }
+  // A file of another kind (a .pt2, a .pte, ...) is named as what it is,
+  // before a parser reads its bytes as text (serde/io/ContentKind.h).
+  {
+    llvm::StringRef bytes = input->getBuffer();
+    std::string_view all(bytes.data(), bytes.size());
+    ptec::io::ContentKind kind = ptec::io::sniffContent(
+        all.substr(0, ptec::io::kSniffHeadBytes),
+        all.substr(all.size() - std::min(all.size(), ptec::io::kSniffTailBytes)));
+    if (kind != ptec::io::ContentKind::MlirText && kind != ptec::io::ContentKind::MlirBytecode &&
+        kind != ptec::io::ContentKind::Text && kind != ptec::io::ContentKind::Empty) {
+      std::string name = inputFile == "-" ? "standard input" : inputFile.getValue();
+      std::string use =
+          kind == ptec::io::ContentKind::Pt2
+              ? "aot-compile " + name + " --compile-to=import -o model.mlir writes IR that "
+                                        "ptec-opt reads"
+              : "";
+      llvm::errs() << "ptec-opt: error: "
+                   << ptec::io::wrongContentMessage(name, kind, "MLIR (text or bytecode)", "", use)
+                   << "\n";
+      return tooling::kExitFailed;
+    }
   }
   // MlirOptMain parses without limits; refuse what would exhaust its stack
   // first (a scan for text, a guarded parse for bytecode).
