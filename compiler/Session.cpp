@@ -2,9 +2,11 @@
 
 #include "compiler/Session.h"
 
+#include "backends/AotBackend.h"
 #include "compiler/Import.h"
 #include "compiler/PartitionDot.h"
 #include "compiler/Report.h"
+#include "compiler/SessionDiagnostics.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/GuardedParse.h"
 #include "dialects/exir/IR/ShapeRules.h"
@@ -204,105 +206,35 @@ private:
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Diagnostics
-//===----------------------------------------------------------------------===//
-
-/// Prints `file:line:col: error: message` (line and column left out when the
-/// location has none) and counts errors.
-class CompileSession::DiagnosticPrinter {
-public:
-  DiagnosticPrinter(MLIRContext &ctx, llvm::raw_ostream &os) : ctx(ctx), os(os) {
-    id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
-      // exir-partition's "'aten::mm' in @forward not delegated (demo: why)"
-      // remarks: the report and the partition picture take the reasons
-      // from the IR instead.
-      if (swallowRefusals && d.getSeverity() == DiagnosticSeverity::Remark &&
-          llvm::StringRef(d.str()).contains(" not delegated ("))
-        return success();
-      if (report && capture(d))
-        return success();
-      print(d);
-      return success();
-    });
-  }
-  /// With a report: warnings are also listed there.
-  CompileReport *report = nullptr;
-
-  /// Refusal remarks are dropped (with --report or --partition-dot).
-  bool swallowRefusals = false;
-
-  bool capture(Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Warning) {
-      std::string where;
-      if (std::optional<FileLineColLoc> f = innermostFileLoc(d.getLocation()))
-        where = f->getFilename().str() + ":" + std::to_string(f->getLine());
-      report->warnings.push_back((where.empty() ? "" : where + ": ") + d.str());
-    }
-    return false;
-  }
-  ~DiagnosticPrinter() { ctx.getDiagEngine().eraseHandler(id); }
-
-  unsigned errors = 0;
-  /// A progress line (no newline) is on the terminal.
-  bool statusShown = false;
-
-private:
-  void print(Diagnostic &d) {
-    const char *severity = "error";
-    switch (d.getSeverity()) {
-    case DiagnosticSeverity::Error:
-      ++errors;
-      break;
-    case DiagnosticSeverity::Warning:
-      severity = "warning";
-      break;
-    case DiagnosticSeverity::Note:
-      severity = "note";
-      break;
-    case DiagnosticSeverity::Remark:
-      severity = "remark";
-      break;
-    }
-    if (statusShown) { // the progress line goes away before any message
-      os << "\r\033[K";
-      statusShown = false;
-    }
-    // GCC's "In function" convention: a line naming the input (.pt2 and
-    // method) before the first diagnostic from it, so errors that point at
-    // the user's Python line still say which exported program they are in.
-    if (auto input = exir::inputOfLoc(d.getLocation())) {
-      if (*input != lastInput)
-        os << "In " << input->first << ", method " << input->second << ":\n";
-      lastInput = *input;
-    }
-    printOne(d.getLocation(), severity, d.str());
-    for (Diagnostic &note : d.getNotes())
-      printOne(note.getLocation(), "note", note.str());
-    os.flush();
-  }
-
-  void printOne(Location loc, const char *severity, const std::string &message) {
-    if (std::optional<FileLineColLoc> f = innermostFileLoc(loc)) {
-      os << f->getFilename().getValue();
-      if (f->getLine() > 0) {
-        os << ':' << f->getLine();
-        if (f->getColumn() > 0)
-          os << ':' << f->getColumn();
-      }
-      os << ": ";
-    }
-    os << severity << ": " << message << '\n';
-  }
-
-  MLIRContext &ctx;
-  llvm::raw_ostream &os;
-  DiagnosticEngine::HandlerID id;
-  std::pair<std::string, std::string> lastInput;
-};
-
-//===----------------------------------------------------------------------===//
 // CompileSession
 //===----------------------------------------------------------------------===//
+
+/// The backends meant for users (not the test backends) that take every op
+/// of `module` made from one of `nodes`; none when no such op is there.
+static std::vector<std::string> backendsTaking(ModuleOp module,
+                                               const std::vector<std::string> &nodes) {
+  std::vector<std::string> takers;
+  if (!module)
+    return takers;
+  llvm::SmallVector<exir::AtenOp> ops;
+  module.walk([&](exir::AtenOp op) {
+    llvm::SmallVector<exir::TaggedNode> tagged;
+    exir::collectTaggedNodes(op.getLoc(), tagged);
+    if (tagged.size() == 1 && llvm::is_contained(nodes, tagged.front().name))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return takers;
+  for (const std::string &name : aot::registeredAotBackends()) {
+    if (name == "demo" || name == "cachetest") // test backends
+      continue;
+    std::string error;
+    std::unique_ptr<aot::AotBackend> backend = aot::createAotBackend(name, &error);
+    if (backend && llvm::all_of(ops, [&](exir::AtenOp op) { return !backend->refuse(op); }))
+      takers.push_back(name);
+  }
+  return takers;
+}
 
 CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
                                llvm::raw_ostream &out)
@@ -322,6 +254,12 @@ CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
   if (options_.collectReport)
     diagnostics_->report = &report_;
   diagnostics_->swallowRefusals = options_.collectReport || options_.collectPartitionDot;
+  // An op ptec cannot run: say which backend would take it, when the user
+  // asked for none.
+  if (!delegates(options_))
+    diagnostics_->backendsTaking = [this](const std::vector<std::string> &nodes) {
+      return backendsTaking(module(), nodes);
+    };
 }
 
 CompileSession::~CompileSession() {
@@ -330,6 +268,12 @@ CompileSession::~CompileSession() {
 }
 
 unsigned CompileSession::errorCount() const { return diagnostics_->errors; }
+
+unsigned CompileSession::warningCount() const { return diagnostics_->warnings; }
+
+const std::vector<DiagnosticGroup> &CompileSession::diagnostics() const {
+  return diagnostics_->printed;
+}
 
 static bool isSavedIr(llvm::StringRef path) {
   return path.ends_with(".mlir") || path.ends_with(".mlirbc");
@@ -370,6 +314,7 @@ static InputRead classifyInput(llvm::StringRef path, std::string *why) {
 }
 
 LogicalResult CompileSession::load() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   MLIRContext &ctx = *context_;
   Location cli = NameLoc::get(StringAttr::get(&ctx, "aot-compile"));
   if (options_.inputs.empty())
@@ -425,6 +370,7 @@ LogicalResult CompileSession::load() {
 }
 
 LogicalResult CompileSession::loadPrograms(llvm::ArrayRef<MethodSource> sources) {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   std::function<void(size_t, size_t)> progress;
   if (options_.progress)
     progress = [this](size_t done, size_t total) {
@@ -452,6 +398,7 @@ LogicalResult CompileSession::loadSavedIr(const std::string &path) {
 }
 
 LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   MLIRContext &ctx = *context_;
   std::string path = buffer->getBufferIdentifier().str();
   // One clear line instead of parser errors quoting binary bytes.
@@ -513,6 +460,7 @@ LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> bu
 }
 
 LogicalResult CompileSession::runPhases() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   MLIRContext &ctx = *context_;
   auto dump = [&](Phase phase) {
     if (!options_.printIrAfterAll)
@@ -547,7 +495,9 @@ LogicalResult CompileSession::runPhases() {
       // report prints keeps the addresses, so each pass gets its own line.
       timedPassManagers_.push_back(std::move(owned));
     }
-    if (failed(pm.run(*module_))) {
+    bool passed = succeeded(pm.run(*module_));
+    diagnostics_->flush(); // a phase's diagnostics before the next phase's lines
+    if (!passed) {
       if (errorCount() == 0) { // a pass that failed without saying why
         internalError_ = true;
         emitError(module_->getLoc()) << "internal error: phase '" << phaseName(phase)
@@ -638,6 +588,7 @@ TimingScope CompileSession::timeStep(llvm::StringRef name) {
 }
 
 LogicalResult CompileSession::run() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   LogicalResult result = runSteps();
   // A failed compile's report says where it stopped; the phases it lists
   // are the ones that completed.

@@ -86,9 +86,12 @@ ContentKind sniffContent(std::string_view head, std::string_view tail) {
     return ContentKind::Empty;
   if (head.substr(0, 4) == std::string_view("PK\x03\x04", 4) ||
       head.substr(0, 4) == std::string_view("PK\x05\x06", 4)) {
-    // torch.export.save writes "<name>/archive_format"; torch.save and
-    // torch.jit.save a "<name>/data.pkl" but no archive_format.
-    if (tail.find("archive_format") == std::string_view::npos &&
+    // torch.export.save writes a graph as JSON (models/*.json, or
+    // serialized_exported_program.json before torch 2.3; the state dict
+    // inside may be a torch.save archive of its own); torch.save and
+    // torch.jit.save write "<name>/data.pkl" and no JSON.
+    if (tail.find(".json") == std::string_view::npos &&
+        tail.find("archive_format") == std::string_view::npos &&
         tail.find("/data.pkl") != std::string_view::npos)
       return ContentKind::TorchSave;
     return ContentKind::Pt2;

@@ -4,8 +4,8 @@
 // error about its bytes ("bad magic", "brackets nest too deep").
 //
 // The signatures (docs/tools/README.md#file-kinds):
-//   .pt2 (torch.export.save)      a zip archive ("PK\3\4") with an archive_format entry
-//   torch.save / TorchScript      a zip archive whose pickle is "<name>/data.pkl"
+//   .pt2 (torch.export.save)      a zip archive ("PK\3\4") holding JSON (the graph)
+//   torch.save / TorchScript      a zip archive with "<name>/data.pkl" and no JSON
 //   .pte (ExecuTorch program)     "ET" and two digits at offset 4 ("ET12")
 //   .bpte (bundled program)       "BP" and two digits at offset 4
 //   .ptd (FlatTensor named data)  "FT" and two digits at offset 4 ("FT01")

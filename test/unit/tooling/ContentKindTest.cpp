@@ -24,6 +24,10 @@ TEST_CASE("sniffContent: the signature of every kind", "[content]") {
   CHECK(sniffContent("PK\x03\x04"s, "m/models/model.json m/archive_format m/data.pkl") ==
         ContentKind::Pt2);
   CHECK(sniffContent("PK\x03\x04"s, "ck/data.pkl ck/byteorder") == ContentKind::TorchSave);
+  // torch 2.1's .pt2: the graph as serialized_exported_program.json, the
+  // state dict a torch.save archive inside.
+  CHECK(sniffContent("PK\x03\x04"s, "serialized_exported_program.json archive/data.pkl") ==
+        ContentKind::Pt2);
   CHECK(sniffContent(flatbuffer("ET12")) == ContentKind::Pte);
   CHECK(sniffContent(flatbuffer("ET11")) == ContentKind::Pte); // another version: still a .pte
   CHECK(sniffContent(flatbuffer("FT01")) == ContentKind::Ptd);
