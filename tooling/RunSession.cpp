@@ -33,12 +33,21 @@ void listMethods(const Program &program) {
     if (v == nullptr)
       return "<null>";
     if (const fb::Tensor *t = v->val_as_Tensor()) {
-      std::string s = toString(static_cast<ScalarType>(t->scalar_type()));
-      s += " [";
+      std::string shape = "[";
       if (t->sizes())
         for (uint32_t i = 0; i < t->sizes()->size(); ++i)
-          s += (i ? ", " : "") + std::to_string(t->sizes()->Get(i));
-      return s + "]";
+          shape += (i ? ", " : "") + std::to_string(t->sizes()->Get(i));
+      shape += "]";
+      std::string s = toString(static_cast<ScalarType>(t->scalar_type()));
+      // A dynamic tensor's sizes are its bound: any shape up to it runs.
+      switch (t->shape_dynamism()) {
+      case fb::TensorShapeDynamism::DYNAMIC_BOUND:
+        return s + " up to " + shape + " (dynamic: any size up to this bound)";
+      case fb::TensorShapeDynamism::DYNAMIC_UNBOUND:
+        return s + " " + shape + " (dynamic, unbounded)";
+      default:
+        return s + " " + shape;
+      }
     }
     return fb::EnumNameKernelTypes(v->val_type());
   };
@@ -54,6 +63,8 @@ void listMethods(const Program &program) {
     if (p->outputs())
       for (uint32_t i = 0; i < p->outputs()->size(); ++i)
         std::printf("  output %u: %s\n", i, valueText(p, p->outputs()->Get(i)).c_str());
+    for (const NamedState &st : listNamedState(program, name.c_str()))
+      std::printf("  state '%s': %s\n", st.name.c_str(), valueText(p, st.valueIndex).c_str());
     size_t instrs = 0;
     if (p->chains() && p->chains()->size() > 0 && p->chains()->Get(0)->instructions())
       instrs = p->chains()->Get(0)->instructions()->size();
