@@ -487,6 +487,13 @@ LogicalResult CompileSession::runPhases() {
     pm.addInstrumentation(std::make_unique<RecordExirPasses>());
     addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); },
                    *module_);
+    if (options_.mlirCommandLine) {
+      // IR printing needs one thread (the output is the same either way).
+      if (ctx.isMultithreadingEnabled())
+        ctx.disableMultithreading();
+      if (failed(applyPassManagerCLOptions(pm)))
+        return emitError(module_->getLoc()) << "MLIR's pass manager options cannot be applied";
+    }
     if (timingRoot_) {
       pm.enableTiming(*timingRoot_);
       // MLIR keys a pass's timer by the pass object's address: a later
@@ -605,6 +612,10 @@ LogicalResult CompileSession::runSteps() {
   if (options_.timePasses) {
     timing.setEnabled(true);
     timing.setDisplayMode(DefaultTimingManager::DisplayMode::List);
+    if (options_.mlirCommandLine) { // --mlir-timing-display=tree
+      applyDefaultTimingManagerCLOptions(timing);
+      timing.setEnabled(true);
+    }
     root = timing.getRootScope();
     timingRoot_ = &*root;
   }

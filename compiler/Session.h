@@ -138,6 +138,11 @@ struct CompileOptions {
   /// them): the caller stages its own side outputs in outputs() and calls
   /// commitOutputs(), so that all are written or none (aot-compile).
   bool holdOutputs = false;
+  /// Apply MLIR's command-line options, which the tool registered and parsed
+  /// (--mlir-print-ir-after-all, --mlir-timing-display, ...), to every pass
+  /// manager and to the --time-passes report (aot-compile takes them as
+  /// ptec-opt does). Printing IR from the pass manager turns threads off.
+  bool mlirCommandLine = false;
   /// Let MLIR use threads (parallel verification, nested pass managers).
   /// The output is the same either way (the zoo_determinism test).
   bool threading = false;
