@@ -164,14 +164,20 @@ bool setUpMethod(const RunOptions &o, Module &m, const std::string &name, Method
   // .ptd: say so in pte-run's terms before the runtime says it in its own.
   if (o.data.empty()) {
     const fb::ExecutionPlan *p = m.program().plan(name.c_str()).get();
+    std::vector<std::string> keys;
     for (uint32_t i = 0; p->values() && i < p->values()->size(); ++i) {
       const fb::Tensor *t = p->values()->Get(i)->val_as_Tensor();
       const fb::ExtraTensorInfo *x = t ? t->extra_tensor_info() : nullptr;
-      if (x && x->location() == fb::TensorDataLocation::EXTERNAL) {
-        problem = "method '" + name + "' reads its weights from a .ptd file (the program was "
-                  "compiled with aot-compile --external-weights): give it with --data FILE.ptd";
-        return false;
-      }
+      if (x && x->location() == fb::TensorDataLocation::EXTERNAL)
+        keys.push_back(x->fully_qualified_name() ? x->fully_qualified_name()->str() : "?");
+    }
+    if (!keys.empty()) {
+      problem = "method '" + name + "' reads its weights from a .ptd file (external data '" +
+                keys.front() + "'" +
+                (keys.size() > 1 ? " and " + std::to_string(keys.size() - 1) + " more" : "") +
+                "; the program was compiled with aot-compile --external-weights): give it "
+                "with --data FILE.ptd";
+      return false;
     }
   }
   auto t0 = std::chrono::steady_clock::now();
