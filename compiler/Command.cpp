@@ -237,6 +237,13 @@ int runCompileCommand(CompileOptions options, const ExtraOutputs &extra) {
       else
         writeText(extra.reportFile, report);
     }
+    // The closing count: the grouped lines above may stand for many errors.
+    if (unsigned n = session.errorCount(); n > 0) {
+      llvm::errs() << "aot-compile: " << n << (n == 1 ? " error" : " errors");
+      if (unsigned w = session.warningCount(); w > 0)
+        llvm::errs() << ", " << w << (w == 1 ? " warning" : " warnings");
+      llvm::errs() << "\n";
+    }
     return session.hadInternalError() ? kExitInternal : kExitFailed;
   }
   pte::OutputFiles &outputs = session.outputs();

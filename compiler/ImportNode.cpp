@@ -222,9 +222,9 @@ LogicalResult Importer::importNode(const pt2::Node &node, Scope &scope) {
     if (!why.empty())
       return emitError(loc) << "node '" << node.name << "': '" << opName
                             << "' is not supported: " << why;
-    return emitError(loc) << "unknown operator '" << target << "' (node '"
-                          << node.name << "'): it is not in the operator schema "
-                                          "registry";
+    return emitError(loc) << "unknown operator '" << target << "' (node '" << node.name
+                          << "'): ptec does not know it (a custom operator, or one newer "
+                             "than this ptec)";
   }
 
   // Match inputs to schema arguments: by name, else by position.

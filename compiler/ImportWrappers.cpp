@@ -129,8 +129,8 @@ LogicalResult Importer::importAutoFunctionalized(const pt2::Node &node, bool v2,
   const schema::FunctionSchema *s = registry.lookupTarget(opArg->arg.name);
   if (!s)
     return error() << "it wraps '" << opArg->arg.name
-                   << "', which is not in the operator schema registry (custom "
-                      "ops have no kernel in ptec)";
+                   << "', which ptec does not know (custom operators have no kernel in "
+                      "ptec)";
 
   // The wrapper's keyword arguments by name.
   llvm::StringMap<const pt2::Argument *> kwargs;

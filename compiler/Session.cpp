@@ -2,14 +2,17 @@
 
 #include "compiler/Session.h"
 
+#include "backends/AotBackend.h"
 #include "compiler/Import.h"
 #include "compiler/PartitionDot.h"
 #include "compiler/Report.h"
+#include "compiler/SessionDiagnostics.h"
 #include "dialects/exir/IR/ExirDialect.h"
 #include "dialects/exir/IR/GuardedParse.h"
 #include "dialects/exir/IR/ShapeRules.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
+#include "serde/io/ContentKind.h"
 #include "serde/pt2/Pt2Reader.h"
 #include "serde/pte/PteWriter.h"
 #include "compiler/DebugMap.h"
@@ -203,105 +206,35 @@ private:
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Diagnostics
-//===----------------------------------------------------------------------===//
-
-/// Prints `file:line:col: error: message` (line and column left out when the
-/// location has none) and counts errors.
-class CompileSession::DiagnosticPrinter {
-public:
-  DiagnosticPrinter(MLIRContext &ctx, llvm::raw_ostream &os) : ctx(ctx), os(os) {
-    id = ctx.getDiagEngine().registerHandler([this](Diagnostic &d) {
-      // exir-partition's "'aten::mm' in @forward not delegated (demo: why)"
-      // remarks: the report and the partition picture take the reasons
-      // from the IR instead.
-      if (swallowRefusals && d.getSeverity() == DiagnosticSeverity::Remark &&
-          llvm::StringRef(d.str()).contains(" not delegated ("))
-        return success();
-      if (report && capture(d))
-        return success();
-      print(d);
-      return success();
-    });
-  }
-  /// With a report: warnings are also listed there.
-  CompileReport *report = nullptr;
-
-  /// Refusal remarks are dropped (with --report or --partition-dot).
-  bool swallowRefusals = false;
-
-  bool capture(Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Warning) {
-      std::string where;
-      if (std::optional<FileLineColLoc> f = innermostFileLoc(d.getLocation()))
-        where = f->getFilename().str() + ":" + std::to_string(f->getLine());
-      report->warnings.push_back((where.empty() ? "" : where + ": ") + d.str());
-    }
-    return false;
-  }
-  ~DiagnosticPrinter() { ctx.getDiagEngine().eraseHandler(id); }
-
-  unsigned errors = 0;
-  /// A progress line (no newline) is on the terminal.
-  bool statusShown = false;
-
-private:
-  void print(Diagnostic &d) {
-    const char *severity = "error";
-    switch (d.getSeverity()) {
-    case DiagnosticSeverity::Error:
-      ++errors;
-      break;
-    case DiagnosticSeverity::Warning:
-      severity = "warning";
-      break;
-    case DiagnosticSeverity::Note:
-      severity = "note";
-      break;
-    case DiagnosticSeverity::Remark:
-      severity = "remark";
-      break;
-    }
-    if (statusShown) { // the progress line goes away before any message
-      os << "\r\033[K";
-      statusShown = false;
-    }
-    // GCC's "In function" convention: a line naming the input (.pt2 and
-    // method) before the first diagnostic from it, so errors that point at
-    // the user's Python line still say which exported program they are in.
-    if (auto input = exir::inputOfLoc(d.getLocation())) {
-      if (*input != lastInput)
-        os << "In " << input->first << ", method " << input->second << ":\n";
-      lastInput = *input;
-    }
-    printOne(d.getLocation(), severity, d.str());
-    for (Diagnostic &note : d.getNotes())
-      printOne(note.getLocation(), "note", note.str());
-    os.flush();
-  }
-
-  void printOne(Location loc, const char *severity, const std::string &message) {
-    if (std::optional<FileLineColLoc> f = innermostFileLoc(loc)) {
-      os << f->getFilename().getValue();
-      if (f->getLine() > 0) {
-        os << ':' << f->getLine();
-        if (f->getColumn() > 0)
-          os << ':' << f->getColumn();
-      }
-      os << ": ";
-    }
-    os << severity << ": " << message << '\n';
-  }
-
-  MLIRContext &ctx;
-  llvm::raw_ostream &os;
-  DiagnosticEngine::HandlerID id;
-  std::pair<std::string, std::string> lastInput;
-};
-
-//===----------------------------------------------------------------------===//
 // CompileSession
 //===----------------------------------------------------------------------===//
+
+/// The backends meant for users (not the test backends) that take every op
+/// of `module` made from one of `nodes`; none when no such op is there.
+static std::vector<std::string> backendsTaking(ModuleOp module,
+                                               const std::vector<std::string> &nodes) {
+  std::vector<std::string> takers;
+  if (!module)
+    return takers;
+  llvm::SmallVector<exir::AtenOp> ops;
+  module.walk([&](exir::AtenOp op) {
+    llvm::SmallVector<exir::TaggedNode> tagged;
+    exir::collectTaggedNodes(op.getLoc(), tagged);
+    if (tagged.size() == 1 && llvm::is_contained(nodes, tagged.front().name))
+      ops.push_back(op);
+  });
+  if (ops.empty())
+    return takers;
+  for (const std::string &name : aot::registeredAotBackends()) {
+    if (name == "demo" || name == "cachetest") // test backends
+      continue;
+    std::string error;
+    std::unique_ptr<aot::AotBackend> backend = aot::createAotBackend(name, &error);
+    if (backend && llvm::all_of(ops, [&](exir::AtenOp op) { return !backend->refuse(op); }))
+      takers.push_back(name);
+  }
+  return takers;
+}
 
 CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
                                llvm::raw_ostream &out)
@@ -321,6 +254,12 @@ CompileSession::CompileSession(CompileOptions options, llvm::raw_ostream &errs,
   if (options_.collectReport)
     diagnostics_->report = &report_;
   diagnostics_->swallowRefusals = options_.collectReport || options_.collectPartitionDot;
+  // An op ptec cannot run: say which backend would take it, when the user
+  // asked for none.
+  if (!delegates(options_))
+    diagnostics_->backendsTaking = [this](const std::vector<std::string> &nodes) {
+      return backendsTaking(module(), nodes);
+    };
 }
 
 CompileSession::~CompileSession() {
@@ -329,6 +268,12 @@ CompileSession::~CompileSession() {
 }
 
 unsigned CompileSession::errorCount() const { return diagnostics_->errors; }
+
+unsigned CompileSession::warningCount() const { return diagnostics_->warnings; }
+
+const std::vector<DiagnosticGroup> &CompileSession::diagnostics() const {
+  return diagnostics_->printed;
+}
 
 static bool isSavedIr(llvm::StringRef path) {
   return path.ends_with(".mlir") || path.ends_with(".mlirbc");
@@ -339,32 +284,49 @@ static Location fileLocation(MLIRContext &ctx, llvm::StringRef path) {
   return FileLineColLoc::get(&ctx, path, 0, 0);
 }
 
-/// What a file that is not what its name says seems to be, from its first
-/// bytes ("" when it may well be what it claims).
-static std::string guessKind(llvm::StringRef bytes) {
-  if (bytes.size() >= 8 && bytes.substr(4, 4) == "ET12")
-    return "an ExecuTorch program (.pte), which is compiled output, not input";
-  if (bytes.starts_with("PK\x03\x04"))
-    return "a zip archive (a .pt2? give it a .pt2 name)";
-  if (exir::isMlirBytecode(bytes))
-    return "";
-  llvm::StringRef head = bytes.take_front(512);
-  size_t odd = llvm::count_if(head, [](char c) {
-    unsigned char u = static_cast<unsigned char>(c);
-    return u == 0 || (u < 32 && c != '\n' && c != '\r' && c != '\t');
-  });
-  return odd * 20 > head.size() ? "binary data, neither exir text IR nor MLIR bytecode"
-                                : "";
+/// What aot-compile takes, for the line that refuses anything else.
+constexpr const char *kCompileInputs = "a PyTorch exported program (.pt2) or saved IR (.mlir)";
+
+/// How an input is read: as a .pt2, as saved IR, or not at all (`why` set,
+/// the line saying what the file is and which tool takes it). The content
+/// decides; the name only where the content says nothing (text that is not
+/// MLIR, other bytes, a file that cannot be read: the reader then says why).
+enum class InputRead { Pt2, SavedIr, Refused };
+static InputRead classifyInput(llvm::StringRef path, std::string *why) {
+  io::ContentKind kind = io::ContentKind::Binary;
+  std::string err;
+  if (!io::sniffFile(path.str(), &kind, &err))
+    return isSavedIr(path) ? InputRead::SavedIr : InputRead::Pt2;
+  switch (kind) {
+  case io::ContentKind::Pt2:
+    return InputRead::Pt2;
+  case io::ContentKind::MlirText:
+  case io::ContentKind::MlirBytecode:
+    return InputRead::SavedIr;
+  case io::ContentKind::Empty:
+  case io::ContentKind::Text:
+  case io::ContentKind::Binary:
+    return isSavedIr(path) ? InputRead::SavedIr : InputRead::Pt2;
+  default:
+    *why = io::wrongContentMessage(path.str(), kind, kCompileInputs, "this file");
+    return InputRead::Refused;
+  }
 }
 
 LogicalResult CompileSession::load() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   MLIRContext &ctx = *context_;
   Location cli = NameLoc::get(StringAttr::get(&ctx, "aot-compile"));
   if (options_.inputs.empty())
     return emitError(cli) << "no input files";
-  bool anyIr = llvm::any_of(options_.inputs, [](const CompileInput &in) {
-    return isSavedIr(in.path);
-  });
+  bool anyIr = false;
+  for (const CompileInput &in : options_.inputs) {
+    std::string why;
+    InputRead read = classifyInput(in.path, &why);
+    if (read == InputRead::Refused)
+      return emitError(fileLocation(ctx, in.path)) << why;
+    anyIr |= read == InputRead::SavedIr;
+  }
   if (anyIr) {
     if (options_.inputs.size() != 1)
       return emitError(cli) << "saved IR (.mlir/.mlirbc) must be the only input";
@@ -396,10 +358,10 @@ LogicalResult CompileSession::load() {
       llvm::StringRef message(error.message);
       message.consume_front(in.path + ": ");
       InFlightDiagnostic d = emitError(fileLocation(ctx, in.path)) << message;
-      if (auto head = llvm::MemoryBuffer::getFileSlice(in.path, 512, 0))
-        if (std::string kind = guessKind((*head)->getBuffer());
-            !kind.empty() && !llvm::StringRef(kind).starts_with("a zip"))
-          d << " (this file is " << kind << ")";
+      io::ContentKind kind = io::ContentKind::Pt2;
+      std::string err;
+      if (io::sniffFile(in.path, &kind, &err) && kind != io::ContentKind::Pt2)
+        d << " (this file is " << io::describeContent(kind) << ")";
       return d;
     }
     sources.push_back(MethodSource{std::move(*program), in.method});
@@ -408,6 +370,7 @@ LogicalResult CompileSession::load() {
 }
 
 LogicalResult CompileSession::loadPrograms(llvm::ArrayRef<MethodSource> sources) {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   std::function<void(size_t, size_t)> progress;
   if (options_.progress)
     progress = [this](size_t done, size_t total) {
@@ -435,11 +398,24 @@ LogicalResult CompileSession::loadSavedIr(const std::string &path) {
 }
 
 LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   MLIRContext &ctx = *context_;
   std::string path = buffer->getBufferIdentifier().str();
   // One clear line instead of parser errors quoting binary bytes.
-  if (std::string kind = guessKind(buffer->getBuffer()); !kind.empty())
-    return emitError(fileLocation(ctx, path)) << "this file is " << kind;
+  llvm::StringRef bytes = buffer->getBuffer();
+  switch (io::ContentKind kind = io::sniffContent(
+              std::string_view(bytes.data(), std::min(bytes.size(), io::kSniffHeadBytes)),
+              std::string_view(bytes.data(), bytes.size()).substr(
+                  bytes.size() - std::min(bytes.size(), io::kSniffTailBytes)))) {
+  case io::ContentKind::MlirText:
+  case io::ContentKind::MlirBytecode:
+  case io::ContentKind::Text:
+  case io::ContentKind::Empty:
+    break; // the parser says what is wrong with text
+  default:
+    return emitError(fileLocation(ctx, path))
+           << io::wrongContentMessage(path, kind, "saved IR (.mlir, .mlirbc)", "this file");
+  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   module_ = exir::parseModuleGuarded(sourceMgr, ctx);
@@ -484,6 +460,7 @@ LogicalResult CompileSession::loadSavedIr(std::unique_ptr<llvm::MemoryBuffer> bu
 }
 
 LogicalResult CompileSession::runPhases() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   MLIRContext &ctx = *context_;
   auto dump = [&](Phase phase) {
     if (!options_.printIrAfterAll)
@@ -510,6 +487,13 @@ LogicalResult CompileSession::runPhases() {
     pm.addInstrumentation(std::make_unique<RecordExirPasses>());
     addPhasePasses(pm, phase, options_, [&](Pass &pass) { return shouldRun(pass); },
                    *module_);
+    if (options_.mlirCommandLine) {
+      // IR printing needs one thread (the output is the same either way).
+      if (ctx.isMultithreadingEnabled())
+        ctx.disableMultithreading();
+      if (failed(applyPassManagerCLOptions(pm)))
+        return emitError(module_->getLoc()) << "MLIR's pass manager options cannot be applied";
+    }
     if (timingRoot_) {
       pm.enableTiming(*timingRoot_);
       // MLIR keys a pass's timer by the pass object's address: a later
@@ -518,7 +502,9 @@ LogicalResult CompileSession::runPhases() {
       // report prints keeps the addresses, so each pass gets its own line.
       timedPassManagers_.push_back(std::move(owned));
     }
-    if (failed(pm.run(*module_))) {
+    bool passed = succeeded(pm.run(*module_));
+    diagnostics_->flush(); // a phase's diagnostics before the next phase's lines
+    if (!passed) {
       if (errorCount() == 0) { // a pass that failed without saying why
         internalError_ = true;
         emitError(module_->getLoc()) << "internal error: phase '" << phaseName(phase)
@@ -609,6 +595,7 @@ TimingScope CompileSession::timeStep(llvm::StringRef name) {
 }
 
 LogicalResult CompileSession::run() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   LogicalResult result = runSteps();
   // A failed compile's report says where it stopped; the phases it lists
   // are the ones that completed.
@@ -625,6 +612,10 @@ LogicalResult CompileSession::runSteps() {
   if (options_.timePasses) {
     timing.setEnabled(true);
     timing.setDisplayMode(DefaultTimingManager::DisplayMode::List);
+    if (options_.mlirCommandLine) { // --mlir-timing-display=tree
+      applyDefaultTimingManagerCLOptions(timing);
+      timing.setEnabled(true);
+    }
     root = timing.getRootScope();
     timingRoot_ = &*root;
   }

@@ -138,6 +138,11 @@ struct CompileOptions {
   /// them): the caller stages its own side outputs in outputs() and calls
   /// commitOutputs(), so that all are written or none (aot-compile).
   bool holdOutputs = false;
+  /// Apply MLIR's command-line options, which the tool registered and parsed
+  /// (--mlir-print-ir-after-all, --mlir-timing-display, ...), to every pass
+  /// manager and to the --time-passes report (aot-compile takes them as
+  /// ptec-opt does). Printing IR from the pass manager turns threads off.
+  bool mlirCommandLine = false;
   /// Let MLIR use threads (parallel verification, nested pass managers).
   /// The output is the same either way (the zoo_determinism test).
   bool threading = false;
@@ -158,6 +163,28 @@ void addPhasePasses(mlir::OpPassManager &pm, Phase phase,
 /// Splits "model.pt2:prefill" into path and method ("forward" when absent).
 /// A path that exists as written is never split.
 CompileInput parseInputSpec(llvm::StringRef spec);
+
+/// A diagnostic as the session prints it. Identical diagnostics (same
+/// severity, place, input and text but for the node they name) are one
+/// group: a model that repeats a block repeats its errors, and one line
+/// with the nodes says it once (compiler/SessionDiagnostics.cpp).
+struct DiagnosticGroup {
+  std::string severity; ///< "error", "warning", "remark" or "note"
+  std::string file;     ///< the innermost file of the location ("" when none)
+  unsigned line = 0, column = 0;
+  std::string input, method; ///< the .pt2 and method it comes from, when known
+  /// The line as printed, after "file:line: severity: ": for a group, the
+  /// count of nodes and their names in place of the one node.
+  std::string text;
+  /// The first diagnostic's own text (naming its node).
+  std::string firstText;
+  std::vector<std::string> nodes; ///< every node named, in order, once each
+  unsigned count = 1;             ///< diagnostics in the group
+  std::vector<std::string> notes; ///< the first diagnostic's notes
+  /// What the user can do about it ("re-export ...", "--backend ...",
+  /// "not supported yet ..."), or "" when there is nothing to suggest.
+  std::string hint;
+};
 
 /// Resource blobs longer than this are elided when IR is printed for reading.
 constexpr int64_t kElideWeightsLargerThan = 64;
@@ -196,6 +223,11 @@ public:
   const CompileOptions &options() const { return options_; }
   /// Errors reported so far.
   unsigned errorCount() const;
+  /// Warnings reported so far (printed, or taken by the report).
+  unsigned warningCount() const;
+  /// Every diagnostic printed so far, grouped as printed (in order of
+  /// first appearance). A step's diagnostics are printed when it ends.
+  const std::vector<DiagnosticGroup> &diagnostics() const;
   /// True when a step failed without saying why (a bug, not the input's
   /// fault: aot-compile exits 3).
   bool hadInternalError() const { return internalError_; }

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Session.h"
+#include "compiler/SessionDiagnostics.h"
+
+#include "llvm/ADT/ScopeExit.h"
 
 #include "compiler/DebugMap.h"
 #include "emitter/Emitter.h"
@@ -107,6 +110,7 @@ LogicalResult CompileSession::writePte() {
 }
 
 LogicalResult CompileSession::commitOutputs() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   std::string error;
   if (outputs_.commit(&error))
     return success();
@@ -128,6 +132,7 @@ LogicalResult CompileSession::emitBuilder(pte::ProgramBuilder &builder) {
 }
 
 LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   pte::ProgramBuilder builder;
   if (failed(emitBuilder(builder)))
     return failure();
@@ -140,6 +145,7 @@ LogicalResult CompileSession::emitPte(std::vector<uint8_t> &bytes) {
 }
 
 LogicalResult CompileSession::writeOutput() {
+  auto flushed = llvm::make_scope_exit([this] { diagnostics_->flush(); });
   bool pte = options_.compileTo == Phase::Emit &&
              options_.emitFormat == EmitFormat::Pte;
   if (pte)

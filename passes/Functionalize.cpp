@@ -158,8 +158,8 @@ LogicalResult BlockFunctionalizer::functionalize(exir::AtenOp op) {
     }
   }
   if (!f)
-    return refuse("it writes its arguments in place and the schema registry has no "
-                  "functional form of it");
+    return refuse("it writes its arguments in place and ptec knows no functional form "
+                  "of it");
   if (!f->returns.empty() && f->returns.front().alias()) {
     // An in-place view op (`t_`, `squeeze_`, `as_strided_`) changes the
     // tensor's shape or strides, not its elements; `detach_` changes neither.

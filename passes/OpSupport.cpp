@@ -53,8 +53,9 @@ OpSupport functionalSupport(llvm::StringRef name, const schema::FunctionSchema *
   if (!why.empty())
     return {OpStatus::Refused, why};
   if (!s)
-    return {OpStatus::Missing, "not in the operator schema registry"};
-  return {OpStatus::Missing, "no decomposition into core ATen and no portable kernel"};
+    return {OpStatus::Missing, "not an operator ptec knows"};
+  return {OpStatus::Missing,
+          "ptec has no CPU kernel for it and no rewrite of it into operators it has"};
 }
 
 } // namespace

@@ -3,7 +3,9 @@
 // Every functional exir.aten op left on the portable CPU path becomes its
 // out-variant writing into fresh exir.alloc tensors, which memory planning
 // then places. Ops with no out-variant or no portable kernel are reported
-// together, each at its own location, so a user sees every problem at once.
+// together, each at its own location and naming its node ("node 'chunk'
+// (aten::chunk): not supported yet: ..."), so a user sees every problem at
+// once; the messages are in a user's words (no "out-variant", no "portable").
 //
 // In a function with run-time shapes, `split_copy.Tensor` and `unbind_copy.int`
 // first become one `slice_copy.Tensor` / `select_copy.int` per piece: their
@@ -36,19 +38,39 @@ bool hasPortableKernel(llvm::StringRef name) {
   return ptec::rt::findKernel(name.str().c_str()) != nullptr;
 }
 
+/// The graph node an op was imported from: the NameLoc the importer wraps
+/// each op's location in ("" when there is none).
+llvm::StringRef nodeName(Location loc) {
+  if (auto n = llvm::dyn_cast<NameLoc>(loc))
+    return n.getName().getValue();
+  if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
+    return nodeName(c.getCallee());
+  return "";
+}
+
+/// An error about `op` that names its node and operator, as the importer's
+/// do: "node 'chunk' (aten::chunk): ...".
+InFlightDiagnostic nodeError(exir::AtenOp op) {
+  InFlightDiagnostic d = op.emitError();
+  if (llvm::StringRef node = nodeName(op.getLoc()); !node.empty())
+    d << "node '" << node << "' (" << op.getOpName() << "): ";
+  else
+    d << op.getOpName() << ": ";
+  return d;
+}
+
 /// Rewrites `op` to its out-variant. Returns failure (after reporting) when
 /// there is none.
 LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
   const schema::FunctionSchema *out =
       schema::OperatorRegistry::builtin().outVariantOf(s);
   if (!out)
-    return op.emitError("operator '")
-           << op.getOpName() << "' has no out-variant, so it cannot run on "
-           << "the portable CPU path";
+    return nodeError(op) << "not supported yet: ptec has no CPU kernel for this operator "
+                            "(and no rewrite of it into operators it has)";
   std::string outName = out->fullName();
   if (!hasPortableKernel(outName))
-    return op.emitError("no portable kernel for '")
-           << outName << "' (needed by '" << op.getOpName() << "')";
+    return nodeError(op) << "not supported yet: ptec has no CPU kernel for this operator ("
+                         << outName << ")";
 
   // One exir.alloc per tensor result, in return order. A result that
   // re-inplacing marked `exir.inplace_of = i` writes straight into operand i.
@@ -58,12 +80,12 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
   if (op->hasAttr(exir::kInplaceOfAttrName) &&
       (inplaceOf < 0 ||
        op->getOperand(inplaceOf).getType() != op->getResult(0).getType()))
-    return op.emitError("invalid exir.inplace_of on '") << op.getOpName() << "'";
+    return nodeError(op) << "internal error: its exir.inplace_of names no operand of its "
+                            "result's type";
   for (Type t : op->getResultTypes()) {
     if (!llvm::isa<RankedTensorType>(t))
-      return op.emitError("operator '")
-             << op.getOpName() << "' returns a non-tensor (" << t
-             << "); only tensor results can be planned";
+      return nodeError(op) << "not supported yet: it returns a " << t
+                           << ", and ptec can only give tensor results memory";
     if (inplaceOf >= 0)
       allocs.push_back(op->getOperand(inplaceOf));
     else
@@ -85,16 +107,14 @@ LogicalResult rewriteToOut(exir::AtenOp op, const schema::FunctionSchema &s) {
       continue;
     }
     if (nextAlloc >= allocs.size())
-      return op.emitError("out-variant '")
-             << outName << "' has more out arguments than '" << op.getOpName()
-             << "' has results";
+      return nodeError(op) << "internal error: " << outName
+                           << " has more out arguments than the operator has results";
     segments.push_back(1);
     operands.push_back(allocs[nextAlloc++]);
   }
   if (nextAlloc != allocs.size())
-    return op.emitError("out-variant '")
-           << outName << "' has fewer out arguments than '" << op.getOpName()
-           << "' has results";
+    return nodeError(op) << "internal error: " << outName
+                         << " has fewer out arguments than the operator has results";
 
   // Symbolic-int operands stay last (exir.sym_args travels with the attrs).
   operands.append(op.getSymOperands().begin(), op.getSymOperands().end());
@@ -240,7 +260,7 @@ struct ToOutVariantsPass : impl::ToOutVariantsBase<ToOutVariantsPass> {
     for (exir::AtenOp op : work) {
       const schema::FunctionSchema *s = op.getSchema();
       if (!s) {
-        op.emitError("unknown operator '") << op.getOpName() << "'";
+        nodeError(op) << "unknown operator: ptec does not know it";
         anyFailed = true;
         continue;
       }
@@ -252,7 +272,7 @@ struct ToOutVariantsPass : impl::ToOutVariantsBase<ToOutVariantsPass> {
       if (s->isMutable()) {
         // Already in-place or out form: it needs a kernel as it is.
         if (!hasPortableKernel(s->fullName())) {
-          op.emitError("no portable kernel for '") << s->fullName() << "'";
+          nodeError(op) << "not supported yet: ptec has no CPU kernel for this operator";
           anyFailed = true;
         }
         continue;

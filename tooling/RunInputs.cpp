@@ -3,13 +3,16 @@
 #include "tooling/RunInputs.h"
 
 #include "runtime/executor/Npy.h"
+#include "serde/io/ContentKind.h"
 #include "serde/io/InputFile.h"
 #include "serde/pte/FileChunks.h"
 #include "tooling/CallSequence.h"
 #include "tooling/ExitCodes.h"
 #include "tooling/ValueFormat.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <string_view>
 
 namespace ptec::tooling {
 using namespace ptec::rt;
@@ -32,6 +35,25 @@ void fillRandom(ScalarType dtype, size_t numel, std::vector<uint8_t> &bytes, std
 
 namespace {
 
+/// Why a tensor data file holds something else ("" when it may hold tensor
+/// data): a .pte, .pt2, .ptd, IR, ... is named as what it is. Raw bytes
+/// have no signature, so only files with one are refused.
+std::string otherContent(const std::string &path, const uint8_t *bytes, size_t size) {
+  std::string_view all(reinterpret_cast<const char *>(bytes), size);
+  io::ContentKind kind =
+      io::sniffContent(all.substr(0, io::kSniffHeadBytes),
+                       all.substr(size - std::min(size, io::kSniffTailBytes)));
+  switch (kind) {
+  case io::ContentKind::Npy:
+  case io::ContentKind::Binary:
+  case io::ContentKind::Text:
+  case io::ContentKind::Empty:
+    return "";
+  default:
+    return io::wrongContentMessage(path, kind, "tensor data (.npy, or raw bytes)");
+  }
+}
+
 bool readRaw(const std::string &src, const Tensor &t, InputData &d, std::string &problem) {
   uint64_t size = 0;
   if (std::string why = io::checkInputFile(src, io::kAnySize, &size); !why.empty()) {
@@ -39,6 +61,20 @@ bool readRaw(const std::string &src, const Tensor &t, InputData &d, std::string 
     return false;
   }
   if (size != t.nbytes()) {
+    io::ContentKind kind = io::ContentKind::Binary;
+    std::string err;
+    if (io::sniffFile(src, &kind, &err)) {
+      if (kind != io::ContentKind::Npy && kind != io::ContentKind::Binary &&
+          kind != io::ContentKind::Text && kind != io::ContentKind::Empty) {
+        problem = ": " + io::wrongContentMessage(src, kind, "tensor data (.npy, or raw bytes)");
+        return false;
+      }
+      if (kind == io::ContentKind::Npy) {
+        problem = ": " + src + " is a NumPy array (.npy) under another name; name it .npy "
+                               "(other names are read as raw bytes)";
+        return false;
+      }
+    }
     problem = ": raw file '" + src + "' has " + std::to_string(size) + " bytes, " +
               toString(t.dtype()) + " " + shapeString(t.sizes()) + " needs " +
               std::to_string(t.nbytes());
@@ -47,6 +83,10 @@ bool readRaw(const std::string &src, const Tensor &t, InputData &d, std::string 
   std::string why;
   if (!io::readInputFile(src, t.nbytes(), &d.bytes, &why)) {
     problem = ": " + src + ": " + why;
+    return false;
+  }
+  if (std::string other = otherContent(src, d.bytes.data(), d.bytes.size()); !other.empty()) {
+    problem = ": " + other;
     return false;
   }
   d.sizes.assign(t.sizes().begin(), t.sizes().end());
@@ -88,8 +128,10 @@ Result<NpyArray> readNpyFile(const std::string &path, size_t maxElements, std::s
   }
   std::string detail;
   auto arr = parseNpy(bytes.data(), bytes.size(), &detail);
-  if (!arr.ok())
-    *why = path + ": " + detail;
+  if (!arr.ok()) {
+    std::string other = otherContent(path, bytes.data(), bytes.size());
+    *why = other.empty() ? path + ": " + detail : other;
+  }
   return arr;
 }
 

@@ -5,6 +5,7 @@
 #include "runtime/executor/FlatTensorData.h"
 #include "runtime/executor/MethodState.h"
 #include "runtime/executor/Npy.h"
+#include "serde/io/ContentKind.h"
 #include "serde/io/InputFile.h"
 #include "serde/pte/OutputTarget.h"
 #include "serde/pte/program_generated.h"
@@ -32,12 +33,21 @@ void listMethods(const Program &program) {
     if (v == nullptr)
       return "<null>";
     if (const fb::Tensor *t = v->val_as_Tensor()) {
-      std::string s = toString(static_cast<ScalarType>(t->scalar_type()));
-      s += " [";
+      std::string shape = "[";
       if (t->sizes())
         for (uint32_t i = 0; i < t->sizes()->size(); ++i)
-          s += (i ? ", " : "") + std::to_string(t->sizes()->Get(i));
-      return s + "]";
+          shape += (i ? ", " : "") + std::to_string(t->sizes()->Get(i));
+      shape += "]";
+      std::string s = toString(static_cast<ScalarType>(t->scalar_type()));
+      // A dynamic tensor's sizes are its bound: any shape up to it runs.
+      switch (t->shape_dynamism()) {
+      case fb::TensorShapeDynamism::DYNAMIC_BOUND:
+        return s + " up to " + shape + " (dynamic: any size up to this bound)";
+      case fb::TensorShapeDynamism::DYNAMIC_UNBOUND:
+        return s + " " + shape + " (dynamic, unbounded)";
+      default:
+        return s + " " + shape;
+      }
     }
     return fb::EnumNameKernelTypes(v->val_type());
   };
@@ -53,6 +63,8 @@ void listMethods(const Program &program) {
     if (p->outputs())
       for (uint32_t i = 0; i < p->outputs()->size(); ++i)
         std::printf("  output %u: %s\n", i, valueText(p, p->outputs()->Get(i)).c_str());
+    for (const NamedState &st : listNamedState(program, name.c_str()))
+      std::printf("  state '%s': %s\n", st.name.c_str(), valueText(p, st.valueIndex).c_str());
     size_t instrs = 0;
     if (p->chains() && p->chains()->size() > 0 && p->chains()->Get(0)->instructions())
       instrs = p->chains()->Get(0)->instructions()->size();
@@ -62,6 +74,64 @@ void listMethods(const Program &program) {
 }
 
 namespace {
+
+} // namespace
+
+std::string inUserWords(std::string detail) {
+  // The runtime's messages name its error codes ("init failed
+  // (NotSupported)", "failed: InvalidArgument"): a user reads words.
+  static const std::pair<Error, const char *> kWords[] = {
+      {Error::Internal, "internal error"},
+      {Error::InvalidArgument, "invalid argument"},
+      {Error::InvalidProgram, "invalid program"},
+      {Error::InvalidState, "invalid state"},
+      {Error::NotFound, "not found"},
+      {Error::NotSupported, "not supported"},
+      {Error::NotImplemented, "not implemented"},
+      {Error::OperatorMissing, "operator missing"},
+      {Error::DelegateInvalidCompatibility, "the delegate is not compatible"},
+      {Error::DelegateInvalidHandle, "invalid delegate handle"},
+      {Error::MemoryAllocationFailed, "out of memory"},
+      {Error::AccessFailed, "cannot be read"},
+      {Error::OutOfResources, "out of resources"},
+  };
+  for (const auto &[code, words] : kWords) {
+    const std::string name = toString(code);
+    const std::pair<std::string, std::string> forms[] = {
+        {"(" + name + ")", std::string("(") + words + ")"},
+        {"failed: " + name, std::string("failed: ") + words}};
+    for (const auto &[from, to] : forms) {
+      for (size_t at = detail.find(from); at != std::string::npos;
+           at = detail.find(from, at + to.size()))
+        detail.replace(at, from.size(), to);
+    }
+  }
+  return detail;
+}
+
+namespace {
+
+/// What went wrong, in words: the runtime's detail, or (when it gave none)
+/// what its error code means, never the code's C++ name.
+std::string failure(const std::string &detail, Error e) {
+  if (!detail.empty())
+    return inUserWords(detail);
+  switch (e) {
+  case Error::InvalidArgument: return "an argument the method cannot take";
+  case Error::InvalidProgram: return "the program is malformed";
+  case Error::InvalidState: return "the method is not in a state to do this";
+  case Error::NotFound: return "something the program names is not there";
+  case Error::NotSupported:
+  case Error::NotImplemented: return "the program needs something this runtime does not have";
+  case Error::OperatorMissing: return "the program calls an operator this runtime has no kernel for";
+  case Error::DelegateInvalidCompatibility:
+  case Error::DelegateInvalidHandle: return "a delegate (backend) refused the program";
+  case Error::MemoryAllocationFailed:
+  case Error::OutOfResources: return "out of memory";
+  case Error::AccessFailed: return "a file cannot be read";
+  default: return "the runtime failed without saying why";
+  }
+}
 
 /// One error line, "pte-run: model.pte: error: ...", and the exit code.
 int error(const RunOptions &o, const std::string &msg, int code = kExitFailed) {
@@ -90,11 +160,31 @@ bool setUpMethod(const RunOptions &o, Module &m, const std::string &name, Method
     code = kExitUsage;
     return false;
   }
+  // A program compiled with --external-weights reads its weights from a
+  // .ptd: say so in pte-run's terms before the runtime says it in its own.
+  if (o.data.empty()) {
+    const fb::ExecutionPlan *p = m.program().plan(name.c_str()).get();
+    std::vector<std::string> keys;
+    for (uint32_t i = 0; p->values() && i < p->values()->size(); ++i) {
+      const fb::Tensor *t = p->values()->Get(i)->val_as_Tensor();
+      const fb::ExtraTensorInfo *x = t ? t->extra_tensor_info() : nullptr;
+      if (x && x->location() == fb::TensorDataLocation::EXTERNAL)
+        keys.push_back(x->fully_qualified_name() ? x->fully_qualified_name()->str() : "?");
+    }
+    if (!keys.empty()) {
+      problem = "method '" + name + "' reads its weights from a .ptd file (external data '" +
+                keys.front() + "'" +
+                (keys.size() > 1 ? " and " + std::to_string(keys.size() - 1) + " more" : "") +
+                "; the program was compiled with aot-compile --external-weights): give it "
+                "with --data FILE.ptd";
+      return false;
+    }
+  }
   auto t0 = std::chrono::steady_clock::now();
   Error e = m.loadMethod(name.c_str());
   initMs += msSince(t0);
   if (e != Error::Ok) {
-    problem = m.errorDetail() + " (" + toString(e) + ")";
+    problem = failure(m.errorDetail(), e);
     return false;
   }
   r.method = m.method(name.c_str());
@@ -211,11 +301,30 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
   // could refuse it. Only regular files get that far.
   if (std::string why = io::checkInputFile(o.model); !why.empty())
     return error(o, why);
+  // A file of another kind is named as what it is before a loader reads it
+  // (serde/io/ContentKind.h); bytes of no known kind go to the loader,
+  // which names the field at fault.
+  auto knownOther = [](io::ContentKind kind, io::ContentKind wanted) {
+    return kind != wanted && kind != io::ContentKind::Binary && kind != io::ContentKind::Empty &&
+           kind != io::ContentKind::Text;
+  };
+  io::ContentKind kind = io::ContentKind::Binary;
+  if (io::sniffFile(o.model, &kind, &detail) && knownOther(kind, io::ContentKind::Pte))
+    return error(o, io::wrongContentMessage(o.model, kind, "an ExecuTorch program (.pte)",
+                                            "this file"));
   if (!o.data.empty()) {
     if (std::string why = io::checkInputFile(o.data); !why.empty()) {
       std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), why.c_str());
       return kExitFailed;
     }
+    if (io::sniffFile(o.data, &kind, &detail) && knownOther(kind, io::ContentKind::Ptd)) {
+      std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(),
+                   io::wrongContentMessage(o.data, kind, "a weights file (.ptd) for --data",
+                                           "this file")
+                       .c_str());
+      return kExitFailed;
+    }
+    detail.clear();
     auto ptd = FlatTensorData::load(o.data.c_str(), &detail);
     if (!ptd.ok()) {
       std::fprintf(stderr, "pte-run: %s: error: %s\n", o.data.c_str(), detail.c_str());
@@ -227,7 +336,7 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
   auto loaded = Module::load(o.model.c_str(), mo, &detail);
   double loadMs = msSince(t0);
   if (!loaded.ok())
-    return error(o, detail + " (" + toString(loaded.error()) + ")");
+    return error(o, failure(detail, loaded.error()));
   Module &m = *loaded.get();
   if (o.list) {
     listMethods(m.program());
@@ -286,13 +395,13 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
         e = mt.input(i)->isTensor() ? mt.setInput(i, r.data[i].tensor)
                                     : mt.setInput(i, *mt.input(i));
       if (e != Error::Ok)
-        return error(o, std::string(mt.errorDetail()) + " (" + toString(e) + ")");
+        return error(o, failure(mt.errorDetail(), e));
       auto start = std::chrono::steady_clock::now();
       e = mt.execute();
       if (rep >= 0)
         runMs.push_back(msSince(start));
       if (e != Error::Ok)
-        return error(o, name + ": " + mt.errorDetail());
+        return error(o, name + ": " + failure(mt.errorDetail(), e));
     }
     const std::string label = callLabel(steps.size(), !o.sequence.empty(), call, name);
     for (size_t i = 0; i < mt.outputsSize(); ++i)

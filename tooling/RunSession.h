@@ -36,6 +36,11 @@ struct RunOptions {
   bool profile = false; ///< time per instruction and per operator
 };
 
+/// The runtime's message with its error codes in words: "init failed
+/// (NotSupported)" becomes "init failed (not supported)", "failed:
+/// InvalidArgument" "failed: invalid argument".
+std::string inUserWords(std::string runtimeMessage);
+
 /// Prints methods with their input/output signatures, read from the plan.
 void listMethods(const rt::Program &program);
 

@@ -296,6 +296,8 @@ std::string describeValue(const fb::ExecutionPlan *plan, int64_t idx) {
       os << " external key '"
          << (x->fully_qualified_name() ? x->fully_qualified_name()->str() : "")
          << "'";
+    else if (x && x->fully_qualified_name()) // a mutable buffer (--emit-state-names)
+      os << " state '" << x->fully_qualified_name()->str() << "'";
     break;
   }
   case fb::KernelTypes::Int:
@@ -373,6 +375,26 @@ std::string summarizePte(const PteView &v, const std::string &fileName) {
     if (!external.empty()) {
       os << "  external tensors (" << external.size() << ", data in a .ptd):\n";
       for (uint32_t i : external)
+        os << "    " << describeValue(plan, i) << "\n";
+    }
+    // Mutable state: planned tensors with initial data (what the runtime
+    // carries across calls), named when compiled with --emit-state-names.
+    std::vector<uint32_t> state;
+    size_t named = 0;
+    for (uint32_t i = 0; plan->values() && i < plan->values()->size(); ++i) {
+      auto *t = plan->values()->Get(i)->val_as_Tensor();
+      if (!t || !t->allocation_info() || t->data_buffer_idx() == 0)
+        continue;
+      state.push_back(i);
+      auto *x = t->extra_tensor_info();
+      named += x && x->fully_qualified_name() ? 1 : 0;
+    }
+    if (!state.empty()) {
+      os << "  state (" << state.size() << " mutable buffer" << (state.size() == 1 ? "" : "s");
+      if (named < state.size())
+        os << (named ? ", some unnamed" : ", unnamed") << ": aot-compile --emit-state-names names them";
+      os << "):\n";
+      for (uint32_t i : state)
         os << "    " << describeValue(plan, i) << "\n";
     }
 

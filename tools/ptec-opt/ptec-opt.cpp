@@ -18,12 +18,14 @@
 #include "dialects/exir/IR/GuardedParse.h"
 #include "passes/PassRecord.h"
 #include "passes/Passes.h"
+#include "serde/io/ContentKind.h"
 #include "serde/io/InputFile.h"
 #include "serde/pte/FileChunks.h"
 #include "tooling/CrashHandler.h"
 #include "tooling/ExitCodes.h"
 #include "tooling/LlvmCrashHandler.h"
 #include "tooling/ToolCli.h"
+#include "tooling/ToolHelp.h"
 #include "tools/Version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,6 +43,11 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
 namespace cl = llvm::cl;
 
 static cl::opt<bool> exirVerifyEach(
@@ -51,6 +58,64 @@ static cl::opt<bool> exirVerifyEach(
     cl::init(ptec::exir::kSemanticChecksByDefault));
 
 namespace tooling = ptec::tooling;
+
+namespace {
+
+/// The help page's parts besides the options (tooling/ToolHelp.h).
+tooling::ToolHelp helpPage() {
+  tooling::ToolHelp h;
+  h.tool = "ptec-opt";
+  h.usage = {"[options] [INPUT.mlir|INPUT.mlirbc|-] [--PASS ...] [-o OUTPUT]"};
+  h.description =
+      "Run ptec's passes (and MLIR's canonicalize, cse, symbol-dce) on exir IR, text or "
+      "bytecode, the mlir-opt convention: one pass at a time, for tests and backend "
+      "authors. The input defaults to standard input, the output to standard output; "
+      "-o x.mlirbc writes bytecode. Passes run here are recorded on the IR, and aot-compile "
+      "does not run them again when it resumes from the output.";
+  h.examples = {
+      {"aot-compile model.pt2 --compile-to=legalize -o legal.mlir", "IR to start from"},
+      {"ptec-opt legal.mlir --exir-place-write-back -o out.mlir", "one pass"},
+      {"ptec-opt lowered.mlir --exir-plan-memory=algorithm=first-fit", "a pass's options"},
+      {"ptec-opt imported.mlir --pass-pipeline='builtin.module(exir-legalize-to-core)'", ""},
+      {"ptec-opt legal.mlir --split-input-file --verify-diagnostics --exir-partition=backends=demo",
+       ""},
+      {"ptec-opt legal.mlir --exir-place-write-back --mlir-print-ir-after-all", ""}};
+  h.failedMeans = "a pass failed, or the input is not IR this ptec reads";
+  h.usageMeans = "an unknown flag or pass (with the closest one as a note), a bad value";
+  h.docs = "docs/tools/ptec-opt.md";
+  return h;
+}
+
+/// --help: the tools' layout around LLVM's list of the visible options,
+/// grouped by category (General options, then the others by name).
+void printHelp() {
+  llvm::outs() << tooling::helpHead(helpPage());
+  std::map<std::string, std::vector<cl::Option *>> byCategory;
+  std::set<cl::Option *> seen;
+  size_t width = 0;
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *o = entry.second;
+    if (o->getOptionHiddenFlag() != cl::NotHidden || o->isPositional() || !seen.insert(o).second)
+      continue;
+    std::string category =
+        o->Categories.empty() ? "General options" : o->Categories.front()->getName().str();
+    if (category == "General options")
+      category = " General options"; // first
+    byCategory[category].push_back(o);
+    width = std::max(width, o->getOptionWidth());
+  }
+  for (auto &[category, options] : byCategory) {
+    llvm::outs() << llvm::StringRef(category).ltrim() << ":\n";
+    llvm::sort(options, [](cl::Option *a, cl::Option *b) { return a->ArgStr < b->ArgStr; });
+    for (cl::Option *o : options)
+      o->printOptionInfo(width);
+    llvm::outs() << "\n";
+  }
+  llvm::outs() << tooling::helpTail(helpPage());
+  llvm::outs().flush();
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   tooling::installLlvmCrashHandler("ptec-opt", argv[0]);
@@ -84,6 +149,14 @@ int main(int argc, char **argv) {
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
+  // --help in the tools' layout (tooling/ToolHelp.h); --help-hidden and
+  // --help-list stay LLVM's.
+  for (int i = 1; i < argc && llvm::StringRef(argv[i]) != "--"; ++i)
+    if (llvm::StringRef(argv[i]) == "--help" || llvm::StringRef(argv[i]) == "-help" ||
+        llvm::StringRef(argv[i]) == "-h") {
+      printHelp();
+      return tooling::kExitOk;
+    }
   // cl's own error lines are rewritten in the tools' style (tooling/ToolCli.h).
   std::string clErrors;
   llvm::raw_string_ostream clErrorStream(clErrors);
@@ -122,6 +195,28 @@ int main(int argc, char **argv) {
   if (!input) {
     llvm::errs() << "ptec-opt: error: " << error << "\n";
     return tooling::kExitFailed;
+  }
+  // A file of another kind (a .pt2, a .pte, ...) is named as what it is,
+  // before a parser reads its bytes as text (serde/io/ContentKind.h).
+  {
+    llvm::StringRef bytes = input->getBuffer();
+    std::string_view all(bytes.data(), bytes.size());
+    ptec::io::ContentKind kind = ptec::io::sniffContent(
+        all.substr(0, ptec::io::kSniffHeadBytes),
+        all.substr(all.size() - std::min(all.size(), ptec::io::kSniffTailBytes)));
+    if (kind != ptec::io::ContentKind::MlirText && kind != ptec::io::ContentKind::MlirBytecode &&
+        kind != ptec::io::ContentKind::Text && kind != ptec::io::ContentKind::Empty) {
+      std::string name = inputFile == "-" ? "standard input" : inputFile.getValue();
+      std::string use =
+          kind == ptec::io::ContentKind::Pt2
+              ? "aot-compile " + name + " --compile-to=import -o model.mlir writes IR that "
+                                        "ptec-opt reads"
+              : "";
+      llvm::errs() << "ptec-opt: error: "
+                   << ptec::io::wrongContentMessage(name, kind, "MLIR (text or bytecode)", "", use)
+                   << "\n";
+      return tooling::kExitFailed;
+    }
   }
   // MlirOptMain parses without limits; refuse what would exhaust its stack
   // first (a scan for text, a guarded parse for bytecode).

@@ -294,7 +294,7 @@ LogicalResult AtenOp::verifySchema() {
   const schema::FunctionSchema *s = getSchema();
   if (!s)
     return emitOpError("unknown operator '")
-           << getOpName() << "': it is not in the operator schema registry";
+           << getOpName() << "': ptec does not know it";
   if (Attribute a = (*this)->getAttr(kInplaceOfAttrName)) {
     int idx = getInplaceOperand(*this);
     if (!llvm::isa<IntegerAttr>(a) || idx < 0)

@@ -296,7 +296,7 @@ TEST_CASE("unknown operators are reported with the node", "[import]") {
   });
   CHECK(!im.run({std::move(p)}));
   CHECK(im.errors == "unknown operator 'torch.ops.mylib.frobnicate.default' (node 'frob'): "
-                     "it is not in the operator schema registry");
+                     "ptec does not know it (a custom operator, or one newer than this ptec)");
   CHECK(where == "frob@model.py:7");
   // ... and names the input and the node's debug handle.
   CHECK(inputHandles == "forward#1");

@@ -149,7 +149,7 @@ TEST_CASE("pte-run exit status: 1 for bad programs and data, 2 for usage", "[pte
       {"ptr_add.pte --method nope", 2, "no method named 'nope'"},
       {"ptr_add.pte --input ptr_x.npy", 2, "has 2 inputs, 1 --input given"},
       {"ptr_add.pte --repeat 0", 2, "pte-run: error:"},
-      {"", 2, "model is required"},
+      {"", 2, "no program given"},
       {"--help", 0, "Examples:"},
       {"--version", 0, "pte-run (ptec) "},
   };
@@ -236,7 +236,7 @@ TEST_CASE("pte-run usage errors say 'pte-run: error:' and where the help is", "[
   REQUIRE_THAT(out, Contains("--bogus-flag"));
   REQUIRE_THAT(out, Contains("run 'pte-run --help' for usage"));
   REQUIRE(runTool("", out) == 2);
-  REQUIRE_THAT(out, Contains("pte-run: error: model is required"));
+  REQUIRE_THAT(out, Contains("pte-run: error: no program given"));
 }
 
 TEST_CASE("pte-run creates --output-dir and --state-dir", "[pte-run]") {
