@@ -37,7 +37,7 @@ ptec::rt::ModuleOptions registerKernelsAndBackends(int xnnpackThreads) {
 #endif
 #if PTEC_HAVE_XNNPACK_BACKEND
   ptec::xnnpack::registerXnnpackBackend();
-  if (xnnpackThreads > 0)
+  if (xnnpackThreads >= 0) // given: it overrides PTEC_XNNPACK_THREADS
     (void)ptec::xnnpack::xnnpackBackend().setThreads(static_cast<size_t>(xnnpackThreads));
 #else
   (void)xnnpackThreads;
@@ -53,7 +53,7 @@ ptec::rt::ModuleOptions registerKernelsAndBackends(int xnnpackThreads) {
 int main(int argc, char **argv) {
   ptec::tooling::installCrashHandler("pte-run");
   ptec::tooling::RunOptions o;
-  int xnnpackThreads = 0; // 0: one per core
+  int xnnpackThreads = -1; // not given: PTEC_XNNPACK_THREADS or the backend's default, 1
   CLI::App app{"pte-run: run a method of an ExecuTorch .pte program with the ptec reference "
                "runtime"};
   app.set_version_flag("--version", PTEC_VERSION_LINE("pte-run"));
@@ -66,10 +66,19 @@ int main(int argc, char **argv) {
   app.add_option("--output-dir", o.outputDir, "Write output_<i>.npy files here");
   app.add_option("--expected", o.expected, "Expected output .npy files, one per output");
   using ptec::tooling::requireFinite;
-  requireFinite(app.add_option("--rtol", o.rtol, "Relative tolerance for --expected"), true)
-      ->capture_default_str();
-  requireFinite(app.add_option("--atol", o.atol, "Absolute tolerance for --expected"), true)
-      ->capture_default_str();
+  // Unset: torch.testing.assert_close's defaults for the dtypes compared.
+  double rtol = 0, atol = 0;
+  CLI::Option *rtolOption = requireFinite(
+      app.add_option("--rtol", rtol,
+                     "Relative tolerance for --expected (default: per dtype, as "
+                     "torch.testing.assert_close: float32 1.3e-6, float16 1e-3, bfloat16 "
+                     "1.6e-2, float64 1e-7, integers and bool 0)"),
+      true);
+  CLI::Option *atolOption = requireFinite(
+      app.add_option("--atol", atol,
+                     "Absolute tolerance for --expected (default: per dtype: float32, float16 "
+                     "and bfloat16 1e-5, float64 1e-7, integers and bool 0)"),
+      true);
   requireFinite(app.add_option("--time-limit", o.timeLimit,
                                "Seconds one call may run before it stops with an error (a "
                                "loop that does not end); 0 = no limit"))
@@ -118,15 +127,15 @@ int main(int argc, char **argv) {
                "the slowest instructions");
 #if PTEC_HAVE_XNNPACK_BACKEND
   app.add_option("--xnnpack-threads", xnnpackThreads,
-                 "Threads XnnpackBackend runs on (default: one per core; also "
-                 "PTEC_XNNPACK_THREADS)")
+                 "Threads XnnpackBackend runs on; 0: one per core (default 1, fastest on a "
+                 "shared or loaded machine; also PTEC_XNNPACK_THREADS)")
       ->check(CLI::Range(0, 1024));
 #endif
   app.footer(R"(Examples:
   pte-run model.pte --list
   pte-run model.pte                                  # random inputs, print outputs
   pte-run model.pte --input x.npy --input random --output-dir out/
-  pte-run model.pte --input x.npy --expected y.npy --rtol 1e-4 --atol 1e-5
+  pte-run model.pte --input x.npy --expected y.npy   # tolerances per dtype
   pte-run model.pte --method decode --repeat 100     # timing p50/p90/p99
   pte-run model.pte --warmup 5 --repeat 50           # ... after five untimed calls
   pte-run model.pte --repeat 20 --profile            # where the time goes
@@ -140,7 +149,15 @@ Exit status: 0 ok; 1 outputs differ, or the program or an input file is bad (mes
 stderr); 2 usage error; 3 internal error (a crash: a bug in ptec).)");
   if (int rc = ptec::tooling::parseCommandLine(app, argc, argv, "pte-run"); rc >= 0)
     return rc;
+  if (rtolOption->count() > 0)
+    o.rtol = rtol;
+  if (atolOption->count() > 0)
+    o.atol = atol;
   ptec::tooling::setCrashContext("running " + o.model);
   ptec::tooling::crashIfAsked();
-  return ptec::tooling::runPte(o, registerKernelsAndBackends(xnnpackThreads));
+  ptec::rt::ModuleOptions mo = registerKernelsAndBackends(xnnpackThreads);
+#if PTEC_HAVE_XNNPACK_BACKEND
+  o.xnnpackThreads = ptec::xnnpack::xnnpackBackend().threads();
+#endif
+  return ptec::tooling::runPte(o, mo);
 }

@@ -93,10 +93,14 @@ public:
                     rt::Span<rt::EValue *> args) override;
   void destroy(void *handle) override;
 
-  /// Threads of the pool XNNPACK runs on; 0 (the default) means one per
-  /// core. Takes effect for inits after the call; InvalidState while any
-  /// handle is alive (they hold the current pool).
+  /// Threads of the pool XNNPACK runs on: 1 by default (a shared or
+  /// loaded machine pays dearly for workers it cannot schedule;
+  /// docs/xnnpack-backend.md, "Threads"), 0 means one per core. Takes
+  /// effect for inits after the call; InvalidState while any handle is
+  /// alive (they hold the current pool).
+  static constexpr size_t kDefaultThreads = 1;
   rt::Error setThreads(size_t threads);
+  /// The pool's thread count (what 0 resolves to, before the pool exists).
   size_t threads() const;
   /// Packed-weight sharing through the context cache (default on). Off:
   /// every handle packs its own weights (the baseline benchmarks compare
@@ -118,7 +122,7 @@ private:
   rt::Error ensurePool();
 
   mutable std::mutex configMutex_;
-  size_t threads_ = 0;
+  size_t threads_ = kDefaultThreads;
   bool cacheEnabled_ = true;
   pthreadpool *pool_ = nullptr;
   XnnpackStats stats_;
