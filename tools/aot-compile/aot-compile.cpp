@@ -154,6 +154,13 @@ int main(int argc, char **argv) {
   app.add_option("--partition-dot", partitionDotFile,
                  "Write the partitioned graph as Graphviz DOT (delegate regions coloured "
                  "per backend); also FILE.svg when 'dot' is installed");
+  std::string partitionDotView = "auto";
+  app.add_option("--partition-dot-view", partitionDotView,
+                 "What --partition-dot draws: ops (one node per op, weights in their "
+                 "labels), regions (one node per delegate region and per run of portable "
+                 "ops) or auto (ops up to 200 nodes, regions above)")
+      ->check(CLI::IsMember({"auto", "ops", "regions"}))
+      ->capture_default_str();
   bool printWeights = false;
   app.add_flag("--print-weights", printWeights,
                "Print weight blobs in full when IR goes to stdout (by default larger ones "
@@ -231,6 +238,7 @@ int main(int argc, char **argv) {
   if (verifyEachOpt->count() > 0)
     options.verifyEach = verifyEach;
   options.threading = threads;
+  options.partitionDotView = *ptec::parseDotView(partitionDotView);
   options.timePasses = timePasses;
 
   if (options.compileTo == ptec::Phase::Emit &&
