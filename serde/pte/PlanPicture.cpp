@@ -115,6 +115,7 @@ double drawMethod(std::ostringstream &os, const PteView &view, uint32_t m, doubl
   for (const PlannedRange &r : ranges)
     if (r.kind == PlannedRange::Kind::State)
       states.push_back(r.stateName.empty() ? "?" : r.stateName);
+  std::sort(states.begin(), states.end());
   os << "<text class=\"method-title\" x=\"" << kLeft << "\" y=\"" << y0 + 20
      << "\" font-size=\"15\">Method '" << name << "': " << ranges.size() << " ranges, "
      << steps << " instructions, plan " << human(bound.planned) << ", lower bound "
