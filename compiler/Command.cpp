@@ -13,12 +13,14 @@
 #include "serde/pte/PteWriter.h"
 #include "tooling/ExitCodes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
 #include <csignal>
+#include <optional>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -221,11 +223,23 @@ int runCompileCommand(CompileOptions options, const ExtraOutputs &extra) {
   // the pictures, the debug map) is staged first and renamed into place
   // together: a failing one leaves none of them.
   options.holdOutputs = true;
+  const std::string plannerAsked = options.planner;
+  const bool backendAsked = llvm::any_of(options.backends,
+                                         [](const std::string &b) { return b != "none"; });
   CompileSession session(std::move(options));
+  // Every diagnostic goes into the report too (the printer still prints it).
+  std::vector<CompileReport::Diagnostic> diagnostics;
+  std::optional<ReportDiagnostics> collect;
+  if (!extra.reportFormat.empty())
+    collect.emplace(session.context(), diagnostics);
   bool ok = mlir::succeeded(session.run());
+  collect.reset();
   std::string report;
   if (!extra.reportFormat.empty()) {
-    const CompileReport &r = session.report();
+    CompileReport r = session.report();
+    r.diagnostics = std::move(diagnostics);
+    r.plannerAsked = plannerAsked;
+    r.backendAsked = backendAsked;
     report = extra.reportFormat == "json" ? r.toJson() : r.toText();
   }
   if (!ok) {

@@ -8,6 +8,7 @@
 #include "serde/pte/PteInspect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -294,5 +295,72 @@ void CompileReport::recordProgram(const uint8_t *data, size_t size) {
     for (uint32_t i = 0; i < segs->size(); ++i)
       segments.push_back({kind.count(i) ? kind[i] : "unreferenced", segs->Get(i)->size()});
 }
+
+std::string plannerFlagName(llvm::StringRef algorithm) {
+  if (algorithm == "greedy-by-size")
+    return "greedy";
+  if (algorithm == "in-order-first-fit")
+    return "first-fit";
+  return algorithm.str();
+}
+
+namespace {
+
+/// The exported node a location names (the importer's NameLoc), or "".
+std::string nodeOf(Location loc) {
+  if (auto n = llvm::dyn_cast<NameLoc>(loc)) {
+    llvm::StringRef name = n.getName().getValue();
+    if (name != "aot-compile") // the command itself, not a node
+      return name.str();
+    return nodeOf(n.getChildLoc());
+  }
+  if (auto c = llvm::dyn_cast<CallSiteLoc>(loc))
+    return nodeOf(c.getCallee());
+  if (auto f = llvm::dyn_cast<FusedLoc>(loc))
+    for (Location l : f.getLocations())
+      if (std::string found = nodeOf(l); !found.empty())
+        return found;
+  return "";
+}
+
+/// "file:line" (or the file alone) of the innermost file location, or "".
+std::string placeOf(Location loc) {
+  std::optional<FileLineColLoc> f = innermostFileLoc(loc);
+  if (!f)
+    return "";
+  std::string s = f->getFilename().str();
+  return f->getLine() > 0 ? s + ":" + std::to_string(f->getLine()) : s;
+}
+
+const char *severityName(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error: return "error";
+  case DiagnosticSeverity::Warning: return "warning";
+  case DiagnosticSeverity::Note: return "note";
+  case DiagnosticSeverity::Remark: return "remark";
+  }
+  return "error";
+}
+
+} // namespace
+
+ReportDiagnostics::ReportDiagnostics(MLIRContext &ctx,
+                                     std::vector<CompileReport::Diagnostic> &out)
+    : ctx_(ctx) {
+  id_ = ctx.getDiagEngine().registerHandler([&out](Diagnostic &d) {
+    // exir-partition's refusal remarks: the report has them per op already.
+    if (d.getSeverity() == DiagnosticSeverity::Remark &&
+        llvm::StringRef(d.str()).contains(" not delegated ("))
+      return failure();
+    CompileReport::Diagnostic r{severityName(d.getSeverity()), placeOf(d.getLocation()),
+                                nodeOf(d.getLocation()), d.str(), {}};
+    for (Diagnostic &note : d.getNotes())
+      r.notes.push_back({placeOf(note.getLocation()), note.str()});
+    out.push_back(std::move(r));
+    return failure(); // not handled: the printer registered before still prints it
+  });
+}
+
+ReportDiagnostics::~ReportDiagnostics() { ctx_.getDiagEngine().eraseHandler(id_); }
 
 } // namespace ptec

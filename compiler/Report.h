@@ -14,6 +14,7 @@
 #pragma once
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -86,6 +87,13 @@ struct CompileReport {
     std::string kind;
     uint64_t size = 0;
   };
+  /// One diagnostic of the compile: "error", "warning", "note" or "remark";
+  /// `location` is the user's `file:line` (or the input file), `node` the
+  /// exported node it is about ("" when none), and its attached notes.
+  struct Diagnostic {
+    std::string severity, location, node, text;
+    std::vector<std::pair<std::string, std::string>> notes; // location, text
+  };
 
   std::vector<Phase> phases;
   std::vector<Refusal> refusals;
@@ -100,6 +108,12 @@ struct CompileReport {
   uint64_t fileSize = 0, programSize = 0;
   std::vector<Segment> segments;
   std::vector<std::string> warnings;
+  /// Every diagnostic, errors included (filled by a ReportDiagnostics).
+  std::vector<Diagnostic> diagnostics;
+  /// What the command asked for, when known: the --planner value ("best",
+  /// "greedy", ...) and whether any --backend was given (other than none).
+  std::string plannerAsked;
+  std::optional<bool> backendAsked;
   /// Empty when the compile succeeded; else the step it failed in (`read
   /// model.pt2 (1.2 MiB)`, `import`, a phase name, `emit`/`write`).
   std::string failedDuring;
@@ -129,10 +143,38 @@ struct CompileReport {
   /// its lower bound, from the written program.
   void recordProgram(const uint8_t *pte, size_t size);
 
+  /// At most about 60 lines whatever the program's size: segments,
+  /// delegates, regions, op kinds and refusals are aggregated, and the
+  /// lists are cut (the JSON keeps every entry).
   std::string toText() const;
   /// The per-op table and the grouped refusals of toText().
   void writeOps(llvm::raw_ostream &os) const;
   std::string toJson() const;
+};
+
+/// "0 B", "512 B", "51.6 KiB", "20.0 MiB", "1.20 GiB".
+std::string humanBytes(uint64_t bytes);
+
+/// The --planner value that names a planner algorithm ("greedy-by-size" ->
+/// "greedy", "in-order-first-fit" -> "first-fit"); the candidates only
+/// `best` tries keep their names.
+std::string plannerFlagName(llvm::StringRef algorithm);
+
+/// While alive, records every diagnostic of `ctx` into `out` (severity,
+/// location, node, text and notes) and passes it on to the handlers
+/// registered before it, which print it. TODO: the session's diagnostic
+/// printer will expose its diagnostics as data (grouped); this handler
+/// goes away then.
+class ReportDiagnostics {
+public:
+  ReportDiagnostics(mlir::MLIRContext &ctx, std::vector<CompileReport::Diagnostic> &out);
+  ~ReportDiagnostics();
+  ReportDiagnostics(const ReportDiagnostics &) = delete;
+  ReportDiagnostics &operator=(const ReportDiagnostics &) = delete;
+
+private:
+  mlir::MLIRContext &ctx_;
+  uint64_t id_;
 };
 
 } // namespace ptec

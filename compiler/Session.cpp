@@ -517,7 +517,7 @@ LogicalResult CompileSession::runPhases() {
     // The picture first: it shows exir-partition's reasons, which the
     // report then takes off the IR.
     if (options_.collectPartitionDot && phase == Phase::Partition)
-      partitionDot_ = partitionGraphDot(*module_);
+      partitionDot_ = partitionGraphDot(*module_, options_.partitionDotView);
     if (options_.collectReport) {
       report_.recordPhase(*module_, phaseName(phase).str(),
                           std::chrono::duration<double, std::milli>(

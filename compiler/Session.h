@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "compiler/PartitionDot.h"
 #include "compiler/Report.h"
 #include "serde/io/MappedFile.h"
 #include "serde/pte/FileChunks.h"
@@ -125,6 +126,8 @@ struct CompileOptions {
   /// Keep the Graphviz DOT text of the partitioned graph
   /// (CompileSession::partitionDot(); aot-compile --partition-dot).
   bool collectPartitionDot = false;
+  /// What the DOT draws (compiler/PartitionDot.h).
+  DotView partitionDotView = DotView::Auto;
   /// Check every exir.aten op against its shape rule (ShapeRules.h) each
   /// time the IR is verified: after loading and after every pass. Import
   /// and saved-IR loading check them either way. Unset: the build's

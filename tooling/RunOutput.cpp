@@ -5,6 +5,7 @@
 #include "tooling/ValueFormat.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace ptec::tooling {
@@ -120,34 +121,101 @@ void RunOutput::value(const std::string &label, const EValue &v) {
     line(valueText(label, v));
 }
 
+namespace {
+
+/// "[0, 3]" for an element index.
+std::string indexText(const std::vector<int64_t> &index) {
+  std::string s = "[";
+  for (size_t d = 0; d < index.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(index[d]);
+  return s + "]";
+}
+
+std::string g3(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+/// An element as text: the shortest that reads back, as a float unless
+/// float64 is involved.
+std::string elementText(double v, bool float64) {
+  if (float64 || !std::isfinite(v))
+    return formatDouble(v);
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+  return ec == std::errc() ? std::string(buf, end) : formatDouble(v);
+}
+
+} // namespace
+
 bool RunOutput::compare(const std::string &label, const EValue &v, const NpyArray &want,
-                        Tolerance tol, std::string &problem) {
+                        ToleranceRequest tol, std::string &problem) {
   Comparison c;
   if (!compareWithExpected(v, want, tol, c, problem)) {
     problem = label + (problem.front() == ':' ? "" : " ") + problem;
     return false;
   }
+  // NaN and inf have no JSON number: null says "no tolerance passes".
+  auto number = [](double x) {
+    return std::isfinite(x) ? nlohmann::ordered_json(x) : nlohmann::ordered_json();
+  };
   if (json_) {
-    doc_["comparisons"].push_back({{"label", label},
-                                   {"ok", c.ok()},
-                                   {"max_abs_err", c.maxAbs},
-                                   {"max_rel_err", c.maxRel},
-                                   {"bad_elements", c.bad},
-                                   {"elements", c.elements},
-                                   {"first_bad", c.firstBad}});
+    nlohmann::ordered_json bad = nlohmann::ordered_json::array();
+    for (const BadElement &b : c.badShown)
+      bad.push_back({{"index", b.index},
+                     {"expected", number(b.expected)},
+                     {"actual", number(b.actual)},
+                     {"abs_err", number(b.absErr)},
+                     {"rel_err", number(b.relErr)}});
+    nlohmann::ordered_json entry = {{"label", label},
+                                    {"ok", c.ok()},
+                                    {"rtol", c.tol.rtol},
+                                    {"atol", c.tol.atol},
+                                    {"tolerance", c.toleranceSource()},
+                                    {"max_abs_err", number(c.maxAbs)},
+                                    {"max_rel_err", number(c.maxRel)},
+                                    {"max_abs_expected", c.maxAbsExpected},
+                                    {"bad_elements", c.bad},
+                                    {"elements", c.elements},
+                                    {"first_bad", c.firstBad},
+                                    {"first_bad_values", bad},
+                                    {"passing_atol", number(c.passingAtol)},
+                                    {"passing_rtol", number(c.passingRtol)},
+                                    {"vacuous", c.vacuous()}};
+    if (c.vacuous())
+      entry["warning"] = c.vacuousAdvice();
+    doc_["comparisons"].push_back(entry);
     return c.ok();
   }
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s vs expected: max abs err %.3g, max rel err %.3g: %s",
-                label.c_str(), c.maxAbs, c.maxRel, c.ok() ? "ok" : "MISMATCH");
-  std::string text = buf;
-  if (!c.ok()) {
-    std::snprintf(buf, sizeof buf,
-                  " (%lld of %lld elements outside atol %.3g + rtol %.3g, first at %lld)",
-                  (long long)c.bad, (long long)c.elements, tol.atol, tol.rtol,
-                  (long long)c.firstBad);
-    text += buf;
+  // Every line says what "ok" meant: the tolerances and where they came from.
+  const std::string within = "atol " + g3(c.tol.atol) + " + rtol " + g3(c.tol.rtol) +
+                             " * |expected|, " + c.toleranceSource();
+  std::string text = label + " vs expected: max abs err " + g3(c.maxAbs) + ", max rel err " +
+                     g3(c.maxRel) + ": ";
+  if (c.ok())
+    text += "ok (within " + within + ")";
+  else {
+    text += "MISMATCH: " + std::to_string(c.bad) + " of " + std::to_string(c.elements) +
+            " elements outside " + within;
+    for (const BadElement &b : c.badShown)
+      text += "\n  at " + indexText(b.index) + ": expected " + elementText(b.expected, c.float64) +
+              ", actual " + elementText(b.actual, c.float64) + " (abs err " + g3(b.absErr) +
+              ", rel err " + g3(b.relErr) + ")";
+    if (c.bad > static_cast<int64_t>(c.badShown.size()))
+      text += "\n  ... " + std::to_string(c.bad - static_cast<int64_t>(c.badShown.size())) +
+              " more";
+    if (std::isinf(c.passingAtol))
+      text += "\n  no tolerance passes: NaN or infinity where the other side has none";
+    else
+      text += "\n  would pass with --atol " + g3(c.passingAtol) + " (at rtol " +
+              g3(c.tol.rtol) + ")" +
+              (std::isinf(c.passingRtol)
+                   ? std::string(" (no rtol would: an expected 0 is off by more than atol)")
+                   : " or --rtol " + g3(c.passingRtol) + " (at atol " + g3(c.tol.atol) + ")");
   }
+  if (c.vacuous())
+    text += "\n  warning: " + c.vacuousAdvice();
   line(text);
   return c.ok();
 }
@@ -160,7 +228,7 @@ void RunOutput::mismatch(const std::string &label, const std::string &why) {
 }
 
 void RunOutput::timings(double loadMs, double initMs, std::vector<double> runMs,
-                        double peakRssMiB) {
+                        double peakRssMiB, size_t xnnpackThreads) {
   Percentiles s = percentiles(runMs);
   if (json_) {
     doc_["timings"] = {{"load_ms", loadMs},
@@ -168,12 +236,17 @@ void RunOutput::timings(double loadMs, double initMs, std::vector<double> runMs,
                        {"runs", runMs.size()},
                        {"run_ms", {{"p50", s.p50}, {"p90", s.p90}, {"p99", s.p99}}},
                        {"peak_rss_mib", peakRssMiB}};
+    if (xnnpackThreads > 0)
+      doc_["timings"]["xnnpack_threads"] = xnnpackThreads;
     return;
   }
   std::fprintf(text_,
                "load %.3f ms, method init %.3f ms, run (%zu) p50 %.3f ms p90 %.3f ms p99 %.3f "
-               "ms, peak RSS %.1f MiB\n",
+               "ms, peak RSS %.1f MiB",
                loadMs, initMs, runMs.size(), s.p50, s.p90, s.p99, peakRssMiB);
+  if (xnnpackThreads > 0)
+    std::fprintf(text_, ", XNNPACK threads %zu", xnnpackThreads);
+  std::fprintf(text_, "\n");
 }
 
 void RunOutput::profile(const std::vector<ProfileRow> &byInstruction,

@@ -35,9 +35,12 @@ public:
   /// Compares `v` with `want`; one line (or JSON entry). True when close;
   /// false with `problem` set when they cannot be compared at all.
   bool compare(const std::string &label, const rt::EValue &v, const rt::NpyArray &want,
-               Tolerance tol, std::string &problem);
+               ToleranceRequest tol, std::string &problem);
   void mismatch(const std::string &label, const std::string &why);
-  void timings(double loadMs, double initMs, std::vector<double> runMs, double peakRssMiB);
+  /// `xnnpackThreads`: XnnpackBackend's pool size when the run used it, 0
+  /// when it did not (then not shown).
+  void timings(double loadMs, double initMs, std::vector<double> runMs, double peakRssMiB,
+               size_t xnnpackThreads = 0);
   void profile(const std::vector<ProfileRow> &byInstruction,
                const std::vector<ProfileRow> &byOperator, double totalMs);
   /// The JSON document (with `ok`), or "" in text mode (already printed).

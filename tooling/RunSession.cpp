@@ -225,6 +225,18 @@ bool setUpMethod(const RunOptions &o, Module &m, const std::string &name, Method
   return true;
 }
 
+/// Whether a method of `names` delegates to the backend `id`.
+bool delegatesTo(const Module &m, const std::vector<std::string> &names, const char *id) {
+  for (const std::string &name : names) {
+    auto plan = m.program().plan(name.c_str());
+    if (plan.ok() && plan.get()->delegates())
+      for (const auto *d : *plan.get()->delegates())
+        if (d->id() && d->id()->str() == id)
+          return true;
+  }
+  return false;
+}
+
 /// The delegate entries of `method` and the init() calls the runtime made
 /// (shared handles: one init per entry, not per call).
 void reportDelegates(const Module &m, const std::string &name, const Method &method,
@@ -245,7 +257,7 @@ void reportDelegates(const Module &m, const std::string &name, const Method &met
 /// Compares `v` with the .npy `file`. "" when it could be compared (then
 /// `allClose` is cleared if it differs), else the error to report.
 std::string checkAgainst(RunOutput &out, const std::string &label, const std::string &what,
-                         const EValue &v, const std::string &file, Tolerance tol,
+                         const EValue &v, const std::string &file, ToleranceRequest tol,
                          bool &allClose) {
   std::string why;
   size_t numel = v.isTensor() ? static_cast<size_t>(v.toTensor().numel()) : 1;
@@ -368,7 +380,7 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
   std::mt19937 rng(o.seed);
   std::vector<double> runMs;
   bool allClose = true;
-  const Tolerance tol{o.rtol, o.atol};
+  const ToleranceRequest tol{o.rtol, o.atol};
   Error e = Error::Ok;
   for (size_t step = 0; step < steps.size(); ++step) {
     const int call = static_cast<int>(step);
@@ -435,7 +447,9 @@ int runPte(const RunOptions &o, ModuleOptions mo) {
           !bad.empty())
         return error(o, bad);
   }
-  out.timings(loadMs, initMs, runMs, peakRssKiB() / 1024.0);
+  // XnnpackBackend's registered id (backends/xnnpack; tooling does not link it).
+  const bool xnnpack = o.xnnpackThreads > 0 && delegatesTo(m, steps, "XnnpackBackend");
+  out.timings(loadMs, initMs, runMs, peakRssKiB() / 1024.0, xnnpack ? o.xnnpackThreads : 0);
   if (o.profile)
     profile.report(out);
   std::string doc = out.finish(allClose);

@@ -8,6 +8,7 @@
 #include "runtime/executor/Module.h"
 #include "runtime/executor/Program.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,9 @@ struct RunOptions {
   std::vector<std::string> inputs;
   std::string outputDir;
   std::vector<std::string> expected;
-  double rtol = 1e-5;
-  double atol = 1e-6;
+  /// Unset: torch.testing.assert_close's default for the dtypes compared
+  /// (tooling/Compare.h).
+  std::optional<double> rtol, atol;
   std::vector<std::string> expectedState; ///< NAME=FILE
   std::string stateDir;
   int repeat = 1;
@@ -34,6 +36,9 @@ struct RunOptions {
   bool list = false;
   bool json = false;    ///< one JSON document on stdout instead of text lines
   bool profile = false; ///< time per instruction and per operator
+  /// Threads of XnnpackBackend's pool, shown with the timings when a method
+  /// called has XnnpackBackend delegates (0: this build has no XNNPACK).
+  size_t xnnpackThreads = 0;
 };
 
 /// The runtime's message with its error codes in words: "init failed

@@ -1,6 +1,8 @@
 // Text for values, shared by pte-run's text and JSON output.
 #include "tooling/ValueFormat.h"
 
+#include "runtime/core/Half.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -65,6 +67,8 @@ bool elementAsDouble(const Tensor &t, int64_t i, double &out) {
   case ScalarType::Char: out = static_cast<const int8_t *>(p)[i]; return true;
   case ScalarType::Byte: out = static_cast<const uint8_t *>(p)[i]; return true;
   case ScalarType::Bool: out = static_cast<const uint8_t *>(p)[i] ? 1 : 0; return true;
+  case ScalarType::Half: out = halfToFloat(static_cast<const uint16_t *>(p)[i]); return true;
+  case ScalarType::BFloat16: out = bf16ToFloat(static_cast<const uint16_t *>(p)[i]); return true;
   default: return false;
   }
 }

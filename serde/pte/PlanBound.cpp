@@ -176,6 +176,12 @@ std::vector<PlannedRange> plannedRanges(const PteView &view, uint32_t m) {
     if (it == uses.end() && !input && t->data_buffer_idx() <= 0)
       unnamed.push_back(out.size());
     r.label = describeValue(plan, v);
+    // aot-compile --emit-state-names writes a buffer's name here.
+    if (r.kind == PlannedRange::Kind::State && t->extra_tensor_info() &&
+        t->extra_tensor_info()->fully_qualified_name()) {
+      r.stateName = t->extra_tensor_info()->fully_qualified_name()->str();
+      r.label += " state '" + r.stateName + "'";
+    }
     out.push_back(std::move(r));
   }
   // A value no instruction names (a returned static view) holds the bytes

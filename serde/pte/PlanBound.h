@@ -24,6 +24,7 @@ struct PlannedRange {
   uint64_t offset = 0, size = 0;   // bytes, rounded up to 16 as planned
   int64_t first = 0, last = 0;     // instruction indices, inclusive
   std::string label;               // "%12 float32[4, 16]"
+  std::string stateName;           // a mutable buffer's name, when the program has it
 };
 
 /// "tensor", "input", "output", "state" or "scratch": the listing's column

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace ptec::pte {
@@ -48,6 +49,32 @@ std::vector<uint64_t> ticks(uint64_t max, int want) {
   return out;
 }
 
+/// The axis unit for an arena of `bytes`: B, KiB or MiB, so that ticks
+/// read "512 KiB" rather than "524288".
+struct Unit {
+  uint64_t bytes;
+  const char *name;
+};
+Unit unitFor(uint64_t bytes) {
+  if (bytes >= (4ull << 20))
+    return {1ull << 20, "MiB"};
+  if (bytes >= (4ull << 10))
+    return {1ull << 10, "KiB"};
+  return {1, "B"};
+}
+
+/// "53152 B" as "51.9 KiB" (exact bytes stay in the tooltips and data-*).
+std::string human(uint64_t bytes) {
+  char buf[32];
+  if (bytes < 1024)
+    std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)bytes);
+  else if (bytes < (1ull << 20))
+    std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return buf;
+}
+
 /// Drawn later is drawn on top: plain tensors (and the views that share
 /// their bytes) first, then what a reader looks for.
 int drawOrder(PlannedRange::Kind k) {
@@ -84,10 +111,27 @@ double drawMethod(std::ostringstream &os, const PteView &view, uint32_t m, doubl
   std::string name = xmlEscape(methodName(plan));
   os << "<g class=\"method\" id=\"method-" << name << "\" data-planned=\"" << bound.planned
      << "\" data-lower-bound=\"" << bound.lowerBound << "\">\n";
+  std::vector<std::string> states;
+  for (const PlannedRange &r : ranges)
+    if (r.kind == PlannedRange::Kind::State)
+      states.push_back(r.stateName.empty() ? "?" : r.stateName);
+  std::sort(states.begin(), states.end());
   os << "<text class=\"method-title\" x=\"" << kLeft << "\" y=\"" << y0 + 20
      << "\" font-size=\"15\">Method '" << name << "': " << ranges.size() << " ranges, "
-     << steps << " instructions, plan " << bound.planned << " B, lower bound "
-     << bound.lowerBound << " B</text>\n";
+     << steps << " instructions, plan " << human(bound.planned) << ", lower bound "
+     << human(bound.lowerBound) << "</text>\n";
+  if (!states.empty()) {
+    // Named by aot-compile --emit-state-names; "?" when the program has no names.
+    std::string list;
+    for (size_t k = 0; k < states.size() && k < 8; ++k)
+      list += (k ? ", " : "") + states[k];
+    if (states.size() > 8)
+      list += ", +" + std::to_string(states.size() - 8) + " more";
+    os << "<text class=\"state-list\" x=\"" << kLeft << "\" y=\"" << y0 + 38
+       << "\" font-size=\"11\">state: " << xmlEscape(list)
+       << (std::count(states.begin(), states.end(), "?") > 0 ? " (aot-compile --emit-state-names names them)" : "")
+       << "</text>\n";
+  }
   double y = y0 + kMethodHead;
   for (auto &[mem, bytes] : bound.arenaBytes) {
     double band = largestArena ? kMaxBand * static_cast<double>(bytes) /
@@ -100,16 +144,18 @@ double drawMethod(std::ostringstream &os, const PteView &view, uint32_t m, doubl
     os << "<text x=\"4\" y=\"" << y + 14 << "\">arena " << mem << "</text>\n";
     os << "<rect class=\"frame\" x=\"" << kLeft << "\" y=\"" << y << "\" width=\"" << kWidth
        << "\" height=\"" << band << "\" fill=\"none\" stroke=\"#444\"/>\n";
-    // y axis: byte offsets.
-    os << "<g class=\"axis y\">\n";
-    for (uint64_t t : ticks(bytes, 4)) {
-      double ty = y + scale * static_cast<double>(t);
+    // y axis: offsets, in the arena's unit.
+    const Unit unit = unitFor(bytes);
+    os << "<g class=\"axis y\" data-unit=\"" << unit.name << "\">\n";
+    for (uint64_t t : ticks(bytes / unit.bytes, 4)) {
+      double ty = y + scale * static_cast<double>(t * unit.bytes);
       os << "<line x1=\"" << kLeft - 5 << "\" y1=\"" << ty << "\" x2=\"" << kLeft << "\" y2=\""
          << ty << "\" stroke=\"#444\"/><text x=\"" << kLeft - 8 << "\" y=\"" << ty + 4
-         << "\" text-anchor=\"end\" font-size=\"10\">" << t << "</text>\n";
+         << "\" text-anchor=\"end\" font-size=\"10\">" << t << " " << unit.name
+         << "</text>\n";
     }
     os << "<text class=\"axis-label\" x=\"4\" y=\"" << y + 30
-       << "\" font-size=\"10\">byte offset</text>\n</g>\n";
+       << "\" font-size=\"10\">offset</text>\n</g>\n";
     for (const PlannedRange &r : ranges) {
       if (r.memId != mem)
         continue;
@@ -123,6 +169,9 @@ double drawMethod(std::ostringstream &os, const PteView &view, uint32_t m, doubl
          << "\" fill-opacity=\"0.85\" stroke=\"#222\" stroke-width=\"0.5\"><title>"
          << xmlEscape(r.label) << ", live [" << r.first << ", " << r.last << "], offset "
          << r.offset << ", " << r.size << " B</title></rect>\n";
+      if (!r.stateName.empty()) // the name on the box, at its top left
+        os << "<text class=\"state-name\" x=\"" << x + 3 << "\" y=\"" << ry + std::min(h, 11.0) - 1
+           << "\" font-size=\"9\">" << xmlEscape(r.stateName) << "</text>\n";
     }
     if (bound.peakBytes.count(mem) && bytes) {
       uint64_t peak = std::min(bound.peakBytes[mem], bytes);
@@ -133,8 +182,8 @@ double drawMethod(std::ostringstream &os, const PteView &view, uint32_t m, doubl
       // Above the line, or below it when the line is at the band's top.
       double ty = ly - y < 16 ? ly + 14 : ly - 4;
       os << "<text class=\"lower-bound-label\" x=\"" << kLeft + kWidth - 4 << "\" y=\"" << ty
-         << "\" text-anchor=\"end\" fill=\"#c00\">lower bound " << bound.peakBytes[mem]
-         << " B of " << bytes << " B</text>\n";
+         << "\" text-anchor=\"end\" fill=\"#c00\">lower bound " << human(bound.peakBytes[mem])
+         << " of " << human(bytes) << "</text>\n";
     }
     // x axis: instruction indices, under the band.
     double by = y + band;
@@ -185,7 +234,8 @@ bool planSvg(const PteView &view, const std::string &method, std::string *svg,
   os << "<title>memory plan</title>\n";
   os << "<text x=\"" << kLeft << "\" y=\"20\" font-size=\"15\">Memory plan: " << drawn.size()
      << (drawn.size() == 1 ? " method" : " methods")
-     << "; time: instruction index (left to right), offset: bytes (top to bottom)</text>\n";
+     << "; time: instruction index (left to right), offset in the arena (top to "
+        "bottom)</text>\n";
   const char *names[] = {"tensor", "input", "output", "state", "scratch"};
   for (int k = 0; k < 5; ++k)
     os << "<g class=\"legend\"><rect x=\"" << kLeft + 110 * k

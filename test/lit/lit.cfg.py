@@ -23,3 +23,13 @@ llvm_config.add_tool_substitutions(
 # Our tools first, then FileCheck & co. from LLVM.
 llvm_config.with_environment("PATH", config.ptec_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# `REQUIRES: xnnpack-runtime`: pte-run runs XnnpackBackend delegates (its
+# runtime half is built only where libxnnpack is installed).
+import subprocess
+try:
+    _help = subprocess.run([os.path.join(config.ptec_tools_dir, "pte-run"), "--help"],
+                           capture_output=True, text=True, timeout=60).stdout
+except OSError:
+    _help = ""
+if "--xnnpack-threads" in _help:
+    config.available_features.add("xnnpack-runtime")

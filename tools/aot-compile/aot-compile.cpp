@@ -271,6 +271,14 @@ int main(int argc, char **argv) {
                  "instruction of the .pte came from, as JSON (docs/report.md#debug-map)")
       ->type_name("FILE")
       ->group("Report and pictures");
+  std::string partitionDotView = "auto";
+  oneOf(app.add_option("--partition-dot-view", partitionDotView,
+                       "What --partition-dot draws: ops (one node per op, weights in their "
+                       "labels), regions (one node per delegate region and per run of "
+                       "portable ops) or auto (ops up to 200 nodes, regions above)"),
+        {"auto", "ops", "regions"})
+      ->capture_default_str()
+      ->group("Report and pictures");
   app.add_flag("--emit-stacktraces", stackTraces,
                "Write each instruction's source frames (from the exported nodes' stack "
                "traces) into the .pte, so a runtime failure names the user's line")
@@ -374,6 +382,7 @@ int main(int argc, char **argv) {
   if (verifyEachOpt->count() > 0)
     options.verifyEach = verifyEach;
   options.threading = threads;
+  options.partitionDotView = *ptec::parseDotView(partitionDotView);
   options.timePasses = timePasses || mlirTiming;
   options.mlirCommandLine = mlirFlags;
 

@@ -40,7 +40,7 @@ ptec::rt::ModuleOptions registerKernelsAndBackends(int xnnpackThreads) {
 #endif
 #if PTEC_HAVE_XNNPACK_BACKEND
   ptec::xnnpack::registerXnnpackBackend();
-  if (xnnpackThreads > 0)
+  if (xnnpackThreads >= 0) // given: it overrides PTEC_XNNPACK_THREADS
     (void)ptec::xnnpack::xnnpackBackend().setThreads(static_cast<size_t>(xnnpackThreads));
 #else
   (void)xnnpackThreads;
@@ -71,7 +71,7 @@ ptec::tooling::ToolHelp helpPage() {
       {"pte-run model.pte --list", "methods, their inputs and outputs"},
       {"pte-run model.pte", "random inputs, outputs printed"},
       {"pte-run model.pte --input x.npy --input random --output-dir out/", ""},
-      {"pte-run model.pte --input x.npy --expected y.npy --rtol 1e-4 --atol 1e-5", ""},
+      {"pte-run model.pte --input x.npy --expected y.npy", "tolerances per dtype"},
       {"pte-run model.pte --method decode --repeat 100", "timing percentiles p50/p90/p99"},
       {"pte-run model.pte --warmup 5 --repeat 50", "... after five untimed calls"},
       {"pte-run model.pte --repeat 20 --profile", "where the time goes"},
@@ -96,7 +96,7 @@ ptec::tooling::ToolHelp helpPage() {
 int main(int argc, char **argv) {
   ptec::tooling::installCrashHandler("pte-run");
   ptec::tooling::RunOptions o;
-  int xnnpackThreads = 0; // 0: one per core
+  int xnnpackThreads = -1; // not given: PTEC_XNNPACK_THREADS or the backend's default, 1
   CLI::App app{"pte-run"};
   ptec::tooling::installHelp(app, helpPage());
   app.set_version_flag("--version", PTEC_VERSION_LINE("pte-run"), "Print the version");
@@ -127,14 +127,24 @@ int main(int argc, char **argv) {
   app.add_option("--expected", o.expected, "Expected output .npy files, one per output")
       ->type_name("FILE.npy")
       ->group("Checks");
-  requireFinite(app.add_option("--rtol", o.rtol, "Relative tolerance for --expected"), true)
-      ->type_name("R")
-      ->capture_default_str()
-      ->group("Checks");
-  requireFinite(app.add_option("--atol", o.atol, "Absolute tolerance for --expected"), true)
-      ->type_name("A")
-      ->capture_default_str()
-      ->group("Checks");
+  // Unset: torch.testing.assert_close's defaults for the dtypes compared.
+  double rtol = 0, atol = 0;
+  CLI::Option *rtolOption =
+      requireFinite(app.add_option("--rtol", rtol,
+                                   "Relative tolerance for --expected (default: per dtype, as "
+                                   "torch.testing.assert_close: float32 1.3e-6, float16 1e-3, "
+                                   "bfloat16 1.6e-2, float64 1e-7, integers and bool 0)"),
+                    true)
+          ->type_name("R")
+          ->group("Checks");
+  CLI::Option *atolOption =
+      requireFinite(app.add_option("--atol", atol,
+                                   "Absolute tolerance for --expected (default: per dtype: "
+                                   "float32, float16 and bfloat16 1e-5, float64 1e-7, integers "
+                                   "and bool 0)"),
+                    true)
+          ->type_name("A")
+          ->group("Checks");
   app.add_option("--expected-state", o.expectedState,
                  "NAME=FILE.npy: after each call, the mutable buffer NAME must equal FILE "
                  "(needs a program compiled with --emit-state-names)")
@@ -203,8 +213,8 @@ int main(int argc, char **argv) {
       ->group("Calls and timing");
 #if PTEC_HAVE_XNNPACK_BACKEND
   wholeNumber(app.add_option("--xnnpack-threads", xnnpackThreads,
-                             "Threads XnnpackBackend runs on (default: one per core; also "
-                             "PTEC_XNNPACK_THREADS)"),
+                             "Threads XnnpackBackend runs on; 0: one per core (default 1, "
+                             "fastest on a shared or loaded machine; also PTEC_XNNPACK_THREADS)"),
               0, 1024)
       ->type_name("T")
       ->group("Calls and timing");
@@ -224,7 +234,15 @@ int main(int argc, char **argv) {
     return rc;
   if (modelOpt->count() == 0)
     return ptec::tooling::usageError("pte-run", "no program given: pte-run MODEL.pte");
+  if (rtolOption->count() > 0)
+    o.rtol = rtol;
+  if (atolOption->count() > 0)
+    o.atol = atol;
   ptec::tooling::setCrashContext("running " + o.model);
   ptec::tooling::crashIfAsked();
-  return ptec::tooling::runPte(o, registerKernelsAndBackends(xnnpackThreads));
+  ptec::rt::ModuleOptions mo = registerKernelsAndBackends(xnnpackThreads);
+#if PTEC_HAVE_XNNPACK_BACKEND
+  o.xnnpackThreads = ptec::xnnpack::xnnpackBackend().threads();
+#endif
+  return ptec::tooling::runPte(o, mo);
 }

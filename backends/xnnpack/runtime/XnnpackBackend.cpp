@@ -98,7 +98,9 @@ Error XnnpackBackend::setThreads(size_t threads) {
 
 size_t XnnpackBackend::threads() const {
   std::lock_guard<std::mutex> lock(configMutex_);
-  return pool_ != nullptr ? pthreadpool_get_threads_count(pool_) : threads_;
+  if (pool_ != nullptr)
+    return pthreadpool_get_threads_count(pool_);
+  return threads_ != 0 ? threads_ : std::max(1u, std::thread::hardware_concurrency());
 }
 
 Error XnnpackBackend::setWeightCache(bool enabled) {

@@ -103,15 +103,19 @@ public:
                     rt::Span<rt::EValue *> args) override;
   void destroy(void *handle) override;
 
-  /// Threads of the pool XNNPACK runs on; 0 (the default) means one per
-  /// core. Takes effect for inits after the call; InvalidState while any
-  /// handle is alive (they hold the current pool); InvalidArgument above
+  /// Threads of the pool XNNPACK runs on: 1 by default (a shared or
+  /// loaded machine pays dearly for workers it cannot schedule;
+  /// docs/xnnpack-backend.md, "Threads"), 0 means one per core. Takes
+  /// effect for inits after the call; InvalidState while any handle is
+  /// alive (they hold the current pool); InvalidArgument above
   /// kMaxXnnpackThreads. A successful call clears a configuration error.
+  static constexpr size_t kDefaultThreads = 1;
   rt::Error setThreads(size_t threads);
   /// A configuration the backend was given and could not take (a bad
   /// PTEC_XNNPACK_THREADS): every init then fails with this message, so a
   /// program never runs with a setting other than the one asked for.
   void setConfigError(std::string why);
+  /// The pool's thread count (what 0 resolves to, before the pool exists).
   size_t threads() const;
   /// Packed-weight sharing through the context cache (default on). Off:
   /// every handle packs its own weights (the baseline benchmarks compare
@@ -133,7 +137,7 @@ private:
   rt::Error ensurePool();
 
   mutable std::mutex configMutex_;
-  size_t threads_ = 0;
+  size_t threads_ = kDefaultThreads;
   std::string configError_;
   bool cacheEnabled_ = true;
   pthreadpool *pool_ = nullptr;
