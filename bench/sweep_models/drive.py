@@ -1,0 +1,121 @@
+"""The driving half of bench/model_sweep.py: workers, the upstream cache, the JSON,
+docs/model-coverage.md and the CI verdict."""
+import collections
+import json
+import os
+
+from sweep import env, flows, pool, report
+
+import model_sweep
+
+
+def _cache(path, key):
+    if os.path.exists(path):
+        try:
+            with open(path) as f:
+                data = json.load(f)
+            if data.get("key") == key:
+                return data
+        except ValueError:
+            pass
+    return {"key": key, "models": {}}
+
+
+def _short(r):
+    if r is None:
+        return "-"
+    s = r.get("status", "?")
+    ex = r.get("executorch", {}).get("status")
+    return s + ("" if ex in (None, "matched") or s != "matched" else f" (executorch {ex})")
+
+
+def drive(args, cfg):
+    reg = model_sweep.registry()
+    if args.list:
+        print("\n".join(reg))
+        return 0
+    ids = model_sweep.CI_MODELS if args.ci else list(reg)
+    if args.only:
+        ids = [i for i in ids if any(o in i for o in args.only)]
+    key = dict(env.versions(), judge=flows.CACHE_VERSION, rtol=cfg.rtol, atol=cfg.atol)
+    cache_file = os.path.join(env.cache_dir(), "model-sweep-upstream.json")
+    cache = _cache(cache_file, key) if not args.no_cache else {"key": key, "models": {}}
+    snap = os.path.join(env.cache_dir(), f"model-sweep-upstream.{os.getpid()}.json")
+    report.write_json(snap, cache)
+    extra = ["--bin", cfg.bin_dir, "--oracle", cfg.oracle or "", "--flows", ",".join(cfg.flows),
+             "--max-params", str(args.max_params), "--cache-file", snap]
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        extra += ["--keep", os.path.abspath(args.keep)]
+    print(f"{len(ids)} models, flows {','.join(cfg.flows)}, {args.jobs} workers", flush=True)
+    n = {"done": 0}
+
+    def on_result(mid, rec):
+        n["done"] += 1
+        fl = rec.get("flows", {})
+        what = "  ".join(f"{f}: {_short(fl.get(f))}" for f in cfg.flows) if fl else \
+            f"{rec.get('status') or 'worker died'}: {rec.get('error') or rec.get('worker_died')}"
+        print(f"[{n['done']}/{len(ids)}] {mid}: {what}", flush=True)
+        if args.verbose:
+            for f, r in fl.items():
+                if r.get("status") != "matched" or r.get("executorch", {}).get("status") \
+                        not in (None, "matched"):
+                    print(f"    {f}: {r.get('error') or r.get('executorch', {}).get('error')}")
+
+    results = pool.run_pool(ids, lambda i, o: pool.self_argv(
+        extra + ["--worker", i, "--worker-out", o]), jobs=args.jobs, on_result=on_result,
+        item_timeout=3 * 3600, nice=args.nice)
+    os.unlink(snap)
+    for mid, rec in results.items():
+        ups = {f: r for f, r in rec.get("flows", {}).items()
+               if f.startswith("upstream") and not r.get("cached")}
+        if ups and rec.get("key"):
+            cache["models"].setdefault(rec["key"], {}).update(ups)
+    if not args.no_cache and not args.ci:
+        report.write_json(cache_file, cache)
+    rows = [dict(results.get(i, {"worker_died": "no result"}), id=i) for i in ids]
+    for r in rows:
+        r.pop("key", None)
+        if "worker_died" in r:
+            r.update(status="crashed", error=r.pop("worker_died"))
+    data = {"versions": env.versions(), "rtol": cfg.rtol, "atol": cfg.atol,
+            "flows": cfg.flows, "models": rows}
+    from sweep_models import markdown
+    data["summary"] = markdown.summary(rows, cfg.flows)
+    if args.json:
+        report.write_json(args.json, data)
+    if args.markdown:
+        report.write_atomic(args.markdown, markdown.render(data))
+    print(markdown.text_totals(data))
+    return verdict(rows, args, cfg)
+
+
+def verdict(rows, args, cfg):
+    bad = []
+    for r in rows:
+        for f, res in r.get("flows", {}).items():
+            if not f.startswith("ptec"):
+                continue
+            ex = res.get("executorch", {})
+            if res["status"] in ("wrong", "crashed") or ex.get("status") in ("wrong", "crashed"):
+                bad.append(f"{r['id']} {f}: {res.get('error') or ex.get('error')}")
+            elif args.ci and res["status"] != "matched":
+                bad.append(f"{r['id']} {f}: {res['status']}: {res.get('error')}")
+        if args.ci and r.get("status") != "exported":
+            bad.append(f"{r['id']}: {r.get('status')}: {r.get('error')}")
+    for b in bad:
+        print("FAIL " + b)
+    return 1 if bad else 0
+
+
+def group_of(mid):
+    return mid.split("/")[0]
+
+
+def counts(rows, flow):
+    c = collections.Counter()
+    for r in rows:
+        res = r.get("flows", {}).get(flow)
+        if res:
+            c[res["status"]] += 1
+    return c
