@@ -25,8 +25,9 @@ Upstream's results are cached outside the repo (PTEC_SWEEP_CACHE, else
 ~/.cache/ptec/sweeps) under a digest of the graph, inputs and weights.
 
 --ci: three small models (a timm CNN, a Hugging Face encoder, a LLaMA with a static
-KV cache), ptec flows only; fails on a wrong value, a crash or a refusal. Exits 77
-without the modern-PyTorch venv (scripts/venv.sh).
+KV cache), ptec flows only; fails on a wrong value or a crash, and when a model
+CI_MODELS says must match does not. Exits 77 without the modern-PyTorch venv
+(scripts/venv.sh).
 """
 import argparse
 import copy
@@ -43,7 +44,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "test", "conformance"))
 from sweep import env  # noqa: E402
 
 RTOL, ATOL = 1e-3, 1e-4
-CI_MODELS = ["timm/resnet10t", "hf/bert", "hf/llama-kv"]
+# The CI subset: True = must compile and match on both ptec flows; False = may still
+# be refused (never give a wrong value or crash). hf/llama-kv waits for the training
+# IR's to.dtype_layout (issue 32): set it to True once ptec compiles it.
+CI_MODELS = {"timm/resnet10t": True, "hf/bert": True, "hf/llama-kv": False}
 
 
 def registry():

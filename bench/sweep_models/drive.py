@@ -3,6 +3,8 @@ docs/model-coverage.md and the CI verdict."""
 import collections
 import json
 import os
+import shutil
+import tempfile
 
 from sweep import env, flows, pool, report
 
@@ -34,13 +36,14 @@ def drive(args, cfg):
     if args.list:
         print("\n".join(reg))
         return 0
-    ids = model_sweep.CI_MODELS if args.ci else list(reg)
+    ids = list(model_sweep.CI_MODELS) if args.ci else list(reg)
     if args.only:
         ids = [i for i in ids if any(o in i for o in args.only)]
     key = dict(env.versions(), judge=flows.CACHE_VERSION, rtol=cfg.rtol, atol=cfg.atol)
-    cache_file = os.path.join(env.cache_dir(), "model-sweep-upstream.json")
-    cache = _cache(cache_file, key) if not args.no_cache else {"key": key, "models": {}}
-    snap = os.path.join(env.cache_dir(), f"model-sweep-upstream.{os.getpid()}.json")
+    use_cache = not args.no_cache and any(f.startswith("upstream") for f in cfg.flows)
+    cache_file = os.path.join(env.cache_dir(), "model-sweep-upstream.json") if use_cache else None
+    cache = _cache(cache_file, key) if use_cache else {"key": key, "models": {}}
+    snap = os.path.join(tempfile.mkdtemp(prefix="model_sweep_cache_"), "upstream.json")
     report.write_json(snap, cache)
     extra = ["--bin", cfg.bin_dir, "--oracle", cfg.oracle or "", "--flows", ",".join(cfg.flows),
              "--max-params", str(args.max_params), "--cache-file", snap]
@@ -65,13 +68,13 @@ def drive(args, cfg):
     results = pool.run_pool(ids, lambda i, o: pool.self_argv(
         extra + ["--worker", i, "--worker-out", o]), jobs=args.jobs, on_result=on_result,
         item_timeout=3 * 3600, nice=args.nice)
-    os.unlink(snap)
+    shutil.rmtree(os.path.dirname(snap), ignore_errors=True)
     for mid, rec in results.items():
         ups = {f: r for f, r in rec.get("flows", {}).items()
                if f.startswith("upstream") and not r.get("cached")}
         if ups and rec.get("key"):
             cache["models"].setdefault(rec["key"], {}).update(ups)
-    if not args.no_cache and not args.ci:
+    if use_cache:
         report.write_json(cache_file, cache)
     rows = [dict(results.get(i, {"worker_died": "no result"}), id=i) for i in ids]
     for r in rows:
@@ -99,7 +102,7 @@ def verdict(rows, args, cfg):
             ex = res.get("executorch", {})
             if res["status"] in ("wrong", "crashed") or ex.get("status") in ("wrong", "crashed"):
                 bad.append(f"{r['id']} {f}: {res.get('error') or ex.get('error')}")
-            elif args.ci and res["status"] != "matched":
+            elif args.ci and model_sweep.CI_MODELS.get(r["id"]) and res["status"] != "matched":
                 bad.append(f"{r['id']} {f}: {res['status']}: {res.get('error')}")
         if args.ci and r.get("status") != "exported":
             bad.append(f"{r['id']}: {r.get('status')}: {r.get('error')}")

@@ -33,7 +33,10 @@ def ensure_venv(modules=("torch", "executorch")):
     except ImportError:
         pass
     py = venv_python()
-    if py is None or os.path.realpath(py) == os.path.realpath(sys.executable):
+    # Already running in that venv (its python is a link to the base interpreter, so
+    # compare the prefixes) and still missing a module: the venv is not usable.
+    here = os.path.realpath(sys.prefix)
+    if py is None or os.path.realpath(os.path.dirname(os.path.dirname(py))) == here:
         print("skipped: the modern-PyTorch venv is not ready (scripts/venv.sh; PTEC_VENV)")
         return SKIP
     os.execv(py, [py] + sys.argv)
