@@ -31,7 +31,6 @@ CI_MODELS says must match does not. Exits 77 without the modern-PyTorch venv
 """
 import argparse
 import copy
-import json
 import os
 import shutil
 import sys
@@ -123,10 +122,8 @@ def worker_main(args, cfg):
     from sweep import pool
     torch.set_num_threads(1)
     env.quiet_torch()
-    cache = {}
-    if args.cache_file and os.path.exists(args.cache_file):
-        with open(args.cache_file) as f:
-            cache = json.load(f).get("models", {})
+    from sweep.cache import read_snapshot
+    cache = read_snapshot(args.cache_file)
     reg = registry()
     pool.worker_loop(pool.worker_ids(args.worker), args.worker_out,
                      lambda i: run_model(i, reg[i], args, cfg, cache))

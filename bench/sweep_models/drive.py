@@ -1,26 +1,12 @@
 """The driving half of bench/model_sweep.py: workers, the upstream cache, the JSON,
 docs/model-coverage.md and the CI verdict."""
 import collections
-import json
 import os
-import shutil
-import tempfile
 
 from sweep import env, flows, pool, report
+from sweep.cache import UpstreamCache
 
 import model_sweep
-
-
-def _cache(path, key):
-    if os.path.exists(path):
-        try:
-            with open(path) as f:
-                data = json.load(f)
-            if data.get("key") == key:
-                return data
-        except ValueError:
-            pass
-    return {"key": key, "models": {}}
 
 
 def _short(r):
@@ -41,10 +27,8 @@ def drive(args, cfg):
         ids = [i for i in ids if any(o in i for o in args.only)]
     key = dict(env.versions(), judge=flows.CACHE_VERSION, rtol=cfg.rtol, atol=cfg.atol)
     use_cache = not args.no_cache and any(f.startswith("upstream") for f in cfg.flows)
-    cache_file = os.path.join(env.cache_dir(), "model-sweep-upstream.json") if use_cache else None
-    cache = _cache(cache_file, key) if use_cache else {"key": key, "models": {}}
-    snap = os.path.join(tempfile.mkdtemp(prefix="model_sweep_cache_"), "upstream.json")
-    report.write_json(snap, cache)
+    cache = UpstreamCache("model-sweep-upstream.json", key, use_cache)
+    snap = cache.snapshot()
     extra = ["--bin", cfg.bin_dir, "--oracle", cfg.oracle or "", "--flows", ",".join(cfg.flows),
              "--max-params", str(args.max_params), "--cache-file", snap]
     if args.keep:
@@ -55,6 +39,7 @@ def drive(args, cfg):
 
     def on_result(mid, rec):
         n["done"] += 1
+        cache.add(rec.get("key"), rec.get("flows", {}))
         fl = rec.get("flows", {})
         what = "  ".join(f"{f}: {_short(fl.get(f))}" for f in cfg.flows) if fl else \
             f"{rec.get('status') or 'worker died'}: {rec.get('error') or rec.get('worker_died')}"
@@ -68,14 +53,7 @@ def drive(args, cfg):
     results = pool.run_pool(ids, lambda i, o: pool.self_argv(
         extra + ["--worker", i, "--worker-out", o]), jobs=args.jobs, on_result=on_result,
         item_timeout=3 * 3600, nice=args.nice)
-    shutil.rmtree(os.path.dirname(snap), ignore_errors=True)
-    for mid, rec in results.items():
-        ups = {f: r for f, r in rec.get("flows", {}).items()
-               if f.startswith("upstream") and not r.get("cached")}
-        if ups and rec.get("key"):
-            cache["models"].setdefault(rec["key"], {}).update(ups)
-    if use_cache:
-        report.write_json(cache_file, cache)
+    cache.close()
     rows = [dict(results.get(i, {"worker_died": "no result"}), id=i) for i in ids]
     for r in rows:
         r.pop("key", None)

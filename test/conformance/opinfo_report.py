@@ -3,11 +3,9 @@ results, the JSON and the per-op table (docs/op-coverage.md), the CI verdict."""
 import collections
 import json
 import os
-import shutil
-import sys
-import tempfile
 
 from sweep import env, pool, report
+from sweep.cache import UpstreamCache
 from sweep import flows
 from sweep.flows import FLOWS, LABELS
 
@@ -28,18 +26,6 @@ def select(args):
     return names
 
 
-def load_cache(path, vers):
-    if os.path.exists(path):
-        try:
-            with open(path) as f:
-                data = json.load(f)
-            if data.get("versions") == vers:
-                return data
-        except ValueError:
-            pass
-    return {"versions": vers, "samples": {}}
-
-
 def brief(flows_res):
     short = {"ptec_portable": "ptec", "ptec_xnnpack": "ptec-x", "upstream_portable": "up",
              "upstream_xnnpack": "up-x"}
@@ -56,11 +42,8 @@ def drive(args, cfg):
     vers = dict(env.versions(), judge=flows.CACHE_VERSION)
     # CI runs (ptec only) neither read nor write the cache.
     use_cache = not args.no_cache and any(f.startswith("upstream") for f in cfg.flows)
-    cache_file = os.path.join(env.cache_dir(), "opinfo-upstream.json") if use_cache else None
-    cache = load_cache(cache_file, vers) if use_cache else {"versions": vers, "samples": {}}
-    # Workers read the cache once; they get a snapshot of this version's entries.
-    snap = os.path.join(tempfile.mkdtemp(prefix="opinfo_cache_"), "upstream.json")
-    report.write_json(snap, cache)
+    cache = UpstreamCache("opinfo-upstream.json", vers, use_cache)
+    snap = cache.snapshot()
     extra = ["--bin", cfg.bin_dir, "--oracle", cfg.oracle or "", "--flows", ",".join(cfg.flows),
              "--samples", str(args.samples), "--cache-file", snap]
     if args.keep:
@@ -72,6 +55,8 @@ def drive(args, cfg):
 
     def on_result(item, res):
         progress["n"] += 1
+        for smp in res.get("samples", []):
+            cache.add(smp.get("key"), smp.get("flows", {}))
         frs = [s["flows"] for s in res.get("samples", []) if "flows" in s]
         other = res.get("worker_died") or res.get("harness_error") or res.get("error") or ""
         print(f"[{progress['n']}/{len(names)}] {item}: {brief(frs)} {other}".rstrip(), flush=True)
@@ -86,18 +71,7 @@ def drive(args, cfg):
     results = pool.run_pool(names, lambda ids, out: pool.self_argv(
         extra + ["--worker", ids, "--worker-out", out]), jobs=args.jobs, on_result=on_result,
         nice=args.nice)
-    shutil.rmtree(os.path.dirname(snap), ignore_errors=True)
-    # Upstream's fresh results go to the cache (never a crash of our harness).
-    fresh = 0
-    for item, res in results.items():
-        for s in res.get("samples", []):
-            ups = {f: r for f, r in s.get("flows", {}).items()
-                   if f.startswith("upstream") and not r.get("cached")}
-            if ups and s.get("key"):
-                cache["samples"].setdefault(s["key"], {}).update(ups)
-                fresh += 1
-    if fresh and use_cache:
-        report.write_json(cache_file, cache)
+    cache.close()
     data = summarize(names, results, cfg, args, vers)
     if args.json_samples:
         report.write_json(args.json_samples, data)

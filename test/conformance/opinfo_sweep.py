@@ -206,15 +206,12 @@ def run_item(item, entry, args, cfg, cache):
 
 
 def worker_main(args, cfg):
-    import json
     import torch
     from sweep import pool
     torch.set_num_threads(1)
     env.quiet_torch()
-    cache = {}
-    if args.cache_file and os.path.exists(args.cache_file):
-        with open(args.cache_file) as f:
-            cache = json.load(f).get("samples", {})
+    from sweep.cache import read_snapshot
+    cache = read_snapshot(args.cache_file)
     items = all_items()
     pool.worker_loop(pool.worker_ids(args.worker), args.worker_out,
                      lambda i: run_item(i, items[i], args, cfg, cache))

@@ -98,7 +98,7 @@ def collect(rep):
     return done, (started[-1] if started else None)
 
 
-def run_all(fams, flows_for, args):
+def run_all(fams, flows_for, args, on_done=None):
     """{family: {test id: record}} running at most args.jobs pytest processes."""
     tmp = tempfile.mkdtemp(prefix="backend_suite_")
     queue = list(fams)
@@ -133,6 +133,8 @@ def run_all(fams, flows_for, args):
                                                   "error": tail[-1] if tail else "?"}}
             results[fam] = done
             print(f"{fam}: {brief(done)} ({time.time() - t0:.0f} s)", flush=True)
+            if on_done:
+                on_done(fam, done)
     return results
 
 
@@ -193,19 +195,23 @@ def main():
         return [f for f in flows if f not in UPSTREAM or f not in have]
 
     print(f"{len(fams)} families, flows {','.join(flows)}, {args.jobs} processes", flush=True)
-    results = run_all(fams, flows_for, args)
+    def keep_upstream(fam, fresh):
+        """Upstream's fresh results of a finished family go to the cache at once."""
+        for f in ups:
+            got = {k: v for k, v in fresh.items() if v.get("flow") == f}
+            if got and f not in cache["families"].get(fam, {}) and \
+                    not any(v["outcome"] == "crashed" for v in got.values()):
+                cache["families"].setdefault(fam, {})[f] = got
+                if use_cache:
+                    report.write_json(cache_file, cache)
+
+    results = run_all(fams, flows_for, args, keep_upstream)
     for fam in fams:
         fresh = results.get(fam, {})
         for f in ups:
-            if f in cache["families"].get(fam, {}):
-                fresh.update(cache["families"][fam][f])
-            else:
-                got = {k: v for k, v in fresh.items() if v.get("flow") == f}
-                if got and not any(v["outcome"] == "crashed" for v in got.values()):
-                    cache["families"].setdefault(fam, {})[f] = got
+            if not any(v.get("flow") == f for v in fresh.values()):
+                fresh.update(cache["families"].get(fam, {}).get(f, {}))
         results[fam] = fresh
-    if use_cache:
-        report.write_json(cache_file, cache)
     import suite_report
     data = suite_report.summarize(results, flows)
     if args.json:
