@@ -76,6 +76,23 @@ def export_and_eager(built, d):
     return ep, pt2, calls, seconds
 
 
+def eager64(built):
+    """Float64 eager outputs per call (the arbiter of float32 differences): the
+    module, its weights and its floating inputs in float64, the same calls in order."""
+    import torch
+    from sweep.compare import tensor_leaves
+    m = copy.deepcopy(built.module).double()
+
+    def d(x):
+        return x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+    outs = []
+    with torch.no_grad():
+        for a, kw in built.calls:
+            outs.append([t.double() for t in tensor_leaves(
+                m(*[d(x) for x in a], **{k: d(v) for k, v in kw.items()}))])
+    return outs
+
+
 def run_model(mid, entry, args, cfg, cache):
     import torch
     from sweep import compare as cmp
@@ -110,7 +127,8 @@ def run_model(mid, entry, args, cfg, cache):
         key = mid + ":" + cmp.digest(ep.graph, *[x for c in calls for x in c[0]],
                                      *ep.state_dict.values(), *consts)
         rec["key"] = key
-        rec["flows"] = flows.judge(ep, pt2, calls, d, cfg, cached=cache.get(key))
+        rec["flows"] = flows.judge(ep, pt2, calls, d, cfg, cached=cache.get(key),
+                                   ref64=lambda: eager64(built))
         return rec
     finally:
         if not args.keep:

@@ -25,7 +25,9 @@ def drive(args, cfg):
     ids = list(model_sweep.CI_MODELS) if args.ci else list(reg)
     if args.only:
         ids = [i for i in ids if any(o in i for o in args.only)]
-    key = dict(env.versions(), judge=flows.CACHE_VERSION, rtol=cfg.rtol, atol=cfg.atol)
+    from sweep.compare import NOISE_FACTOR
+    key = dict(env.versions(), judge=flows.CACHE_VERSION, rtol=cfg.rtol, atol=cfg.atol,
+               noise=NOISE_FACTOR)
     use_cache = not args.no_cache and any(f.startswith("upstream") for f in cfg.flows)
     cache = UpstreamCache("model-sweep-upstream.json", key, use_cache)
     snap = cache.snapshot()

@@ -44,7 +44,6 @@ def _make(cfg_cls, model_cls, kw):
     import torch
     torch.manual_seed(0)
     cfg = cfg_cls(**kw)
-    cfg._attn_implementation = "sdpa"
     return model_cls(cfg).eval()
 
 

@@ -10,9 +10,9 @@ KWARGS = {
     "vit_b_16": {"image_size": 64}, "vit_b_32": {"image_size": 64},
     "vit_l_16": {"image_size": 64}, "vit_l_32": {"image_size": 64},
     "vit_h_14": {"image_size": 70},
-    "maxvit_t": {"input_size": (64, 64)},
 }
-SIZES.update({"vit_h_14": 70})
+# maxvit_t partitions by 7 after a 32x downsampling: 224 is its smallest size.
+SIZES.update({"vit_h_14": 70, "maxvit_t": 224})
 # Millions of parameters of the largest ones (skipped above --max-params).
 PARAMS = {"vit_h_14": 632, "regnet_y_128gf": 645, "vit_l_16": 304, "vit_l_32": 306,
           "convnext_large": 198, "regnet_y_32gf": 145, "vgg19_bn": 144, "vgg19": 144,
