@@ -2,6 +2,7 @@
 docs/model-coverage.md and the CI verdict."""
 import collections
 import os
+import time
 
 from sweep import env, flows, pool, report
 from sweep.cache import UpstreamCache
@@ -37,11 +38,16 @@ def drive(args, cfg):
         os.makedirs(args.keep, exist_ok=True)
         extra += ["--keep", os.path.abspath(args.keep)]
     print(f"{len(ids)} models, flows {','.join(cfg.flows)}, {args.jobs} workers", flush=True)
-    n = {"done": 0}
+    n = {"done": 0, "written": time.time()}
+    done = {}
 
     def on_result(mid, rec):
         n["done"] += 1
+        done[mid] = rec
         cache.add(rec.get("key"), rec.get("flows", {}))
+        if time.time() - n["written"] > 600:  # a table to look at while the sweep runs
+            write_tables(ids, done, args, cfg, partial=True)
+            n["written"] = time.time()
         fl = rec.get("flows", {})
         what = "  ".join(f"{f}: {_short(fl.get(f))}" for f in cfg.flows) if fl else \
             f"{rec.get('status') or 'worker died'}: {rec.get('error') or rec.get('worker_died')}"
@@ -52,25 +58,36 @@ def drive(args, cfg):
                         not in (None, "matched"):
                     print(f"    {f}: {r.get('error') or r.get('executorch', {}).get('error')}")
 
-    results = pool.run_pool(ids, lambda i, o: pool.self_argv(
+    order = sorted(ids, key=lambda i: RUN_ORDER.index(group_of(i)))
+    results = pool.run_pool(order, lambda i, o: pool.self_argv(
         extra + ["--worker", i, "--worker-out", o]), jobs=args.jobs, on_result=on_result,
         item_timeout=3 * 3600, nice=args.nice)
     cache.close()
-    rows = [dict(results.get(i, {"worker_died": "no result"}), id=i) for i in ids]
+    rows = write_tables(ids, results, args, cfg)
+    return verdict(rows, args, cfg)
+
+
+def write_tables(ids, results, args, cfg, partial=False):
+    """The JSON and the markdown of the models that have a result (in the registry's
+    order); a partial table says how many of the selected models it holds."""
+    from sweep_models import markdown
+    rows = [dict(results[i], id=i) for i in ids if i in results]
     for r in rows:
         r.pop("key", None)
         if "worker_died" in r:
             r.update(status="crashed", error=r.pop("worker_died"))
     data = {"versions": env.versions(), "rtol": cfg.rtol, "atol": cfg.atol,
             "flows": cfg.flows, "models": rows}
-    from sweep_models import markdown
+    if partial:
+        data["partial"] = f"{len(rows)} of {len(ids)} models so far"
     data["summary"] = markdown.summary(rows, cfg.flows)
     if args.json:
         report.write_json(args.json, data)
     if args.markdown:
         report.write_atomic(args.markdown, markdown.render(data))
-    print(markdown.text_totals(data))
-    return verdict(rows, args, cfg)
+    if not partial:
+        print(markdown.text_totals(data))
+    return rows
 
 
 def verdict(rows, args, cfg):
@@ -89,6 +106,10 @@ def verdict(rows, args, cfg):
     for b in bad:
         print("FAIL " + b)
     return 1 if bad else 0
+
+
+# Quick and telling first: a sweep stopped early still has the language models.
+RUN_ORDER = ["hf", "timm", "tv-seg", "tv-det", "tv"]
 
 
 def group_of(mid):

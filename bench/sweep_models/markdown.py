@@ -152,6 +152,8 @@ def render(data):
     flows = data["flows"]
     vers = ", ".join(f"{k} {v}" for k, v in sorted(data["versions"].items()))
     out = [HEADER.format(rtol=data["rtol"], atol=data["atol"], versions=vers)]
+    if data.get("partial"):
+        out.append(f"**Partial table**: {data['partial']} (the sweep is still running).\n")
     out.append("## Totals\n")
     out.append("| group | models | exported | " + " | ".join(LABELS[f] for f in flows) + " |")
     out.append("|---|---|---|" + "---|" * len(flows))

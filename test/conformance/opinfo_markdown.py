@@ -62,6 +62,8 @@ def render(data, cfg):
     items = data["items"]
     vers = ", ".join(f"{k} {v}" for k, v in sorted(data["versions"].items()))
     out = [HEADER.format(n=data["samples_per_item"], versions=vers)]
+    if data.get("partial"):
+        out.append(f"**Partial table**: {data['partial']} (the sweep is still running).\n")
     ops = [n for n in items if n.startswith("op:")]
     mods = [n for n in items if n.startswith("module:")]
     st = collections.Counter()

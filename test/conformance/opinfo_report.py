@@ -3,6 +3,7 @@ results, the JSON and the per-op table (docs/op-coverage.md), the CI verdict."""
 import collections
 import json
 import os
+import time
 
 from sweep import env, pool, report
 from sweep.cache import UpstreamCache
@@ -51,10 +52,19 @@ def drive(args, cfg):
         os.makedirs(args.keep, exist_ok=True)
     print(f"{len(names)} items, {args.samples} samples each, flows {','.join(cfg.flows)}, "
           f"{args.jobs} workers", flush=True)
-    progress = {"n": 0}
+    progress = {"n": 0, "written": time.time()}
+    done = {}
 
     def on_result(item, res):
         progress["n"] += 1
+        done[item] = res
+        if time.time() - progress["written"] > 600 and args.markdown:
+            # A table to look at while the sweep runs (the items done so far).
+            part = [n for n in names if n in done]
+            data = summarize(part, done, cfg, args, vers)
+            data["partial"] = f"{len(part)} of {len(names)} items so far"
+            report.write_atomic(args.markdown, markdown(data, cfg))
+            progress["written"] = time.time()
         for smp in res.get("samples", []):
             cache.add(smp.get("key"), smp.get("flows", {}))
         frs = [s["flows"] for s in res.get("samples", []) if "flows" in s]
