@@ -26,6 +26,7 @@ suite's result detail and error), PTEC_SUITE_SEED (the suite's input seed; defau
 """
 import json
 import os
+import re
 import subprocess
 import tempfile
 
@@ -41,9 +42,15 @@ from executorch.backends.test.suite.flow import TestFlow
 _WORK = tempfile.mkdtemp(prefix="ptec_suite_")
 
 
+# "file:line: " before a diagnostic: the exported node's Python line (dropped so that
+# the same refusal reads the same in every test).
+_LOC_RE = re.compile(r"^\S+?:\d+(?::\d+)?: (?=error|warning|note)")
+
+
 def _first_error(out):
     lines = [l.strip() for l in out.splitlines() if l.strip()]
-    return next((l for l in lines if "error" in l.lower()), lines[-1] if lines else "")
+    line = next((l for l in lines if "error" in l.lower()), lines[-1] if lines else "")
+    return _LOC_RE.sub("", line)
 
 
 class _EdgeView:

@@ -83,6 +83,8 @@ def run_family(fam, flows, args, tmp):
     mod = "executorch.backends.test.suite." + fam.replace("/", ".")
     cmd = [sys.executable, "-m", "pytest", "-p", "ptec_flows", "--pyargs", mod, "-q",
            "-p", "no:cacheprovider", "-W", "ignore"]
+    if args.k:
+        cmd += ["-k", args.k]
     log = open(rep + ".log", "ab")
     pre = (lambda: os.nice(args.nice)) if args.nice else None
     return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=e, cwd=tmp,
@@ -166,6 +168,7 @@ def main():
     ap.add_argument("--suite", default="operators,models")
     ap.add_argument("--only", action="append", default=[], help="families containing this")
     ap.add_argument("--flows", default=",".join(ALL_FLOWS))
+    ap.add_argument("-k", help="pytest's -k expression inside the families")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--nice", type=int, default=0)
     ap.add_argument("--json")
