@@ -164,6 +164,8 @@ def parse_args():
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--keep")
     ap.add_argument("--list", action="store_true", help="print the model ids and exit")
+    ap.add_argument("--render", metavar="JSON",
+                    help="only write --markdown from the JSON of an earlier run")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
@@ -177,6 +179,13 @@ def parse_args():
 
 def main():
     args = parse_args()
+    if args.render:
+        import json
+        from sweep import report
+        from sweep_models import markdown
+        with open(args.render) as f:
+            report.write_atomic(args.markdown, markdown.render(json.load(f)))
+        return 0
     skip = env.ensure_venv(("torch", "executorch", "timm", "transformers"))
     if skip:
         return skip

@@ -237,6 +237,8 @@ def parse_args():
     ap.add_argument("--write-expect", help="write the ptec samples that matched here")
     ap.add_argument("--no-cache", action="store_true", help="recompute upstream's results")
     ap.add_argument("--keep", help="keep every work file under this folder")
+    ap.add_argument("--render", metavar="JSON",
+                    help="only write --markdown from an earlier run's --json-samples")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--worker-out", help=argparse.SUPPRESS)
@@ -251,6 +253,13 @@ def parse_args():
 
 def main():
     args = parse_args()
+    if args.render:
+        import json
+        from opinfo_markdown import render
+        from sweep import report
+        with open(args.render) as f:
+            report.write_atomic(args.markdown, render(json.load(f), None))
+        return 0
     skip = env.ensure_venv()
     if skip:
         return skip
