@@ -13,7 +13,9 @@ samples of each, wrapped in an `nn.Module` (tensor arguments are its inputs,
 everything else is baked in), exported with `torch.export.export` (eval, no_grad:
 the training IR) and saved, then
 
-- **ptec portable / xnnpack**: `aot-compile` (`--backend xnnpack`), run by `pte-run`;
+- **ptec portable / xnnpack**: `aot-compile` (`--backend xnnpack`), run by `pte-run`
+  (the result counted) and by upstream's runtime (the same file, listed where the two
+  runtimes disagree);
 - **upstream portable / xnnpack**: ExecuTorch's `to_edge_transform_and_lower`
   (with `XnnpackPartitioner`) and `to_executorch`, run by upstream's C++ runtime
   (`executorch-runner`).
@@ -89,6 +91,18 @@ def render(data, cfg):
     up_wrong = [w for w in data["wrong"] if w["flow"].startswith("upstream")]
     out += _listing("Wrong values without a refusal: upstream (for reference)", up_wrong, "None.")
     out += _listing("Crashes and time-outs", data["crashed"], "None.")
+    split = data.get("runtimes_disagree", [])
+    out.append("\n## ptec's programs on pte-run and on upstream's runtime\n")
+    out.append("Every ptec program also runs on upstream's runtime; where the two runtimes "
+               "disagree on the same file, the fault is the runtime's, not the compiler's.\n")
+    if not split:
+        out.append("They agree on every sample.")
+    else:
+        out.append("| item | sample | flow | pte-run | upstream's runtime | what differs |")
+        out.append("|---|---|---|---|---|---|")
+        for r in split:
+            out.append(f"| `{r['item']}` | {r['sample']} | {LABELS[r['flow']]} | {r['pte_run']} "
+                       f"| {r['executorch']} | {report.md_escape(r.get('error') or '')[:200]} |")
     if data["harness_errors"]:
         out.append("\nHarness problems (not a flow's result): " + "; ".join(
             f"`{h['item']}`: {report.md_escape(h['error'])[:160]}" for h in data["harness_errors"]))

@@ -99,7 +99,7 @@ def drive(args, cfg):
 
 def summarize(names, results, cfg, args, vers):
     """The JSON: per item its counts and samples; the totals; the lists that matter."""
-    items, units, wrong, crashed, harness = {}, [], [], [], []
+    items, units, wrong, crashed, harness, split = {}, [], [], [], [], []
     for item in names:
         res = results.get(item, {})
         samples = res.get("samples", [])
@@ -114,6 +114,11 @@ def summarize(names, results, cfg, args, vers):
                     wrong.append(tag)
                 if r["status"] == "crashed":
                     crashed.append(tag)
+                ex = r.get("executorch")
+                if ex and ex.get("status") != r["status"] and r["status"] in ("matched", "wrong"):
+                    # The same ptec program, pte-run against upstream's runtime.
+                    split.append(dict(tag, pte_run=r["status"], executorch=ex.get("status"),
+                                      error=r.get("error") or ex.get("error")))
             if "flows" in s:
                 units.append(s["flows"])
         if res.get("worker_died") or res.get("harness_error") or res.get("error"):
@@ -136,6 +141,7 @@ def summarize(names, results, cfg, args, vers):
             "items": items, "totals": {f: dict(t[f]) for f in cfg.flows},
             "exported_samples": len(units),
             "wrong": wrong, "crashed": crashed, "harness_errors": harness,
+            "runtimes_disagree": split,
             "blocking": {f: dict(report.blocking(units, f)) for f in cfg.flows},
             "upstream_only": upstream_only(results, cfg)}
 

@@ -10,7 +10,8 @@ every ModuleInfo in common_modules.module_db with float32 CPU samples, the first
 --samples samples are each wrapped in an nn.Module (tensor arguments become inputs,
 everything else is baked in), exported (torch.export.export in eval mode under
 no_grad: the training IR), saved, and run through the four flows of sweep/flows.py:
-ptec portable and XNNPACK (aot-compile, pte-run) and upstream's Python flow portable
+ptec portable and XNNPACK (aot-compile, pte-run; the same program also on upstream's
+runtime, to tell runtime faults from compiler faults) and upstream's Python flow portable
 and XNNPACK (to_edge_transform_and_lower, to_executorch, upstream's runtime). Every
 output is compared with eager under torch.testing.assert_close's defaults for its
 dtype (float32: rtol 1.3e-6, atol 1e-5). Samples whose eager outputs differ between
@@ -264,7 +265,8 @@ def main():
     if skip:
         return skip
     from sweep import flows
-    cfg = flows.Config(os.path.abspath(args.bin), args.oracle, args.flows.split(","))
+    cfg = flows.Config(os.path.abspath(args.bin), args.oracle, args.flows.split(","),
+                       ptec_on_oracle=not args.ci)
     if args.worker:
         return worker_main(args, cfg)
     import opinfo_report
