@@ -65,7 +65,7 @@ def main():
     new = []
     for name, schema in ops:
         st, detail = status[name]
-        if st == "missing" and "registry" in detail and is_variant(name):
+        if st == "missing" and is_variant(name):
             short = schema.split("::", 1)[1]
             if short.split("(")[0] not in have:
                 new.append(short)

@@ -25,6 +25,13 @@ def ints(*shape, high=5):
 
 
 CASES = [
+    # out= forms (composite_variants.txt): functionalization makes them functional.
+    case("out_forms", lambda x, y: (
+        torch.ops.aten.logaddexp.out(x, y, out=torch.empty_like(x)),
+        torch.ops.aten.trace.out(x, out=torch.empty(())),
+        torch.ops.aten.eye.m_out(3, 3, out=torch.empty(3, 3)) + x[:3, :3],
+        torch.ops.aten.new_ones.out(x, [2, 2], out=torch.empty(2, 2)) * y[0, 0]),
+        lambda: (torch.randn(4, 4), torch.randn(4, 4))),
     # eye, with x added so the graph has an input.
     case("eye_n", lambda x: torch.eye(4) + x, lambda: (torch.randn(4, 4),)),
     case("eye_nm", lambda x: torch.eye(3, 5) * x, lambda: (torch.randn(3, 5),)),
