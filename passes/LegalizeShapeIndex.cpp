@@ -18,7 +18,7 @@
 //  - embedding_bag (sum, mean, max; offsets, per_sample_weights,
 //    include_last_offset, padding_idx): each index's bag from the offsets,
 //    index_put with accumulate for sum and mean, a dense max;
-//  - count_nonzero (sum of ne), and argwhere / nonzero_numpy refused by
+//  - argwhere / nonzero_numpy refused by
 //    name (their length is data-dependent).
 //
 //===----------------------------------------------------------------------===//

@@ -14,7 +14,6 @@
 //    come in any order (upstream's topk does not keep them in index order),
 //    which PyTorch allows for stable=False only, so a stable sort that large
 //    is refused;
-//  - count_nonzero: sum of (x != 0) as int64;
 //  - argwhere and nonzero_numpy are refused: their length is the number of
 //    nonzero elements, known only from the data.
 //
@@ -158,36 +157,12 @@ LogicalResult sort(Legalizer &L) {
   return L.replace({s->values, s->indices});
 }
 
-/// count_nonzero: sum of (x != 0) over dim (an int, a list, or every dim).
-LogicalResult countNonzero(Legalizer &L) {
-  Value x = L.operand("self");
-  RankedTensorType t = tensorType(x);
-  SmallVector<int64_t> dims;
-  Attribute d = L.op->getAttr("dim");
-  if (auto i = llvm::dyn_cast_or_null<IntegerAttr>(d))
-    dims.push_back(wrapDim(i.getInt(), t.getRank()));
-  else if (auto l = llvm::dyn_cast_or_null<DenseI64ArrayAttr>(d))
-    for (int64_t v : l.asArrayRef())
-      dims.push_back(wrapDim(v, t.getRank()));
-  if (dims.empty())
-    for (int64_t k = 0; k < t.getRank(); ++k)
-      dims.push_back(k);
-  FailureOr<Value> ne = L.make("aten::ne.Scalar", {{x}},
-                               {L.attr("other", scalarFor(L, t.getElementType(), 0))});
-  if (failed(ne))
-    return failure();
-  return L.replaceWith(L.make("aten::sum.dim_IntList", {{*ne}},
-                              {L.ints("dim", dims), L.boolean("keepdim", false),
-                               L.dtype("dtype", L.b.getI64Type())}));
-}
-
 } // namespace
 
 void addShapeSortLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::sort", "aten::sort.stable", "aten::argsort", "aten::argsort.stable",
                        "aten::msort"},
                    sort);
-  addLegalizations(t, {"aten::count_nonzero", "aten::count_nonzero.dim_IntList"}, countNonzero);
   addRefusals(t, {"aten::argwhere", "aten::nonzero_numpy"},
               "its result's length is the number of nonzero elements, known only from the "
               "data, and every tensor of a program is planned before it runs (use a mask, or "

@@ -277,6 +277,7 @@ int main(int argc, char **argv) {
                        "labels), regions (one node per delegate region and per run of "
                        "portable ops) or auto (ops up to 200 nodes, regions above)"),
         {"auto", "ops", "regions"})
+      ->type_name("VIEW")
       ->capture_default_str()
       ->group("Report and pictures");
   app.add_flag("--emit-stacktraces", stackTraces,

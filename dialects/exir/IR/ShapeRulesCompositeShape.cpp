@@ -428,20 +428,6 @@ LogicalResult takeAlongDim(RuleContext &c, RankedTensorType t) {
   return c.succeed(shape, t.getElementType());
 }
 
-LogicalResult countNonzero(RuleContext &c, RankedTensorType t) {
-  // Over `dim` (one int, or a list: an empty list is every dim), else all.
-  Shape dims;
-  bool all = c.isNone("dim");
-  if (!all && failed(c.dimListArg("dim", t.getRank(), dims)))
-    return failure();
-  all = all || dims.empty();
-  Shape shape;
-  for (int64_t d = 0; d < t.getRank(); ++d)
-    if (!all && !llvm::is_contained(dims, d))
-      shape.push_back(t.getDimSize(d));
-  return c.succeed(shape, c.i64());
-}
-
 LogicalResult argwhere(RuleContext &c, RankedTensorType t) {
   return c.succeed({kDataDependent, t.getRank()}, c.i64());
 }
@@ -486,7 +472,6 @@ void addCompositeShapeRules(RuleTable &t) {
                "embedding_bag.padding_idx", "tensor_split.tensor_indices_or_sections"},
            declaredResults);
   addRules(t, {"msort", "embedding_renorm"}, sameAsSelf);
-  addRules(t, {"count_nonzero", "count_nonzero.dim_IntList"}, onSelf<countNonzero>);
   addRules(t, {"argwhere"}, onSelf<argwhere>);
   addRules(t, {"nonzero_numpy"}, onSelf<nonzeroNumpy>);
 }

@@ -457,16 +457,6 @@ func.func @embedding_bag_aux(%w: tensor<10x3xf32>, %i: tensor<6xi64>, %o: tensor
 
 // -----
 
-// CHECK-LABEL: func.func @count_nonzero
-// CHECK: %[[N:.*]] = exir.aten "aten::ne.Scalar"(%arg0) {operand_segments = array<i32: 1>, other = 0.000000e+00 : f64}
-// CHECK: exir.aten "aten::sum.dim_IntList"(%[[N]]) {dim = array<i64: 1>, dtype = i64, keepdim = false
-func.func @count_nonzero(%x: tensor<4x5xf32>) -> tensor<4xi64> {
-  %y = exir.aten "aten::count_nonzero"(%x) {dim = -1 : i64, operand_segments = array<i32: 1>} : (tensor<4x5xf32>) -> tensor<4xi64>
-  return %y : tensor<4xi64>
-}
-
-// -----
-
 func.func @argwhere(%x: tensor<4x5xf32>) -> tensor<?x2xi64> {
   // expected-error @+1 {{'aten::argwhere' is not supported: its result's length is the number of nonzero elements, known only from the data}}
   %y = exir.aten "aten::argwhere"(%x) {operand_segments = array<i32: 1>} : (tensor<4x5xf32>) -> tensor<?x2xi64>

@@ -3,14 +3,14 @@
 // tagged with the .pt2, the method and the debug handle) where three nodes
 // of one Python line and one of another call operators ptec has no CPU
 // kernel for. Used by diagnostics-grouped.test. If a kernel for
-// aten::lerp.Scalar or aten::square is ever added, pick another operator
+// aten::_conj_physical or aten::lift is ever added, pick another operator
 // that has none.
 module attributes {exir.phase = "outline", exir.version = "1.2"} {
   func.func @forward(%x: tensor<4xf32> {exir.input = #exir.input<user_input, "x">}) -> (tensor<4xf32> {exir.output = #exir.output<user_output>}) {
-    %a = exir.aten "aten::lerp.Scalar"(%x, %x) {weight = 5.000000e-01 : f64, operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc("lerp"(fused<["model.pt2", "forward", 1]>["model.py":12:0]))
-    %b = exir.aten "aten::lerp.Scalar"(%a, %x) {weight = 5.000000e-01 : f64, operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc("lerp_1"(fused<["model.pt2", "forward", 2]>["model.py":12:0]))
-    %c = exir.aten "aten::lerp.Scalar"(%b, %x) {weight = 5.000000e-01 : f64, operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> loc("lerp_2"(fused<["model.pt2", "forward", 3]>["model.py":12:0]))
-    %d = exir.aten "aten::square"(%c) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32> loc("square"(fused<["model.pt2", "forward", 4]>["model.py":14:0]))
+    %a = exir.aten "aten::_conj_physical"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32> loc("conj"(fused<["model.pt2", "forward", 1]>["model.py":12:0]))
+    %b = exir.aten "aten::_conj_physical"(%a) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32> loc("conj_1"(fused<["model.pt2", "forward", 2]>["model.py":12:0]))
+    %c = exir.aten "aten::_conj_physical"(%b) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32> loc("conj_2"(fused<["model.pt2", "forward", 3]>["model.py":12:0]))
+    %d = exir.aten "aten::lift"(%c) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32> loc("lift"(fused<["model.pt2", "forward", 4]>["model.py":14:0]))
     return %d : tensor<4xf32>
   }
 }
