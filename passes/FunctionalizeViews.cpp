@@ -394,8 +394,9 @@ static FailureOr<Value> narrowScatter(OpBuilder &b, exir::AtenOp view, Value par
       return b.create<exir::SymOp>(loc, i64, b.getStringAttr(fn), ValueRange{x, y});
     };
     Value n = b.create<exir::SymSizeOp>(loc, i64, parentNow, b.getI64IntegerAttr(dim));
-    Value wrapped = sym("mod", sym("add", symStart ? symStart : constant(start.getInt()), n),
-                        sym("max", n, constant(1)));
+    Value atLeast1 = sym("max", n, constant(1));
+    Value first = symStart ? symStart : constant(start.getInt());
+    Value wrapped = sym("mod", sym("add", first, n), atLeast1);
     syms = {wrapped, sym("add", wrapped, symLength ? symLength : constant(length.getInt()))};
   }
   SmallVector<NamedAttribute> attrs = {

@@ -289,8 +289,9 @@ LogicalResult shiftScalarTensor(Legalizer &L) {
   Type dt = L.resultType().getElementType();
   StringRef target = L.op.getOpName().contains("left") ? "aten::bitwise_left_shift.Tensor"
                                                        : "aten::bitwise_right_shift.Tensor";
-  return c.finish(c.binary(target, c.constant(L.op->getAttr("self"), dt),
-                           c.cast(L.operand("other"), dt)));
+  Value other = c.cast(L.operand("other"), dt);
+  Value self = c.constant(L.op->getAttr("self"), dt);
+  return c.finish(c.binary(target, self, other));
 }
 
 } // namespace

@@ -224,8 +224,9 @@ LogicalResult preluKernel(Legalizer &L) {
   Chain c(L);
   Type dt = resultDtype(L);
   Value x = c.cast(L.operand("self"), dt), w = c.cast(L.operand("weight"), dt);
-  return c.finish(c.where(c.withScalar("aten::gt.Scalar", x, 0), x,
-                          c.binary("aten::mul.Tensor", w, x)));
+  Value wx = c.binary("aten::mul.Tensor", w, x);
+  Value positive = c.withScalar("aten::gt.Scalar", x, 0);
+  return c.finish(c.where(positive, x, wx));
 }
 
 // ---- Binary math.
@@ -250,8 +251,8 @@ LogicalResult logaddexp(Legalizer &L) {
     r = c.unary("aten::log1p", c.unary("aten::exp", d));
   }
   r = c.binary("aten::add.Tensor", mx, r);
-  Value same = c.binary("aten::logical_and", c.unary("aten::isinf", a),
-                        c.binary("aten::eq.Tensor", a, b));
+  Value equal = c.binary("aten::eq.Tensor", a, b);
+  Value same = c.binary("aten::logical_and", c.unary("aten::isinf", a), equal);
   return c.finish(c.cast(c.where(same, a, r), dt));
 }
 
@@ -280,8 +281,8 @@ LogicalResult heaviside(Legalizer &L) {
   Type dt = resultDtype(L);
   Value x = L.operand("self");
   Value step = c.cast(c.withScalar("aten::gt.Scalar", x, 0), dt);
-  return c.finish(
-      c.where(c.withScalar("aten::eq.Scalar", x, 0), c.cast(L.operand("values"), dt), step));
+  Value values = c.cast(L.operand("values"), dt);
+  return c.finish(c.where(c.withScalar("aten::eq.Scalar", x, 0), values, step));
 }
 
 /// float_power: pow in float64.
@@ -295,8 +296,8 @@ LogicalResult floatPower(Legalizer &L) {
   if (name == "aten::float_power.Scalar")
     return c.finish(c.op("aten::pow.Scalar", {{c.cast(L.operand("exponent"), f64)}},
                          {L.f64("self", scalarArg(L, "self", 1))}));
-  return c.finish(c.binary("aten::pow.Tensor_Tensor", c.cast(L.operand("self"), f64),
-                           c.cast(L.operand("exponent"), f64)));
+  Value exponent = c.cast(L.operand("exponent"), f64);
+  return c.finish(c.binary("aten::pow.Tensor_Tensor", c.cast(L.operand("self"), f64), exponent));
 }
 
 /// fmax / fmin: maximum / minimum, except that a NaN loses to a number.
@@ -375,10 +376,11 @@ LogicalResult isclose(Legalizer &L) {
                     ? L.op->getAttrOfType<FloatAttr>("atol").getValueAsDouble()
                     : 1e-08;
   Value close = c.binary("aten::eq.Tensor", a, b);
-  if (boolArg(L.op, "equal_nan", false) && isFloatType(t))
-    close = c.binary("aten::logical_or", close,
-                     c.binary("aten::logical_and", c.unary("aten::isnan", a),
-                              c.unary("aten::isnan", b)));
+  if (boolArg(L.op, "equal_nan", false) && isFloatType(t)) {
+    Value nanB = c.unary("aten::isnan", b);
+    Value bothNan = c.binary("aten::logical_and", c.unary("aten::isnan", a), nanB);
+    close = c.binary("aten::logical_or", close, bothNan);
+  }
   if (rtol == 0 && atol == 0)
     return c.finish(close);
   if (t.isInteger(1)) { // bool computes its error in the default float
@@ -403,16 +405,16 @@ LogicalResult isclose(Legalizer &L) {
 LogicalResult whereScalar(Legalizer &L) {
   Chain c(L);
   Type dt = resultDtype(L);
-  return c.finish(
-      c.where(L.operand("condition"), operandAs(c, "self", dt), operandAs(c, "other", dt)));
+  Value other = operandAs(c, "other", dt);
+  return c.finish(c.where(L.operand("condition"), operandAs(c, "self", dt), other));
 }
 
 /// masked_fill.Tensor(self, mask, value): value (0-dim) where mask, else self.
 LogicalResult maskedFillTensor(Legalizer &L) {
   Chain c(L);
   Type dt = resultDtype(L);
-  return c.finish(
-      c.where(L.operand("mask"), c.cast(L.operand("value"), dt), c.cast(L.operand("self"), dt)));
+  Value self = c.cast(L.operand("self"), dt);
+  return c.finish(c.where(L.operand("mask"), c.cast(L.operand("value"), dt), self));
 }
 
 /// masked_fill.Scalar whose mask broadcasts `self` to a larger shape (its
@@ -423,7 +425,8 @@ LogicalResult maskedFillScalar(Legalizer &L) {
     return success(); // the kernel's case
   Chain c(L);
   Type dt = resultDtype(L);
-  return c.finish(c.where(L.operand("mask"), operandAs(c, "value", dt), c.cast(self, dt)));
+  self = c.cast(self, dt);
+  return c.finish(c.where(L.operand("mask"), operandAs(c, "value", dt), self));
 }
 
 /// floor_divide(t, number) is div(t, number, rounding_mode='floor').
@@ -556,7 +559,8 @@ LogicalResult entr(Legalizer &L) {
   Chain c(L);
   Type dt = resultDtype(L);
   Value x = c.cast(L.operand("self"), c.opmath(dt));
-  Value r = c.binary("aten::mul.Tensor", c.unary("aten::neg", x), c.unary("aten::log", x));
+  Value logX = c.unary("aten::log", x);
+  Value r = c.binary("aten::mul.Tensor", c.unary("aten::neg", x), logX);
   r = c.op("aten::masked_fill.Scalar", {{r}, {c.withScalar("aten::eq.Scalar", x, 0)}},
            {L.i64("value", 0)});
   r = c.op("aten::masked_fill.Scalar", {{r}, {c.withScalar("aten::lt.Scalar", x, 0)}},
@@ -598,8 +602,9 @@ LogicalResult logitGrad(Legalizer &L) {
   Value g = c.cast(L.operand("grad_output"), ct), x = c.cast(L.operand("self"), ct);
   auto eps = L.op->getAttrOfType<FloatAttr>("eps");
   double lo = eps ? eps.getValueAsDouble() : 0.0, hi = 1.0 - lo;
-  Value inside = c.binary("aten::logical_and", c.withScalar("aten::ge.Scalar", x, inDtype(lo, ct)),
-                          c.withScalar("aten::le.Scalar", x, inDtype(hi, ct)));
+  Value belowHi = c.withScalar("aten::le.Scalar", x, inDtype(hi, ct));
+  Value aboveLo = c.withScalar("aten::ge.Scalar", x, inDtype(lo, ct));
+  Value inside = c.binary("aten::logical_and", aboveLo, belowHi);
   Value d = c.binary("aten::mul.Tensor", x, c.op("aten::rsub.Scalar", {{x}}, {L.f64("other", 1.0)}));
   Value q = c.binary("aten::div.Tensor", g, d);
   Value outside = c.constant(eps ? 0.0 : std::numeric_limits<double>::quiet_NaN(), ct);
@@ -642,7 +647,8 @@ LogicalResult thresholdGrad(Legalizer &L) {
   Value x = L.operand("self");
   double t = scalarArg(L, "threshold", 0);
   Value below = c.withScalar("aten::le.Scalar", x, inDtype(t, elementType(x)));
-  return c.finish(c.where(below, c.constant(0.0, dt), c.cast(L.operand("grad_output"), dt)));
+  Value grad = c.cast(L.operand("grad_output"), dt);
+  return c.finish(c.where(below, c.constant(0.0, dt), grad));
 }
 
 /// native_dropout_backward(g, mask, scale) = g * (mask * scale).

@@ -391,7 +391,8 @@ LogicalResult adaptiveMaxPool(Legalizer &L, size_t n) {
     Value i0 = o.mulS(o.arange(Out, i64), static_cast<double>(In));
     Value start = floorDiv(i0);
     Value last = o.subS(floorDiv(o.addS(i0, static_cast<double>(In + Out - 1))), 1);
-    Value taps = o.add(o.view(start, {Out, 1}), o.view(o.arange(widest, i64), {1, widest}));
+    Value offsets = o.view(o.arange(widest, i64), {1, widest});
+    Value taps = o.add(o.view(start, {Out, 1}), offsets);
     Value table = o.make("aten::minimum", {{taps}, {o.view(last, {Out, 1})}});
     tables.push_back(table);
     v = o.indexSelect(v, lead + i, o.view(table, {Out * widest}));

@@ -63,7 +63,8 @@ LogicalResult bce(Legalizer &L) {
   auto clampedLog = [&](Value v) { return e.clampMin(v, -100.0); };
   Value logX = clampedLog(e.unary("aten::log", x));
   Value log1mX = clampedLog(e.unary("aten::log1p", e.unary("aten::neg", x)));
-  Value loss = e.sub(e.mul(e.subS(t, 1.0), log1mX), e.mul(t, logX));
+  Value tLogX = e.mul(t, logX);
+  Value loss = e.sub(e.mul(e.subS(t, 1.0), log1mX), tLogX);
   if (w)
     loss = e.mul(loss, w);
   return finish(e, loss);
@@ -98,10 +99,12 @@ LogicalResult klDiv(Legalizer &L) {
   Value x = L.operand("self"), t = L.operand("target");
   Value loss;
   if (boolArg(L.op, "log_target", false)) {
-    loss = e.mul(e.unary("aten::exp", t), e.sub(t, x));
+    Value diff = e.sub(t, x);
+    loss = e.mul(e.unary("aten::exp", t), diff);
   } else {
-    Value tlogt = e.where(e.cmpS("aten::eq.Scalar", t, 0), e.scalar(0, dtypeOf(t)),
-                          e.mul(t, e.unary("aten::log", t)));
+    Value product = e.mul(t, e.unary("aten::log", t));
+    Value zero = e.scalar(0, dtypeOf(t));
+    Value tlogt = e.where(e.cmpS("aten::eq.Scalar", t, 0), zero, product);
     loss = e.sub(tlogt, e.mul(t, x));
   }
   return finish(e, loss);
@@ -143,23 +146,28 @@ LogicalResult cosineEmbeddingLoss(Legalizer &L) {
   Value m2 = e.addS(e.sum(e.mul(b, b), {d}, false), eps);
   Value cos = e.div(prod, e.unary("aten::sqrt", e.mul(m1, m2)));
   Value zero = e.scalar(0, dtypeOf(cos));
-  Value pos = e.where(e.cmpS("aten::eq.Scalar", t, 1), e.rsubS(cos, 1.0), zero);
-  Value neg = e.where(e.cmpS("aten::eq.Scalar", t, -1), e.clampMin(e.subS(cos, margin), 0.0),
-                      zero);
+  Value oneMinusCos = e.rsubS(cos, 1.0);
+  Value pos = e.where(e.cmpS("aten::eq.Scalar", t, 1), oneMinusCos, zero);
+  Value overMargin = e.clampMin(e.subS(cos, margin), 0.0);
+  Value neg = e.where(e.cmpS("aten::eq.Scalar", t, -1), overMargin, zero);
   return finish(e, e.add(pos, neg));
 }
 
 LogicalResult poissonNllLoss(Legalizer &L) {
   Emit e(L);
   Value x = L.operand("input"), t = L.operand("target");
-  Value loss = boolArg(L.op, "log_input", true)
-                   ? e.sub(e.unary("aten::exp", x), e.mul(t, x))
-                   : e.sub(x, e.mul(t, e.unary("aten::log",
-                                                e.addS(x, scalarArg(L.op, "eps").value_or(1e-8)))));
+  Value loss;
+  if (boolArg(L.op, "log_input", true)) {
+    Value tx = e.mul(t, x);
+    loss = e.sub(e.unary("aten::exp", x), tx);
+  } else {
+    double eps = scalarArg(L.op, "eps").value_or(1e-8);
+    loss = e.sub(x, e.mul(t, e.unary("aten::log", e.addS(x, eps))));
+  }
   if (boolArg(L.op, "full", false)) {
     // Stirling's approximation of log(t!), where t > 1.
-    Value stirling = e.add(e.sub(e.mul(t, e.unary("aten::log", t)), t),
-                           e.mulF(e.unary("aten::log", e.mulF(t, 2 * M_PI)), 0.5));
+    Value halfLog2PiT = e.mulF(e.unary("aten::log", e.mulF(t, 2 * M_PI)), 0.5);
+    Value stirling = e.add(e.sub(e.mul(t, e.unary("aten::log", t)), t), halfLog2PiT);
     stirling = e.op("aten::masked_fill.Scalar", {stirling, e.cmpS("aten::le.Scalar", t, 1)},
                     {L.f64("value", 0.0)});
     loss = e.add(loss, stirling);
@@ -288,15 +296,16 @@ LogicalResult crossEntropy(Legalizer &L) {
       Value tw = e.op("aten::index_select", {weight, e.view(e.cast(safe, L.b.getI64Type()),
                                                             {tensorType(target).getNumElements()})},
                       {L.i64("dim", 0)});
-      denom = e.sum(e.where(e.view(kept, {tensorType(target).getNumElements()}), tw,
-                            e.scalar(0, dtypeOf(tw))),
-                    {}, false);
+      Value zero = e.scalar(0, dtypeOf(tw));
+      denom = e.sum(e.where(e.view(kept, {tensorType(target).getNumElements()}), tw, zero), {},
+                    false);
     } else {
       denom = e.sum(kept, {}, false);
     }
     ret = e.div(e.sum(smooth, {}, false), denom);
   }
-  return e.done({e.add(e.mulF(nll, 1 - smoothing), e.mulF(ret, smoothing / classes))});
+  Value smoothed = e.mulF(ret, smoothing / classes);
+  return e.done({e.add(e.mulF(nll, 1 - smoothing), smoothed)});
 }
 
 /// multi_margin_loss (torch/_decomp): sum over i != y of
@@ -320,7 +329,8 @@ LogicalResult multiMarginLoss(Legalizer &L) {
     z = e.mul(z, e.view(e.op("aten::index_select", {weight, e.view(t, {n})}, {L.i64("dim", 0)}),
                         {n, 1}));
   Value idx = e.op("aten::arange", {}, {L.i64("end", c), L.dtype("dtype", L.b.getI64Type())});
-  z = e.where(e.op("aten::ne.Tensor", {idx, t}), z, e.scalar(0, dtypeOf(x)));
+  Value zero = e.scalar(0, dtypeOf(x));
+  z = e.where(e.op("aten::ne.Tensor", {idx, t}), z, zero);
   int64_t reduction = reductionArg(L);
   Value r;
   if (reduction == 1)
@@ -355,7 +365,8 @@ LogicalResult multilabelMarginLoss(Legalizer &L) {
   Value isTarget = e.op("aten::any.dim", {names}, {L.i64("dim", 1), L.boolean("keepdim", false)});
   Value safe = e.where(valid, t2, e.scalar(0, i64));
   Value xt = e.op("aten::gather", {x2, safe}, {L.i64("dim", 1)});   // [n, k]
-  Value z = e.clampMin(e.add(e.rsubS(e.unsqueeze(xt, 2), 1.0), e.unsqueeze(x2, 1)), 0.0);
+  Value others = e.unsqueeze(x2, 1);
+  Value z = e.clampMin(e.add(e.rsubS(e.unsqueeze(xt, 2), 1.0), others), 0.0);
   Value counted = e.op("aten::logical_and",
                        {e.unsqueeze(valid, 2),
                         e.unsqueeze(e.unary("aten::logical_not", isTarget), 1)});

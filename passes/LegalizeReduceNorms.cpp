@@ -127,7 +127,8 @@ LogicalResult renorm(Legalizer &L) {
   Type t = dtypeOf(x);
   Value norm = vectorNorm(e, x, p, others, true, {});
   Value over = e.cmpS("aten::gt.Scalar", norm, maxnorm);
-  Value factor = e.div(e.scalar(maxnorm, t), e.addS(norm, 1e-7));
+  Value denom = e.addS(norm, 1e-7);
+  Value factor = e.div(e.scalar(maxnorm, t), denom);
   return e.done({e.mul(x, e.where(over, factor, e.scalar(1.0, t)))});
 }
 

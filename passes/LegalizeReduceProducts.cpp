@@ -72,7 +72,8 @@ LogicalResult addmv(Legalizer &L) {
 Value outer(Emit &e, Value a, Value b) {
   if (e.failed)
     return {};
-  return e.mul(e.view(a, {shapeOf(a)[0], 1}), e.view(b, {1, shapeOf(b)[0]}));
+  Value row = e.view(b, {1, shapeOf(b)[0]});
+  return e.mul(e.view(a, {shapeOf(a)[0], 1}), row);
 }
 
 LogicalResult addr(Legalizer &L) {
@@ -89,8 +90,8 @@ LogicalResult addr(Legalizer &L) {
       return e.done({e.expand(prod, shape)});
     return e.done({e.op("aten::logical_or", {e.expand(self, shape), prod})});
   }
-  return e.done({e.cast(addScaled(e, e.cast(self, rt), e.cast(p, rt), betaOf(L), alphaOf(L)),
-                        rt)});
+  Value pr = e.cast(p, rt);
+  return e.done({e.cast(addScaled(e, e.cast(self, rt), pr, betaOf(L), alphaOf(L)), rt)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -158,7 +159,8 @@ Value tensordot(Emit &e, Value a, Value b, ArrayRef<int64_t> da, ArrayRef<int64_
       shape.push_back(shapeOf(b)[i]);
       n *= shapeOf(b)[i];
     }
-  Value p = e.mm(e.view(e.permute(a, permA), {m, k}), e.view(e.permute(b, permB), {k, n}));
+  Value right = e.view(e.permute(b, permB), {k, n});
+  Value p = e.mm(e.view(e.permute(a, permA), {m, k}), right);
   return e.view(p, shape);
 }
 
@@ -196,7 +198,8 @@ LogicalResult kron(Legalizer &L) {
     sb.append({1, db});
     out.push_back(da * db);
   }
-  return e.done({e.view(e.mul(e.view(a, sa), e.view(b, sb)), out)});
+  Value vb = e.view(b, sb);
+  return e.done({e.view(e.mul(e.view(a, sa), vb), out)});
 }
 
 /// bilinear: y[.., o] = x1[.., i] W[o, i, j] x2[.., j] + b[o], as one mm
@@ -260,7 +263,11 @@ LogicalResult cross(Legalizer &L) {
   auto roll = [&](Value x, int64_t s) {
     return e.op("aten::roll", {x}, {L.ints("shifts", {s}), L.ints("dims", {d})});
   };
-  return e.done({e.sub(e.mul(roll(a, -1), roll(b, -2)), e.mul(roll(a, -2), roll(b, -1)))});
+  Value b1 = roll(b, -1);
+  Value rhs = e.mul(roll(a, -2), b1);
+  Value b2 = roll(b, -2);
+  Value lhs = e.mul(roll(a, -1), b2);
+  return e.done({e.sub(lhs, rhs)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -495,7 +502,8 @@ LogicalResult cosineSimilarity(Legalizer &L) {
   b = e.expand(b, shape);
   Value na = e.clampMin(vectorNorm(e, a, 2, {d}, true, {}), eps);
   Value nb = e.clampMin(vectorNorm(e, b, 2, {d}, true, {}), eps);
-  return e.done({e.sum(e.mul(e.div(a, na), e.div(b, nb)), {d}, false)});
+  Value unitB = e.div(b, nb);
+  return e.done({e.sum(e.mul(e.div(a, na), unitB), {d}, false)});
 }
 
 /// pairwise_distance = ||x1 - x2 + eps||_p over the last dim.

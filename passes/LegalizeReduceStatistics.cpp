@@ -152,7 +152,8 @@ Value logStepScan(Emit &e, Value x, Combine combine) {
   Value y = x;
   for (int64_t s = 1; s < n && !e.failed; s *= 2) {
     Value head = e.slice(y, d, 0, s);
-    Value tail = combine(e.slice(y, d, 0, n - s), e.slice(y, d, s, n));
+    Value later = e.slice(y, d, s, n);
+    Value tail = combine(e.slice(y, d, 0, n - s), later);
     y = e.cat({head, tail}, d);
   }
   return y;
@@ -190,7 +191,8 @@ LogicalResult cumprod(Legalizer &L) {
 Value logAddExp(Emit &e, Value a, Value b) {
   Value m = e.op("aten::maximum", {a, b});
   m = e.op("aten::masked_fill.Scalar", {m, e.unary("aten::isinf", m)}, {e.L.f64("value", 0.0)});
-  Value s = e.add(e.unary("aten::exp", e.sub(a, m)), e.unary("aten::exp", e.sub(b, m)));
+  Value expB = e.unary("aten::exp", e.sub(b, m));
+  Value s = e.add(e.unary("aten::exp", e.sub(a, m)), expB);
   return e.add(e.unary("aten::log", s), m);
 }
 
@@ -306,18 +308,20 @@ LogicalResult trapezoid(Legalizer &L) {
   if (!x && !cumulative) {
     // (sum(y) - (y[0] + y[-1]) / 2) * dx
     double dx = scalarArg(L.op, "dx").value_or(1.0);
-    Value ends = e.add(e.select(y, dim, 0), e.select(y, dim, n - 1));
-    Value r = e.sub(e.sum(y, {dim}, false), e.mulF(ends, 0.5));
+    Value last = e.select(y, dim, n - 1);
+    Value ends = e.add(e.select(y, dim, 0), last);
+    Value halfEnds = e.mulF(ends, 0.5);
+    Value r = e.sub(e.sum(y, {dim}, false), halfEnds);
     return e.done({e.cast(e.mulF(r, dx), rt)});
   }
-  Value pairs = e.add(e.slice(y, dim, 0, std::max<int64_t>(n - 1, 0)),
-                      e.slice(y, dim, std::min<int64_t>(1, n), n));
+  Value right = e.slice(y, dim, std::min<int64_t>(1, n), n);
+  Value pairs = e.add(e.slice(y, dim, 0, std::max<int64_t>(n - 1, 0)), right);
   Value areas;
   if (x) {
     Value xv = samplePoints(e, x, y, dim);
     int64_t m = shapeOf(xv)[dim];
-    Value dx = e.sub(e.slice(xv, dim, std::min<int64_t>(1, m), m),
-                     e.slice(xv, dim, 0, std::max<int64_t>(m - 1, 0)));
+    Value left = e.slice(xv, dim, 0, std::max<int64_t>(m - 1, 0));
+    Value dx = e.sub(e.slice(xv, dim, std::min<int64_t>(1, m), m), left);
     areas = e.mul(dx, pairs);
     if (!cumulative)
       return e.done({e.cast(e.divF(e.sum(areas, {dim}, false), 2.0), rt)});
@@ -366,7 +370,8 @@ LogicalResult corrcoef(Legalizer &L) {
     return e.done({e.div(c, c)});
   int64_t n = shapeOf(c)[0];
   Value sd = e.unary("aten::sqrt", e.op("aten::diagonal_copy", {c}));
-  c = e.div(e.div(c, e.view(sd, {n, 1})), e.view(sd, {1, n}));
+  Value sdRow = e.view(sd, {1, n});
+  c = e.div(e.div(c, e.view(sd, {n, 1})), sdRow);
   return e.done({e.op("aten::clamp", {c}, {L.f64("min", -1.0), L.f64("max", 1.0)})});
 }
 

@@ -243,8 +243,10 @@ SmallVector<Tap> cubicAATaps(NNOps &o, int64_t in, int64_t out, std::optional<do
   for (int64_t j = 0; j < K; ++j) {
     Value x = o.unary("aten::abs", o.mulS(o.addS(o.sub(o.addS(xminF, j), center), 0.5), invscale));
     Value zero = o.full({}, 0.0, ct);
-    Value w = o.where(o.compareS("aten::lt.Scalar", x, 1.0), cubic1(o, x, A),
-                      o.where(o.compareS("aten::lt.Scalar", x, 2.0), cubic2(o, x, A), zero));
+    Value outer = cubic2(o, x, A);
+    outer = o.where(o.compareS("aten::lt.Scalar", x, 2.0), outer, zero);
+    Value inner = cubic1(o, x, A);
+    Value w = o.where(o.compareS("aten::lt.Scalar", x, 1.0), inner, outer);
     Value mask = o.compareS("aten::gt.Scalar", xsize, j);
     w = o.where(mask, w, zero);
     ws.push_back(w);

@@ -53,9 +53,12 @@ State step(NNOps &o, Cell cell, const Weights &w, int64_t H, Value pre, State s)
   auto gate = [&](Value v, int64_t k) { return o.slice(v, 1, k * H, (k + 1) * H); };
   switch (cell) {
   case Cell::Gru: {
-    Value r = o.unary("aten::sigmoid", o.add(gate(hg, 0), gate(pre, 0)));
-    Value z = o.unary("aten::sigmoid", o.add(gate(hg, 1), gate(pre, 1)));
-    Value n = o.unary("aten::tanh", o.add(gate(pre, 2), o.mul(gate(hg, 2), r)));
+    Value pre0 = gate(pre, 0);
+    Value r = o.unary("aten::sigmoid", o.add(gate(hg, 0), pre0));
+    Value pre1 = gate(pre, 1);
+    Value z = o.unary("aten::sigmoid", o.add(gate(hg, 1), pre1));
+    Value hn = o.mul(gate(hg, 2), r);
+    Value n = o.unary("aten::tanh", o.add(gate(pre, 2), hn));
     return {o.add(o.mul(o.sub(s.h, n), z), n), {}};
   }
   case Cell::Lstm: {
@@ -64,7 +67,8 @@ State step(NNOps &o, Cell cell, const Weights &w, int64_t H, Value pre, State s)
     Value f = o.unary("aten::sigmoid", gate(gates, 1));
     Value g = o.unary("aten::tanh", gate(gates, 2));
     Value out = o.unary("aten::sigmoid", gate(gates, 3));
-    Value c = o.add(o.mul(f, s.c), o.mul(i, g));
+    Value ig = o.mul(i, g);
+    Value c = o.add(o.mul(f, s.c), ig);
     Value h = o.mul(out, o.unary("aten::tanh", c));
     if (w.whrT)
       h = o.mm(h, w.whrT);

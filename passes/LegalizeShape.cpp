@@ -321,7 +321,8 @@ LogicalResult narrow(Legalizer &L) {
   };
   Value n = b.create<exir::SymSizeOp>(loc, i64, x, b.getI64IntegerAttr(dim));
   Value s = symStart ? symStart : constant(start);
-  Value wrapped = sym("mod", sym("add", s, n), sym("max", n, constant(1)));
+  Value atLeast1 = sym("max", n, constant(1));
+  Value wrapped = sym("mod", sym("add", s, n), atLeast1);
   Value end = sym("add", wrapped, symLength ? symLength : constant(length));
   // The attributes hold the bounds' values: the slice at the upper bound.
   int64_t startAtBound = start < 0 ? start + size : start;
