@@ -63,13 +63,13 @@ Error scalarOf(KernelContext &ctx, const Tensor &t, const char *op, const char *
 
 /// A scale the kernels cannot use: zero, NaN or infinite once it is a
 /// float32 (the kernels compute in float32; `!(s != 0)` let NaN through,
-/// since NaN != 0 is true, and a double below float32's range becomes 0),
-/// or, to quantize, one whose float32 reciprocal is infinite (a subnormal
-/// scale: every input would become NaN or saturate).
+/// since NaN != 0 is true, and a double below float32's range becomes 0).
+/// A subnormal scale is usable: its float32 reciprocal is infinite, so every
+/// nonzero input saturates, as in PyTorch's quantize (a PT2E program may
+/// carry one; quantized_variants.py runs such programs against PyTorch).
 inline bool unusableScale(double s) {
   const float f = static_cast<float>(s);
-  return std::isnan(f) || std::isinf(f) || f == 0.0f ||
-         std::isinf(static_cast<float>(1.0 / s));
+  return std::isnan(f) || std::isinf(f) || f == 0.0f;
 }
 
 inline int64_t quantizeOne(double x, float invScale, int64_t zp, int64_t qmin, int64_t qmax) {
