@@ -189,7 +189,7 @@ MODELS = ["quantized_cnn", "quantized_mlp", "quantized_mlp_pt"]
 # reason: a runtime error naming the cause (exit 1), never XNNPACK's delegate
 # init failing.
 REFUSED = {
-    "weight_scale_zero": ("scale 0 is zero or NaN",
+    "weight_scale_zero": ("zero, NaN or infinite",
                           "the portable dequantize_per_channel refuses a zero scale (PyTorch "
                           "multiplies by it); XNNPACK never sees it: the weight stays portable"),
 }
