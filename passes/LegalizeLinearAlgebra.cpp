@@ -130,8 +130,20 @@ LogicalResult Legalizer::linear() {
 }
 
 LogicalResult Legalizer::matmulOp() {
-  return replaceWith(matmul(operandOf(op, "self"), operandOf(op, "other"),
-                            tensorType(op->getResult(0))));
+  Value a = operandOf(op, "self"), m = operandOf(op, "other");
+  RankedTensorType at = tensorType(a), mt = tensorType(m);
+  int64_t ra = at.getRank(), rm = mt.getRank();
+  // matmul() folds dims that may be run-time sizes; it takes matrix x
+  // matrix, batched x matrix and batched x batched with equal batch dims.
+  bool folded = (ra == 2 && rm == 2) || (ra >= 3 && rm == 2) ||
+                (ra >= 3 && ra == rm && at.getShape().drop_back(2) == mt.getShape().drop_back(2));
+  if (!folded && at.hasStaticShape() && mt.hasStaticShape()) {
+    // Vectors and broadcast batch dims on static shapes: torch.matmul's
+    // every case (dot, mv, vector x matrix, expanded bmm), as Emit builds it.
+    reduce::Emit e(*this);
+    return e.done({e.matmul(a, m)});
+  }
+  return replaceWith(matmul(a, m, tensorType(op->getResult(0))));
 }
 
 /// scaled_dot_product_attention as PyTorch's math backend computes it:

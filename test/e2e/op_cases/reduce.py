@@ -462,6 +462,11 @@ CASES = [
                                  torch.renorm(x, 3.5, -1, 0.5)),
             lambda: (randn(3, 4, 5),)),
     # ---- norms
+    # torch.matmul beyond matrix x matrix: vectors, and batch dims that broadcast.
+    fn_case("matmul_vectors_broadcast",
+            lambda a, b, v: (torch.matmul(a, b), torch.matmul(v, b[0]), torch.matmul(b[0, :, 0], v),
+                             torch.matmul(b[:, :, :4], v), torch.matmul(a[0, 0], v)),
+            lambda: (randn(2, 1, 3, 4), randn(5, 4, 6), randn(4))),
     fn_case("vector_norm", vector_norms, lambda: (randn(3, 4, 5),)),
     fn_case("norm_overloads", norm_overloads, lambda: (randn(3, 4, 5),)),
     fn_case("matrix_norm", matrix_norms, lambda: (randn(3, 4, 5),)),

@@ -89,6 +89,22 @@ func.func @matmul(%a: tensor<2x3x4x5xf32>, %b: tensor<2x3x5x6xf32>) -> tensor<2x
 
 // -----
 
+// Broadcast batch dims (static shapes): both sides expanded to the common
+// batch, folded into one bmm; a vector on the left is a row, dropped at the end.
+// CHECK-LABEL: func.func @matmul_broadcast
+func.func @matmul_broadcast(%a: tensor<2x1x3x4xf32>, %b: tensor<5x4x6xf32>, %v: tensor<4xf32>) -> (tensor<2x5x3x6xf32>, tensor<5x6xf32>) {
+  // CHECK: exir.aten "aten::expand_copy"{{.*}} -> tensor<2x5x3x4xf32>
+  // CHECK: exir.aten "aten::expand_copy"{{.*}} -> tensor<2x5x4x6xf32>
+  // CHECK: exir.aten "aten::bmm"{{.*}} -> tensor<10x3x6xf32>
+  %y = exir.aten "aten::matmul"(%a, %b) {operand_segments = array<i32: 1, 1>} : (tensor<2x1x3x4xf32>, tensor<5x4x6xf32>) -> tensor<2x5x3x6xf32>
+  // CHECK: exir.aten "aten::bmm"{{.*}} -> tensor<5x1x6xf32>
+  // CHECK: exir.aten "aten::view_copy"{{.*}} -> tensor<5x6xf32>
+  %z = exir.aten "aten::matmul"(%v, %b) {operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<5x4x6xf32>) -> tensor<5x6xf32>
+  return %y, %z : tensor<2x5x3x6xf32>, tensor<5x6xf32>
+}
+
+// -----
+
 // Attention: q @ k^T * scale, softmax, @ v.
 // CHECK-LABEL: func.func @sdpa
 func.func @sdpa(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x8x4xf32>, %v: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
