@@ -49,13 +49,18 @@ llvm::SmallVector<OpGroup> convexCuts(llvm::ArrayRef<Operation *> group) {
   llvm::SmallPtrSet<Operation *, 16> current;
   llvm::DenseSet<Value> tainted; // non-member results that depend on `current`
   OpGroup cut;
+  // Operands of nested ops count too: an earlier group's delegate region
+  // has none of its own but reads values of the block through its body.
   auto dependsOnCurrent = [&](Operation *op) {
-    for (Value v : op->getOperands()) {
-      Operation *def = v.getDefiningOp();
-      if (tainted.count(v) || (def && current.count(def)))
-        return true;
-    }
-    return false;
+    WalkResult r = op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (tainted.count(v) || (def && current.count(def)))
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return r.wasInterrupted();
   };
   for (Operation *op = ops.front(); op; op = op->getNextNode()) {
     if (members.count(op)) {
