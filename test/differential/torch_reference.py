@@ -31,13 +31,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from schema_table import split_top  # noqa: E402
 
 
-def venv_python():
-    venv = os.environ.get("PTEC_VENV") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ptec", "venv")
-    py = os.path.join(venv, "bin", "python")
-    if os.path.isfile(os.path.join(venv, ".ptec-ready")) and os.access(py, os.X_OK):
-        return py
-    return None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ptec_venv import venv_python  # noqa: E402
 
 
 try:

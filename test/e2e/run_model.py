@@ -408,15 +408,8 @@ def compare_plan(args, meta):
     return 1 if failures else 0
 
 
-def modern_python():
-    """The modern-PyTorch venv's python (scripts/venv.sh), or None when not ready."""
-    venv = os.environ.get("PTEC_VENV") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-        "ptec", "venv")
-    py = os.path.join(venv, "bin", "python")
-    if os.path.isfile(os.path.join(venv, ".ptec-ready")) and os.access(py, os.X_OK):
-        return py
-    return None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ptec_venv import venv_python as modern_python  # noqa: E402
 
 
 def generate(args):

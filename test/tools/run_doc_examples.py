@@ -233,12 +233,8 @@ def available(args, bin_dir):
     return have
 
 
-def venv_python():
-    """The modern-PyTorch venv's python when scripts/venv.sh has made it."""
-    venv = os.environ.get("PTEC_VENV") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ptec", "venv")
-    py = os.path.join(venv, "bin", "python")
-    return py if os.path.exists(os.path.join(venv, ".ptec-ready")) and os.path.exists(py) else None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ptec_venv import venv_python  # noqa: E402
 
 
 def run_page(page, rel, args, env, have):
