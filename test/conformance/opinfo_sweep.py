@@ -187,8 +187,19 @@ def check_sample(item, idx, desc, fn, args, kwargs, cfg, cache, tmp):
                                            if isinstance(v, torch.Tensor)])
     rec["key"] = key
     c = cfg.but(shape_only=True) if random_values else cfg
-    rec["flows"] = flows.judge(ep, pt2, [(tensors, want)], d, c, cached=cache.get(key))
+    rec["flows"] = flows.judge(ep, pt2, [(tensors, want)], d, c, cached=cache.get(key),
+                               ref64=lambda: [eager64(mod, tensors)])
     return rec
+
+
+def eager64(mod, tensors):
+    """Float64 eager outputs (the arbiter of float32 rounding differences, as in the
+    model sweep): the module and its floating inputs in float64."""
+    import copy
+    import torch
+    m = copy.deepcopy(mod).double()
+    xs = [t.double() if t.is_floating_point() else t for t in tensors]
+    return [t.double() for t in eager(m, xs, 1)]
 
 
 def run_item(item, entry, args, cfg, cache):
