@@ -9,7 +9,9 @@
 //  - `new_*`, `empty_like`, `empty_strided`, `rand_like`, `randn_like`: the
 //    factory with a portable kernel (`full`, `empty.memory_format`, `rand`);
 //  - other names of core operators: `__and__` is `bitwise_and`, `divide` is
-//    `div`, `greater` is `gt`, `arccos` is `acos`, `clip` is `clamp`, ...
+//    `div`, `greater` is `gt`, `arccos` is `acos`, `clip` is `clamp`, ...;
+//  - a number first (`bitwise_and.Scalar_Tensor`, `remainder.Scalar_Tensor`,
+//    the shifts): the number as a 0-dim tensor, then the `.Tensor` overload.
 // The math decompositions are in LegalizeElementwiseMath.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -294,6 +296,30 @@ LogicalResult shiftScalarTensor(Legalizer &L) {
   return c.finish(c.binary(target, self, other));
 }
 
+/// bitwise_and/or/xor.Scalar_Tensor and remainder.Scalar_Tensor (number,
+/// t): the number as a 0-dim tensor of the result dtype (the dtype PyTorch's
+/// promotion gives, declared by the graph), then the `.Tensor` overload.
+LogicalResult scalarTensor(Legalizer &L) {
+  Chain c(L);
+  Type dt = L.resultType().getElementType();
+  StringRef name = L.op.getOpName();
+  StringRef target = name.starts_with("aten::remainder") ? "aten::remainder.Tensor"
+                     : name.contains("_and")             ? "aten::bitwise_and.Tensor"
+                     : name.contains("_or")              ? "aten::bitwise_or.Tensor"
+                                                         : "aten::bitwise_xor.Tensor";
+  Value other = c.cast(L.operand("other"), dt);
+  Value self = c.constant(L.op->getAttr("self"), dt);
+  return c.finish(c.binary(target, self, other));
+}
+
+/// _conj_physical of a real tensor is the tensor.
+LogicalResult conjPhysical(Legalizer &L) {
+  if (llvm::isa<ComplexType>(L.resultType().getElementType()))
+    return L.refuse("of a complex tensor is not supported: ExecuTorch's portable kernels "
+                    "have no complex dtype");
+  return identity(L);
+}
+
 } // namespace
 } // namespace elementwise
 
@@ -322,6 +348,20 @@ void addElementwiseLegalizations(LegalizeTable &t) {
                    {"aten::bitwise_left_shift.Scalar_Tensor",
                     "aten::bitwise_right_shift.Scalar_Tensor"},
                    guarded<shiftScalarTensor>, Dynamic::Handled);
+  addLegalizations(t,
+                   {"aten::bitwise_and.Scalar_Tensor", "aten::bitwise_or.Scalar_Tensor",
+                    "aten::bitwise_xor.Scalar_Tensor", "aten::remainder.Scalar_Tensor"},
+                   guarded<scalarTensor>, Dynamic::Handled);
+  addLegalizations(t, {"aten::_conj_physical"}, guarded<conjPhysical>, Dynamic::Handled);
+  addRefusals(t,
+              {"aten::rand.generator", "aten::randn.generator", "aten::randint",
+               "aten::randint.low", "aten::randperm"},
+              "random sampling: a compiled program cannot reproduce PyTorch's generator (and "
+              "ExecuTorch's portable kernels have no randint or randperm); sample outside the "
+              "model or pass the noise in as an input");
+  addRefusals(t, {"aten::allclose", "aten::equal"},
+              "it returns a Python bool, which a program's outputs cannot carry; compare with "
+              "torch.isclose(...).all() or torch.eq(...).all(), which return tensors");
   addMathLegalizations(t);
 }
 

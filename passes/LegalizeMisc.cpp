@@ -11,7 +11,9 @@
 //    block to the full width, then stacks rows), vander and linalg_vander
 //    (powers of an arange), combinations (index_select with index lists
 //    computed here);
-// and refuses where(condition), whose size depends on the data.
+// and refuses where(condition), whose size depends on the data, the ops that
+// return Python numbers (numel, dim, sym_storage_offset, __getitem__.t) and
+// _foreach_add_ (an optimizer step).
 //
 //===----------------------------------------------------------------------===//
 
@@ -412,6 +414,13 @@ void addMiscLegalizations(LegalizeTable &t) {
   addRefusals(t, {"aten::where"},
               "where(condition) returns the indices of the true elements, whose count "
               "depends on the data; use where(condition, x, y) or a mask");
+  addRefusals(t, {"aten::numel", "aten::dim", "aten::sym_storage_offset", "aten::__getitem__.t"},
+              "it returns a Python number or list element, not a tensor, which torch.export "
+              "evaluates while tracing; a graph that still holds it uses the result as a "
+              "value: use x.shape / len(...) in Python, or compute it as a tensor");
+  addRefusals(t, {"aten::_foreach_add_.Scalar"},
+              "an optimizer's in-place update of a list of tensors (torch._foreach_add_); "
+              "export the model for inference without its optimizer step");
 }
 
 } // namespace ptec::legalize

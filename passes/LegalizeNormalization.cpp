@@ -2,7 +2,8 @@
 //
 // legalize-to-core-aten rewrites for normalization: batch norm in eval mode
 // (the core op) and in training mode (decomposed, with the running-statistics
-// updates), the _native_batch_norm_legit forms, and layer norm.
+// updates), the _native_batch_norm_legit forms, native_batch_norm in eval
+// mode, and layer norm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,7 +187,35 @@ LogicalResult Legalizer::layerNorm() {
   return replace({(*ln)->getResult(0)});
 }
 
+/// native_batch_norm in eval mode: the core op with the running statistics
+/// (training mode, which also updates them, is refused: torch.export writes
+/// it as _native_batch_norm_legit_functional, which is decomposed above).
+LogicalResult nativeBatchNorm(Legalizer &L) {
+  exir::AtenOp op = L.op;
+  if (boolArg(op, "training", false))
+    return L.refuse("in training mode is not supported: export the model in eval mode "
+                    "(model.eval()), where batch norm uses its running statistics");
+  Value rm = operandOf(op, "running_mean"), rv = operandOf(op, "running_var");
+  if (!rm || !rv)
+    return L.refuse("in eval mode without running statistics is not supported");
+  for (unsigned i = 1; i < 3; ++i)
+    if (!op->getResult(i).use_empty())
+      return L.refuse("in eval mode with its saved statistics used is not supported: "
+                      "PyTorch leaves them empty there");
+  Value w = operandOf(op, "weight"), bi = operandOf(op, "bias");
+  FailureOr<exir::AtenOp> bn = buildAten(
+      L.b, L.loc, "aten::_native_batch_norm_legit_no_training",
+      SmallVector<Type>(op->getResultTypes()),
+      {{operandOf(op, "input")}, w ? Operands{w} : Operands{}, bi ? Operands{bi} : Operands{},
+       {rm}, {rv}},
+      {L.attr("momentum", op->getAttr("momentum")), L.attr("eps", op->getAttr("eps"))});
+  if (failed(bn))
+    return failure();
+  return L.replace(SmallVector<Value>((*bn)->getResults()));
+}
+
 void addNormalizationLegalizations(LegalizeTable &t) {
+  addLegalizations(t, {"aten::native_batch_norm"}, nativeBatchNorm, Dynamic::Handled);
   addLegalizations(t, {"aten::batch_norm"}, [](Legalizer &L) { return L.batchNorm(); });
   addLegalizations(t,
                    {"aten::_native_batch_norm_legit_functional",

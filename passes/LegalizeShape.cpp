@@ -12,7 +12,7 @@
 //    also when the start is only known at run time (symbolic start and end);
 //  - fliplr/flipud/rot90 (flip + transpose), triu (masked_fill with a tril
 //    of ones: the tril kernel exists, triu's does not), channel_shuffle,
-//    movedim/moveaxis/swapaxes/swapdims/ravel/broadcast_to/unflatten and
+//    movedim/moveaxis/swapaxes/swapdims/numpy_T/ravel/broadcast_to/unflatten and
 //    atleast_1d/2d/3d (permutes, transposes, views, expands).
 // Joins, indexing and sorting are in LegalizeShapeJoin.cpp,
 // LegalizeShapeIndex.cpp and LegalizeShapeSort.cpp; the builders they share
@@ -464,6 +464,18 @@ LogicalResult movedim(Legalizer &L) {
   return L.replaceWith(L.make("aten::permute_copy", {{x}}, {L.ints("dims", perm)}));
 }
 
+/// numpy_T (Tensor.T): the dims reversed.
+LogicalResult numpyT(Legalizer &L) {
+  Value x = L.operand("self");
+  int64_t r = tensorType(x).getRank();
+  if (r < 2)
+    return L.replace({x});
+  SmallVector<int64_t> perm;
+  for (int64_t d = r - 1; d >= 0; --d)
+    perm.push_back(d);
+  return L.replaceWith(L.make("aten::permute_copy", {{x}}, {L.ints("dims", perm)}));
+}
+
 LogicalResult swapDims(Legalizer &L) {
   bool axes = static_cast<bool>(L.op->getAttr("axis0"));
   return L.replaceWith(L.make("aten::transpose_copy.int", {{L.operand("self")}},
@@ -556,7 +568,11 @@ void addShapeLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::movedim.int", "aten::movedim.intlist", "aten::moveaxis.int",
                        "aten::moveaxis.intlist"},
                    movedim, Dynamic::Handled);
+  addLegalizations(t, {"aten::numpy_T"}, numpyT, Dynamic::Handled);
   addLegalizations(t, {"aten::swapaxes", "aten::swapdims"}, swapDims, Dynamic::Handled);
+  addRefusals(t, {"aten::resize_"},
+              "it changes a tensor's size in place, and every tensor of a program has a "
+              "planned size; build a new tensor of the size (torch.empty, reshape) instead");
   addLegalizations(t, {"aten::ravel"}, ravel, Dynamic::Handled);
   addLegalizations(t, {"aten::unflatten.int"}, unflatten, Dynamic::Handled);
   addLegalizations(t, {"aten::broadcast_to"}, broadcastTo, Dynamic::Handled);

@@ -14,7 +14,9 @@
 //    count of contributions, floor division for integers as PyTorch);
 //    prod, amax and amin with a dense formulation (a one-hot comparison of
 //    the index with every position of the dim, the reduction over it),
-//    refused where it would exceed kDenseLimit elements;
+//    refused where it would exceed kDenseLimit elements; scatter.reduce and
+//    scatter.value_reduce ('add', 'multiply') as its 'sum' and 'prod' with
+//    include_self;
 //  - embedding_bag (sum, mean, max; offsets, per_sample_weights,
 //    include_last_offset, padding_idx): each index's bag from the offsets,
 //    index_put with accumulate for sum and mean, a dense max;
@@ -24,6 +26,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/LegalizeShape.h"
+
+#include <cmath>
 
 namespace ptec::legalize {
 namespace {
@@ -363,12 +367,10 @@ FailureOr<Value> scatterDense(Legalizer &L, Value x, int64_t dim, Value idx, Val
   return updated;
 }
 
-LogicalResult scatterReduce(Legalizer &L) {
-  Value x = L.operand("self"), idx = L.operand("index"), src = L.operand("src");
+/// scatter_reduce(x, dim, idx, src, r, include_self), replacing the op.
+LogicalResult scatterReduceWith(Legalizer &L, Value x, Value idx, Value src, StringRef r,
+                                bool includeSelf) {
   RankedTensorType t = tensorType(x);
-  auto reduce = L.op->getAttrOfType<StringAttr>("reduce");
-  if (!reduce)
-    return L.refuse("needs its reduce mode");
   if (t.getRank() == 0) { // one element: the 1-dim case of one
     FailureOr<Value> x1 = atLeast1d(L, x), i1 = atLeast1d(L, idx), s1 = atLeast1d(L, src);
     if (failed(x1) || failed(i1) || failed(s1))
@@ -383,10 +385,8 @@ LogicalResult scatterReduce(Legalizer &L) {
   if (t.getElementType().isInteger(1))
     return L.refuse("on bool tensors is not supported");
   int64_t dim = wrapDim(intArg(L.op, "dim", 0), t.getRank());
-  bool includeSelf = boolArg(L.op, "include_self", true);
   if (tensorType(idx).getNumElements() == 0)
     return L.replace({x});
-  StringRef r = reduce.getValue();
   FailureOr<Value> out;
   if (r == "sum" || r == "mean")
     out = scatterSumMean(L, x, dim, idx, src, r == "mean", includeSelf);
@@ -397,6 +397,39 @@ LogicalResult scatterReduce(Legalizer &L) {
   if (succeeded(out) && L.resultType().getRank() == 0)
     out = L.view(*out, {});
   return L.replaceWith(out);
+}
+
+LogicalResult scatterReduce(Legalizer &L) {
+  auto reduce = L.op->getAttrOfType<StringAttr>("reduce");
+  if (!reduce)
+    return L.refuse("needs its reduce mode");
+  return scatterReduceWith(L, L.operand("self"), L.operand("index"), L.operand("src"),
+                           reduce.getValue(), boolArg(L.op, "include_self", true));
+}
+
+/// scatter.reduce / scatter.value_reduce (Tensor.scatter(..., reduce=)):
+/// scatter_reduce with include_self, 'add' as 'sum' and 'multiply' as
+/// 'prod' (PyTorch's own mapping); a value is a source of the index's shape
+/// filled with it in self's dtype.
+LogicalResult scatterOldReduce(Legalizer &L) {
+  auto reduce = L.op->getAttrOfType<StringAttr>("reduce");
+  if (!reduce || (reduce.getValue() != "add" && reduce.getValue() != "multiply"))
+    return L.refuse("needs reduce 'add' or 'multiply'");
+  StringRef r = reduce.getValue() == "add" ? "sum" : "prod";
+  Value x = L.operand("self"), idx = L.operand("index"), src = L.operand("src");
+  if (!src) {
+    Type et = tensorType(x).getElementType();
+    Attribute value = L.op->getAttr("value");
+    if (!value)
+      return L.refuse("needs its value");
+    if (auto f = llvm::dyn_cast<FloatAttr>(value); f && !llvm::isa<FloatType>(et))
+      value = scalarFor(L, et, std::trunc(f.getValueAsDouble())); // as PyTorch casts it
+    FailureOr<Value> filled = full(L, tensorType(idx).getShape(), value, et);
+    if (failed(filled))
+      return failure();
+    src = *filled;
+  }
+  return scatterReduceWith(L, x, idx, src, r, /*includeSelf=*/true);
 }
 
 /// masked_scatter (core, with a kernel) whose self or mask is smaller than
@@ -614,6 +647,10 @@ void addShapeIndexLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::index_add"}, indexAdd);
   addLegalizations(t, {"aten::index_fill.int_Scalar", "aten::index_fill.int_Tensor"}, indexFill);
   addLegalizations(t, {"aten::scatter_reduce.two"}, scatterReduce);
+  addLegalizations(t, {"aten::scatter.reduce", "aten::scatter.value_reduce"}, scatterOldReduce);
+  addRefusals(t, {"aten::_index_put_impl_"},
+              "an internal in-place form of index_put that torch.export does not write; "
+              "use x.index_put(indices, values) or x[indices] = values");
   addLegalizations(t, {"aten::masked_scatter"}, maskedScatter, Dynamic::Handled);
   addLegalizations(t, {"aten::embedding_renorm"}, embeddingRenorm);
   addLegalizations(t, {"aten::_unsafe_index.Tensor"},

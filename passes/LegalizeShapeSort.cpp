@@ -14,6 +14,8 @@
 //    come in any order (upstream's topk does not keep them in index order),
 //    which PyTorch allows for stable=False only, so a stable sort that large
 //    is refused;
+//  - bucketize (.Tensor, .Scalar): the count of boundaries before each
+//    element, by a broadcast compare and a sum;
 //  - argwhere and nonzero_numpy are refused: their length is the number of
 //    nonzero elements, known only from the data.
 //
@@ -157,9 +159,84 @@ LogicalResult sort(Legalizer &L) {
   return L.replace({s->values, s->indices});
 }
 
+/// 0 bool, 1 integer, 2 floating: PyTorch's promotion categories.
+int category(Type t) { return t.isInteger(1) ? 0 : llvm::isa<IntegerType>(t) ? 1 : 2; }
+
+/// The dtype bucketize compares x with the boundaries in: PyTorch's
+/// result_type. A number or 0-dim x takes the boundaries' dtype unless it is
+/// of a higher category (a float number then is float32, a 0-dim tensor
+/// keeps its dtype); otherwise promote_types, where integers compare exactly
+/// in int64.
+Type bucketizeCompareType(Type x, Type b, bool zeroDim, bool number) {
+  MLIRContext *ctx = x.getContext();
+  if (x == b)
+    return x;
+  if (zeroDim || number) {
+    if (category(x) <= category(b))
+      return b;
+    if (!number)
+      return x;
+    return category(x) == 2 ? Type(Float32Type::get(ctx)) : Type(IntegerType::get(ctx, 64));
+  }
+  auto fx = llvm::dyn_cast<FloatType>(x), fb = llvm::dyn_cast<FloatType>(b);
+  if (fx && fb) {
+    if (fx.getWidth() == fb.getWidth()) // float16 with bfloat16
+      return Float32Type::get(ctx);
+    return fx.getWidth() > fb.getWidth() ? x : b;
+  }
+  if (fx || fb)
+    return fx ? x : b;
+  return IntegerType::get(ctx, 64);
+}
+
+/// bucketize(x, boundaries, out_int32, right): the number of boundaries b
+/// with !(b >= x) (right: !(b > x)), PyTorch's binary-search predicate (so a
+/// NaN x lands past the last boundary, as there), by a broadcast compare
+/// with the 1-D boundaries and a sum over them, both sides first converted
+/// to the dtype PyTorch compares in.
+LogicalResult bucketize(Legalizer &L) {
+  Value x = L.operand("self"), bounds = L.operand("boundaries");
+  Type bt = tensorType(bounds).getElementType();
+  Type ct;
+  if (!x) {
+    Attribute v = L.op->getAttr("self");
+    Type vt = llvm::isa<FloatAttr>(v)  ? Type(L.b.getF64Type())
+              : llvm::isa<BoolAttr>(v) ? Type(L.b.getI1Type())
+                                       : Type(L.b.getI64Type());
+    ct = bucketizeCompareType(vt, bt, /*zeroDim=*/true, /*number=*/true);
+    FailureOr<Value> s =
+        L.make("aten::scalar_tensor", {}, {L.attr("s", v), L.dtype("dtype", ct)});
+    if (failed(s))
+      return failure();
+    x = *s;
+  } else {
+    ct = bucketizeCompareType(tensorType(x).getElementType(), bt,
+                              tensorType(x).getRank() == 0, /*number=*/false);
+  }
+  FailureOr<Value> xc = cast(L, x, ct);
+  FailureOr<Value> bc = cast(L, bounds, ct);
+  if (failed(xc) || failed(bc))
+    return failure();
+  FailureOr<Value> xu = unsqueeze(L, *xc, tensorType(*xc).getRank());
+  if (failed(xu))
+    return failure();
+  bool right = boolArg(L.op, "right", false);
+  FailureOr<Value> notBefore = binary(L, right ? "aten::gt.Tensor" : "aten::ge.Tensor", *bc, *xu);
+  if (failed(notBefore))
+    return failure();
+  FailureOr<Value> before = L.make("aten::logical_not", {{*notBefore}});
+  if (failed(before))
+    return failure();
+  Type out = L.resultType().getElementType();
+  return L.replaceWith(L.make("aten::sum.dim_IntList", {{*before}},
+                              {L.ints("dim", {-1}), L.boolean("keepdim", false),
+                               L.dtype("dtype", out)}));
+}
+
 } // namespace
 
 void addShapeSortLegalizations(LegalizeTable &t) {
+  addLegalizations(t, {"aten::bucketize.Tensor", "aten::bucketize.Scalar"}, bucketize);
   addLegalizations(t, {"aten::sort", "aten::sort.stable", "aten::argsort", "aten::argsort.stable",
                        "aten::msort"},
                    sort);

@@ -260,9 +260,11 @@ void addCoreLegalizations(LegalizeTable &t) {
       Dynamic::Handled);
   addLegalizations(t,
                    {"aten::detach", "aten::alias", "aten::contiguous", "aten::lift_fresh",
-                    "aten::detach_"},
+                    "aten::lift", "aten::detach_"},
                    identity, Dynamic::Handled);
-  addLegalizations(t, {"aten::dropout", "aten::feature_dropout", "aten::native_dropout"},
+  addLegalizations(t,
+                   {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
+                    "aten::feature_alpha_dropout", "aten::native_dropout"},
                    evalDropout, Dynamic::Handled);
   addLegalizations(t, {"aten::copy"}, copy, Dynamic::Handled);
   addLegalizations(t,
@@ -270,6 +272,10 @@ void addCoreLegalizations(LegalizeTable &t) {
                     "aten::_assert_tensor_metadata", "aten::sym_constrain_range",
                     "aten::sym_constrain_range_for_size"},
                    assertion, Dynamic::Handled);
+  addRefusals(t, {"aten::_functional_assert_async.msg"},
+              "a functional assert whose result is a token the program would have to carry; "
+              "export with torch._check(...) in the model, which torch.export turns into "
+              "checks ptec drops or runs");
   addLegalizations(t, {"aten::zero"}, zero, Dynamic::Handled);
   addLegalizations(t, {"aten::index_copy"}, indexCopy, Dynamic::Handled);
 }

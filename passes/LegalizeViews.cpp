@@ -174,6 +174,12 @@ void addViewLegalizations(LegalizeTable &t) {
                    Dynamic::Handled);
   addLegalizations(t, {"aten::flatten.using_ints"}, [](Legalizer &L) { return L.flatten(); },
                    Dynamic::Handled);
+  addRefusals(t, {"aten::view.dtype", "aten::view_copy.dtype"},
+              "it reinterprets a tensor's bytes as another dtype, which no portable kernel "
+              "does; convert the values with .to(dtype), or do the bit cast outside the model");
+  addRefusals(t, {"aten::view_as_real", "aten::view_as_real_copy"},
+              "complex numbers: ExecuTorch's portable kernels have no complex dtype; keep "
+              "real and imaginary parts as separate real tensors");
 }
 
 } // namespace ptec::legalize

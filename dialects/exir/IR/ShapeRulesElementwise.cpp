@@ -400,7 +400,7 @@ void addElementwiseRules(RuleTable &t) {
     return pointwise(c, {"self", "weight"}, Result::Promote);
   });
   addRules(t, {"dropout", "dropout_", "feature_dropout", "alpha_dropout",
-               "native_dropout"},
+               "feature_alpha_dropout", "native_dropout"},
            dropout);
   addRules(t, {"native_dropout_backward"}, [](RuleContext &c) {
     if (failed(pointwise(c, {"grad_output", "mask"}, Result::Promote)))

@@ -164,6 +164,27 @@ CASES = [
          lambda: (rnd(3, 4),), backends=["portable"]),
     case("randint_like_refused", lambda x: torch.randint_like(x, 5), lambda: (rnd(3, 4),),
          refused=r"randint_like.*random integers"),
+    case("randint_refused", lambda x: x + torch.randint(0, 5, (3, 4)), lambda: (rnd(3, 4),),
+         refused=r"'aten::randint.low' is not supported: random sampling"),
+    case("randperm_refused", lambda x: x + torch.randperm(4), lambda: (rnd(3, 4),),
+         refused=r"'aten::randperm' is not supported: random sampling"),
+    # ---- a number first: a 0-dim tensor of the promoted dtype, then .Tensor
+    # (bool & 3 is int64, 3.5 % int8 is float32). Divisors are nonzero:
+    # PyTorch raises on an integer remainder by zero.
+    case("scalar_first", lambda i, b, x, h: (
+        torch.bitwise_and(3, i), torch.bitwise_or(-6, i), torch.bitwise_xor(5, i),
+        torch.bitwise_and(3, b), torch.bitwise_or(True, b), torch.bitwise_xor(2, b),
+        torch.remainder(7, i.abs()), torch.remainder(3.5, i),
+        torch.remainder(2, x), torch.remainder(-2.5, x), torch.remainder(-3.5, h),
+        torch.bitwise_and(9, i.to(torch.int8))),
+        lambda: (ints(3, 4, lo=1, hi=7) * (1 - 2 * ints(3, 4, lo=0, hi=2)), bools(3, 4),
+                 rnd(3, 4), rnd(3, 4).half())),
+    # upstream's integer remainder kernel differs from PyTorch where the signs
+    # differ (remainder(-7, 2) is 1 in PyTorch and on pte-run)
+    case("scalar_first_remainder_negative", lambda i: (torch.remainder(7, i), torch.remainder(-7, i)),
+         lambda: (ints(3, 4, lo=1, hi=7) * (1 - 2 * ints(3, 4, lo=0, hi=2)),), oracle=False),
+    case("conj_physical_real", lambda x, i: (torch._conj_physical(x), torch._conj_physical(i)),
+         lambda: (rnd(3, 4), ints(3, 4))),
     # ---- bitwise dunders: GPT-2/LLaMA masks use __and__.Tensor on bools.
     case("bitwise_bool", lambda b, c: (b & c, b | c, b ^ c, b & True, b | False, b ^ True),
          lambda: (bools(3, 4), bools(3, 4))),

@@ -180,4 +180,18 @@ BLOCKS = [
        (1, 2, 5, 5)),
 ]
 
-CASES = CONV + POOL + BLOCKS
+EVAL = [
+    # Eval-mode ops that are their input or the no-training batch norm.
+    Case("native_batch_norm_eval", lambda: Fn(lambda x, w, b, m, v: (
+        torch.native_batch_norm(x, w, b, m, v, False, 0.1, 1e-5)[0],
+        torch.native_batch_norm(x, None, None, m, v, False, 0.1, 1e-3)[0])),
+         lambda: (torch.randn(2, 3, 4, 5), torch.randn(3), torch.randn(3), torch.randn(3),
+                  torch.rand(3) + 0.5)),
+    fn("alpha_dropouts_eval", lambda x: (F.alpha_dropout(x, 0.5, False) * 2,
+                                         F.feature_alpha_dropout(x, 0.3, False) + 1,
+                                         torch.ops.aten.lift(x) - 1), (2, 3, 4)),
+    fn("alpha_dropout_train_refused", lambda x: F.alpha_dropout(x, 0.5, True), (2, 3),
+       refused=r"'aten::alpha_dropout' in training mode is random"),
+]
+
+CASES = CONV + POOL + BLOCKS + EVAL

@@ -141,6 +141,7 @@ REARRANGE = [
     C("movedim_list", lambda x: torch.movedim(x, (0, -1), (2, 0)), randn(2, 3, 4)),
     C("moveaxis", lambda x: torch.moveaxis(x, -1, 0), randn(2, 3, 4)),
     C("swapaxes", lambda x: torch.swapaxes(x, 0, 2), randn(2, 3, 4)),
+    C("numpy_T", lambda x, m, v: (x.T + 0, m.T + 0, v.T + 0), randn(2, 3, 4), randn(3, 5), randn(4)),
     C("swapdims", lambda x: torch.swapdims(x, -1, 1), randn(2, 3, 4)),
     C("ravel", lambda x: x.t().ravel(), randn(3, 4)),
     C("squeeze_all", lambda x: x.squeeze(), randn(1, 3, 1)),
@@ -211,6 +212,12 @@ INDEXING = [
     C("scatter_reduce_amin_exclude", lambda x, i, s: x.scatter_reduce(0, i, s, "amin", include_self=False),
       randn(3, 4), randint(3, 2, 4), randn(2, 4)),
     C("scatter_reduce_mean", lambda x, i, s: x.scatter_reduce(1, i, s, "mean"), randn(3, 4), randint(4, 3, 5), randn(3, 5)),
+    # Tensor.scatter(reduce=): scatter_reduce 'sum'/'prod' with self; a value is a full source.
+    C("scatter_reduce_old", lambda x, i, s, n: (
+        x.scatter(1, i, s, reduce="add"), x.scatter(1, i, s, reduce="multiply"),
+        x.scatter(0, i[:2, :4] % 3, 2.5, reduce="add"), x.scatter(1, i, -1.5, reduce="multiply"),
+        n.scatter(1, i, 3, reduce="multiply"), x.clone().scatter_(1, i, s, reduce="add")),
+      randn(3, 4), randint(4, 3, 5), randn(3, 6), randint(9, 3, 4, lo=-9)),
     C("scatter_reduce_mean_exclude", lambda x, i, s: x.scatter_reduce(1, i, s, "mean", include_self=False),
       randn(3, 4), randint(4, 3, 2), randn(3, 5)),
     C("scatter_reduce_mean_int64", lambda x, i, s: x.scatter_reduce(0, i, s, "mean"),
@@ -240,6 +247,18 @@ SORT = [
     C("sort_large_stable_refused", lambda x: torch.sort(x, stable=True), randn(2100),
       refused=r"sort.stable' with stable=True over 2100 elements"),
     C("topk", lambda x: torch.topk(x, 2), randn(4, 6)),
+    # bucketize: PyTorch's binary search, NaN past the end; ties at boundaries
+    # either side; compared in result_type's dtype: a number or 0-dim float64
+    # 0.1 in the boundaries' float32 (equal to 0.1f), a float64 [2] in float64.
+    C("bucketize", lambda x, b, i, d: (
+        torch.bucketize(x, b), torch.bucketize(x, b, right=True),
+        torch.bucketize(x, b, out_int32=True), torch.bucketize(i, b),
+        torch.bucketize(0.1, b, right=True), torch.bucketize(3, b), torch.bucketize(x, d),
+        torch.bucketize(x[0, 0], b), torch.bucketize(d[0], b, right=True),
+        torch.bucketize(d, b, right=True), torch.bucketize(16777217, b * 16777216)),
+      tensor([[float("nan"), -1.0, 0.1, 0.5, 2.0], [float("inf"), -float("inf"), 1.0, 0.0, 0.3]]),
+      tensor([-1.0, 0.1, 0.5, 1.0, 2.0]), randint(4, 2, 3, lo=-3),
+      tensor([0.1, 0.5], dtype=torch.float64)),
     C("topk_smallest_dim0", lambda x: torch.topk(x, 3, 0, largest=False), randn(5, 3)),
     C("topk_int64", lambda x: torch.topk(x, 2, -1), randint(100, 3, 6)),
 ]

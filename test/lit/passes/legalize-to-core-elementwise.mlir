@@ -459,3 +459,40 @@ func.func @malformed_left_alone(%x: tensor<*xf32>) -> tensor<*xf64> {
   %b = exir.aten "aten::to.dtype"(%a) {dtype = f64, operand_segments = array<i32: 1>} : (tensor<*xf32>) -> tensor<*xf64>
   return %b : tensor<*xf64>
 }
+
+// -----
+
+// A number first: the number as a 0-dim tensor of the result dtype, the
+// tensor converted to it (bool & 3 is int64, 3.5 % int8 is float32), then the
+// .Tensor overload. _conj_physical of a real tensor is the tensor.
+// CHECK-LABEL: func.func @scalar_tensor
+// CHECK-SAME: (%[[B:.*]]: tensor<4xi1>, %[[I:.*]]: tensor<4xi8>, %[[X:.*]]: tensor<4xf32>)
+// CHECK: %[[BI:.*]] = exir.aten "aten::_to_copy"(%[[B]]) {{.*}}dtype = i64
+// CHECK: %[[C3:.*]] = exir.aten "aten::scalar_tensor"() {{.*}}dtype = i64{{.*}}s = 3 : i64
+// CHECK: %[[AND:.*]] = exir.aten "aten::bitwise_and.Tensor"(%[[C3]], %[[BI]]) {{.*}} -> tensor<4xi64>
+// CHECK: %[[C5:.*]] = exir.aten "aten::scalar_tensor"() {{.*}}dtype = i8{{.*}}s = 5 : i64
+// CHECK: %[[OR:.*]] = exir.aten "aten::bitwise_or.Tensor"(%[[C5]], %[[I]]) {{.*}} -> tensor<4xi8>
+// CHECK: %[[C6:.*]] = exir.aten "aten::scalar_tensor"() {{.*}}dtype = i8{{.*}}s = 6 : i64
+// CHECK: %[[XOR:.*]] = exir.aten "aten::bitwise_xor.Tensor"(%[[C6]], %[[I]]) {{.*}} -> tensor<4xi8>
+// CHECK: %[[IF:.*]] = exir.aten "aten::_to_copy"(%[[I]]) {{.*}}dtype = f32
+// CHECK: %[[C35:.*]] = exir.aten "aten::scalar_tensor"() {{.*}}dtype = f32{{.*}}s = 3.5
+// CHECK: %[[REM:.*]] = exir.aten "aten::remainder.Tensor"(%[[C35]], %[[IF]]) {{.*}} -> tensor<4xf32>
+// CHECK-NOT: _conj_physical
+// CHECK: return %[[AND]], %[[OR]], %[[XOR]], %[[REM]], %[[X]]
+func.func @scalar_tensor(%b: tensor<4xi1>, %i: tensor<4xi8>, %x: tensor<4xf32>) -> (tensor<4xi64>, tensor<4xi8>, tensor<4xi8>, tensor<4xf32>, tensor<4xf32>) {
+  %a = exir.aten "aten::bitwise_and.Scalar_Tensor"(%b) {self = 3 : i64, operand_segments = array<i32: 1>} : (tensor<4xi1>) -> tensor<4xi64>
+  %o = exir.aten "aten::bitwise_or.Scalar_Tensor"(%i) {self = 5 : i64, operand_segments = array<i32: 1>} : (tensor<4xi8>) -> tensor<4xi8>
+  %e = exir.aten "aten::bitwise_xor.Scalar_Tensor"(%i) {self = 6 : i64, operand_segments = array<i32: 1>} : (tensor<4xi8>) -> tensor<4xi8>
+  %r = exir.aten "aten::remainder.Scalar_Tensor"(%i) {self = 3.5 : f64, operand_segments = array<i32: 1>} : (tensor<4xi8>) -> tensor<4xf32>
+  %c = exir.aten "aten::_conj_physical"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %a, %o, %e, %r, %c : tensor<4xi64>, tensor<4xi8>, tensor<4xi8>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Random integers and permutations are refused by name.
+func.func @randint() -> tensor<3xi64> {
+  // expected-error @+1 {{'aten::randint' is not supported: random sampling}}
+  %r = exir.aten "aten::randint"() {high = 5 : i64, size = array<i64: 3>, dtype = i64, operand_segments = array<i32>} : () -> tensor<3xi64>
+  return %r : tensor<3xi64>
+}

@@ -474,3 +474,55 @@ func.func @unflatten_dynamic(%x: tensor<32x6xf32> {exir.dynamic_dims = array<i64
   %y = exir.aten "aten::unflatten.int"(%x) {dim = 0 : i64, sizes = array<i64: -1, 2>, operand_segments = array<i32: 1>} : (tensor<32x6xf32>) -> tensor<16x2x6xf32>
   return %y : tensor<16x2x6xf32>
 }
+
+// -----
+
+// numpy_T reverses the dims.
+// CHECK-LABEL: func.func @numpy_t
+// CHECK: exir.aten "aten::permute_copy"(%arg0) {dims = array<i64: 2, 1, 0>, operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+func.func @numpy_t(%x: tensor<2x3x4xf32>) -> tensor<4x3x2xf32> {
+  %y = exir.aten "aten::numpy_T"(%x) {operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<4x3x2xf32>
+  return %y : tensor<4x3x2xf32>
+}
+
+// -----
+
+// scatter(reduce='add') is scatter_reduce 'sum' with self: scatter_add.
+// scatter(value, reduce='multiply') is 'prod' of a full source of the value.
+// CHECK-LABEL: func.func @scatter_old_reduce
+// CHECK: %[[A:.*]] = exir.aten "aten::scatter_add"(%arg0, %arg1, %arg2) {dim = 1 : i64
+// CHECK: %[[F:.*]] = exir.aten "aten::full"() {{.*}}fill_value = 2.000000e+00 : f64{{.*}}size = array<i64: 3, 2>
+// CHECK: exir.aten "aten::prod.dim_int"
+// CHECK: exir.aten "aten::mul.Tensor"
+func.func @scatter_old_reduce(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>, %s: tensor<3x2xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %a = exir.aten "aten::scatter.reduce"(%x, %i, %s) {dim = 1 : i64, reduce = "add", operand_segments = array<i32: 1, 1, 1>} : (tensor<3x4xf32>, tensor<3x2xi64>, tensor<3x2xf32>) -> tensor<3x4xf32>
+  %m = exir.aten "aten::scatter.value_reduce"(%x, %i) {dim = 1 : i64, value = 2.0 : f64, reduce = "multiply", operand_segments = array<i32: 1, 1>} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x4xf32>
+  return %a, %m : tensor<3x4xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// bucketize: how many boundaries are not >= x (right: not > x), summed in
+// int32 for out_int32; a float number is a 0-dim tensor of the float boundaries'
+// dtype (PyTorch's result_type), a float 0-dim x against int boundaries keeps its dtype.
+// CHECK-LABEL: func.func @bucketize
+// CHECK: %[[U:.*]] = exir.aten "aten::view_copy"(%arg0) {{.*}}size = array<i64: 2, 3, 1>
+// CHECK: %[[GE:.*]] = exir.aten "aten::ge.Tensor"(%arg1, %[[U]]) {{.*}} -> tensor<2x3x4xi1>
+// CHECK: %[[N:.*]] = exir.aten "aten::logical_not"(%[[GE]])
+// CHECK: exir.aten "aten::sum.dim_IntList"(%[[N]]) {dim = array<i64: -1>, dtype = i64, {{.*}} -> tensor<2x3xi64>
+// CHECK: %[[GT:.*]] = exir.aten "aten::gt.Tensor"(%arg1, %{{.*}})
+// CHECK: %[[N2:.*]] = exir.aten "aten::logical_not"(%[[GT]])
+// CHECK: exir.aten "aten::sum.dim_IntList"(%[[N2]]) {dim = array<i64: -1>, dtype = i32, {{.*}} -> tensor<2x3xi32>
+// CHECK: %[[S:.*]] = exir.aten "aten::scalar_tensor"() {{.*}}dtype = f32{{.*}}s = 5.000000e-01
+// CHECK: %[[SU:.*]] = exir.aten "aten::view_copy"(%[[S]]) {{.*}}size = array<i64: 1>
+// CHECK: exir.aten "aten::ge.Tensor"(%arg1, %[[SU]])
+// CHECK: -> tensor<i64>
+// CHECK: %[[IF:.*]] = exir.aten "aten::_to_copy"(%arg2) {{.*}}dtype = f64
+// CHECK: exir.aten "aten::ge.Tensor"(%[[IF]], %{{.*}}) {{.*}} -> tensor<3xi1>
+func.func @bucketize(%x: tensor<2x3xf32>, %b: tensor<4xf32>, %ib: tensor<3xi64>, %d: tensor<f64>) -> (tensor<2x3xi64>, tensor<2x3xi32>, tensor<i64>, tensor<i64>) {
+  %l = exir.aten "aten::bucketize.Tensor"(%x, %b) {out_int32 = false, right = false, operand_segments = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi64>
+  %r = exir.aten "aten::bucketize.Tensor"(%x, %b) {out_int32 = true, right = true, operand_segments = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<4xf32>) -> tensor<2x3xi32>
+  %s = exir.aten "aten::bucketize.Scalar"(%b) {self = 0.5 : f64, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<i64>
+  %z = exir.aten "aten::bucketize.Tensor"(%d, %ib) {out_int32 = false, right = false, operand_segments = array<i32: 1, 1>} : (tensor<f64>, tensor<3xi64>) -> tensor<i64>
+  return %l, %r, %s, %z : tensor<2x3xi64>, tensor<2x3xi32>, tensor<i64>, tensor<i64>
+}

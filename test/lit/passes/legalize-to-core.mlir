@@ -212,3 +212,45 @@ func.func @as_strided_of_view(%x: tensor<2x3xf32>) -> tensor<2xf32> {
   %o = exir.aten "aten::as_strided"(%t) {size = array<i64: 2>, stride = array<i64: 2>, operand_segments = array<i32: 1>} : (tensor<3x2xf32>) -> tensor<2xf32>
   return %o : tensor<2xf32>
 }
+
+// -----
+
+// lift and eval-mode alpha dropouts are their input; eval native_batch_norm
+// is the no-training core op (its unused statistics keep their types).
+// CHECK-LABEL: func.func @more_noops
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>, %[[M:.*]]: tensor<3xf32>, %[[V:.*]]: tensor<3xf32>)
+// CHECK-NEXT: %[[BN:.*]]:3 = exir.aten "aten::_native_batch_norm_legit_no_training"(%[[X]], %[[M]], %[[V]]) {eps = 1.000000e-05 : f64, momentum = 1.000000e-01 : f64, operand_segments = array<i32: 1, 0, 0, 1, 1>} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<0xf32>, tensor<0xf32>)
+// CHECK-NEXT: return %[[BN]]#0
+func.func @more_noops(%x: tensor<2x3x4xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4xf32> {
+  %l = exir.aten "aten::lift"(%x) {operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %a = exir.aten "aten::alpha_dropout"(%l) {p = 5.000000e-01 : f64, train = false, operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %f = exir.aten "aten::feature_alpha_dropout"(%a) {p = 5.000000e-01 : f64, train = false, operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %y:3 = exir.aten "aten::native_batch_norm"(%f, %m, %v) {training = false, momentum = 1.000000e-01 : f64, eps = 1.000000e-05 : f64, operand_segments = array<i32: 1, 0, 0, 1, 1>} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<0xf32>, tensor<0xf32>)
+  return %y#0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Training-mode alpha dropout is random; training-mode native_batch_norm is refused.
+func.func @alpha_dropout_train(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'aten::alpha_dropout' in training mode is random}}
+  %a = exir.aten "aten::alpha_dropout"(%x) {p = 5.000000e-01 : f64, train = true, operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @native_batch_norm_train(%x: tensor<2x3x4xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3x4xf32> {
+  // expected-error @+1 {{'aten::native_batch_norm' in training mode is not supported: export the model in eval mode}}
+  %y:3 = exir.aten "aten::native_batch_norm"(%x, %m, %v) {training = true, momentum = 1.000000e-01 : f64, eps = 1.000000e-05 : f64, operand_segments = array<i32: 1, 0, 0, 1, 1>} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %y#0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// A bit cast is refused by name.
+func.func @view_dtype(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'aten::view.dtype' is not supported: it reinterprets a tensor's bytes}}
+  %y = exir.aten "aten::view.dtype"(%x) {dtype = f32, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}

@@ -2,7 +2,8 @@
 // locations the importer gives ops: the node's name around its Python line,
 // tagged with the .pt2, the method and the debug handle) where three nodes
 // of one Python line and one of another call operators ptec has no CPU
-// kernel for. Used by diagnostics-grouped.test. If a kernel for
+// kernel for (legalize-to-core-aten rewrites both away; this IR is past that
+// phase). Used by diagnostics-grouped.test. If a kernel for
 // aten::_conj_physical or aten::lift is ever added, pick another operator
 // that has none.
 module attributes {exir.phase = "outline", exir.version = "1.2"} {
