@@ -6,7 +6,7 @@
 
 namespace ptec::rt {
 
-enum class Error : uint32_t {
+enum class [[nodiscard]] Error : uint32_t {
   Ok = 0,
   Internal,
   InvalidArgument,

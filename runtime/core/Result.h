@@ -9,7 +9,7 @@
 
 namespace ptec::rt {
 
-template <typename T> class Result {
+template <typename T> class [[nodiscard]] Result {
 public:
   Result(const T &v) : hasValue_(true) { new (&value_) T(v); }
   Result(T &&v) : hasValue_(true) { new (&value_) T(std::move(v)); }

@@ -437,8 +437,10 @@ private:
       bool refused = false;
       for (size_t i = 0; i < inputs.size() && !refused; ++i) {
         host[i].assign(inputs[i].data.begin(), inputs[i].data.end());
-        tensors[i].init(rt::ScalarType::Float,
-                        rt::Span<const int64_t>(inputs[i].shape.data(), inputs[i].shape.size()));
+        if (tensors[i].init(rt::ScalarType::Float,
+                            rt::Span<const int64_t>(inputs[i].shape.data(),
+                                                    inputs[i].shape.size())) != rt::Error::Ok)
+          return call + "input " + std::to_string(i) + " has a shape no tensor can take";
         tensors[i].setData(host[i].data(), host[i].size() * sizeof(float));
         if (method.setInput(i, tensors[i]) != rt::Error::Ok) {
           if (!calls[c].refuse)

@@ -152,9 +152,11 @@ RunReport runProgramOnce(const uint8_t *data, size_t size, const RunLimits &limi
         }
         buffers[i].assign(static_cast<size_t>(numel) * es, 0);
         fillPattern(t.dtype(), buffers[i], static_cast<size_t>(numel));
-        tensors[i].init(t.dtype(), t.sizes(), t.dimOrder());
-        tensors[i].setData(buffers[i].data(), buffers[i].size());
-        e = method.setInput(i, tensors[i]);
+        e = tensors[i].init(t.dtype(), t.sizes(), t.dimOrder());
+        if (e == Error::Ok) {
+          tensors[i].setData(buffers[i].data(), buffers[i].size());
+          e = method.setInput(i, tensors[i]);
+        }
       } else {
         e = method.setInput(i, decl);
       }

@@ -57,8 +57,8 @@ Error cdist_forward_out(KernelContext &ctx, Args args) {
                     "%s: expects x1 (*, P, M) and x2 (*, R, M) with the same M", op);
   // Batch dims broadcast: view them as tensors of the batch shapes.
   Tensor b1, b2;
-  b1.init(x1->dtype(), Span<const int64_t>(x1->sizes().data(), x1->dim() - 2));
-  b2.init(x2->dtype(), Span<const int64_t>(x2->sizes().data(), x2->dim() - 2));
+  PTEC_TRY(b1.init(x1->dtype(), Span<const int64_t>(x1->sizes().data(), x1->dim() - 2)));
+  PTEC_TRY(b2.init(x2->dtype(), Span<const int64_t>(x2->sizes().data(), x2->dim() - 2)));
   const Tensor *bs[2] = {&b1, &b2};
   Shape batch;
   PTEC_TRY(broadcastShapes(ctx, bs, 2, batch));

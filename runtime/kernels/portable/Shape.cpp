@@ -427,7 +427,7 @@ Error stack_out(KernelContext &ctx, Args args) {
     Shape vs = os;
     vs.d[dim] = 1;
     view.setDynamism(ShapeDynamism::Free); // a local reshape of the same numel
-    view.resize(vs.span());
+    PTEC_TRY(view.resize(vs.span()));
     placeAlong(view, *out, dim, static_cast<int64_t>(k));
   }
   return Error::Ok;

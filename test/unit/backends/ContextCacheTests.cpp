@@ -97,8 +97,8 @@ TEST_CASE_METHOD(ToyCache, "cache: a hit allocates nothing", "[cache]") {
   const size_t after = ptec::test::threadHeapAllocations();
   REQUIRE(hit.ok());
   CHECK(after == before);
-  cache.release(hit.get());
-  cache.release(first.get());
+  CHECK(cache.release(hit.get()) == Error::Ok);
+  CHECK(cache.release(first.get()) == Error::Ok);
 }
 
 TEST_CASE_METHOD(ToyCache, "cache: the key is (signature, allocator)", "[cache]") {
@@ -114,11 +114,11 @@ TEST_CASE_METHOD(ToyCache, "cache: the key is (signature, allocator)", "[cache]"
   CHECK(a != d);
   CHECK(cache.size() == 3);
   CHECK(c.built == 3);
-  cache.release(a);
+  CHECK(cache.release(a) == Error::Ok);
   CHECK(cache.contains({5, &alloc2}));
   CHECK(!cache.contains({5, &alloc1}));
-  cache.release(b);
-  cache.release(d);
+  CHECK(cache.release(b) == Error::Ok);
+  CHECK(cache.release(d) == Error::Ok);
   CHECK(c.destroyed == 3);
 }
 
@@ -194,19 +194,21 @@ TEST_CASE("cache: racing initializers, first published wins", "[cache][race]") {
 TEST_CASE_METHOD(ToyCache, "cache: concurrent acquire and release on several keys",
                  "[cache][race]") {
   constexpr int kThreads = 16;
+  std::atomic<int> badReleases{0}; // counted: Catch's CHECK is not thread-safe
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 200; ++i) {
         const ContextKey key{static_cast<uint64_t>(i % 3), t % 2 ? &alloc1 : &alloc2};
         auto e = cache.acquire(key, builder(key, i));
-        if (e.ok())
-          cache.release(e.get());
+        if (e.ok() && cache.release(e.get()) != Error::Ok)
+          ++badReleases;
       }
     });
   }
   for (auto &th : threads)
     th.join();
+  CHECK(badReleases == 0);
   CHECK(cache.size() == 0);
   CHECK(c.built == c.destroyed);
 }

@@ -117,7 +117,7 @@ void registerOptOut() {
                             return std::make_unique<OptOutBackend>();
                           });
   if (!rt::findBackend("PtecOptOutDemo"))
-    rt::registerBackend("PtecOptOutDemo", &demo::demoBackend());
+    REQUIRE(rt::registerBackend("PtecOptOutDemo", &demo::demoBackend()) == rt::Error::Ok);
 }
 
 struct RunResult {

@@ -5,6 +5,8 @@
 #include "test/unit/runtime/PteTestUtil.h"
 #include "test/unit/runtime/TestKernels.h"
 
+#include <catch2/catch.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,7 +20,7 @@ struct HostTensor {
   Tensor t;
   HostTensor(std::vector<int64_t> shape, std::vector<float> values)
       : data(std::move(values)), sizes(std::move(shape)) {
-    t.init(ScalarType::Float, Span<const int64_t>(sizes.data(), sizes.size()));
+    REQUIRE(t.init(ScalarType::Float, Span<const int64_t>(sizes.data(), sizes.size())) == Error::Ok);
     t.setData(data.data(), data.size() * sizeof(float));
   }
 };

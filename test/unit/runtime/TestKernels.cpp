@@ -1,5 +1,7 @@
 #include "test/unit/runtime/TestKernels.h"
 
+#include <catch2/catch.hpp>
+
 #include <cstdio>
 #include <cstring>
 
@@ -159,11 +161,11 @@ void registerTestBackends() {
   static FailBackend bad;
   static QuietBackend quiet;
   if (findBackend("RtQuietBackend") == nullptr)
-    registerBackend("RtQuietBackend", &quiet);
+    REQUIRE(registerBackend("RtQuietBackend", &quiet) == Error::Ok);
   if (findBackend("RtTestBackend") == nullptr)
-    registerBackend("RtTestBackend", &ok);
+    REQUIRE(registerBackend("RtTestBackend", &ok) == Error::Ok);
   if (findBackend("RtFailBackend") == nullptr)
-    registerBackend("RtFailBackend", &bad);
+    REQUIRE(registerBackend("RtFailBackend", &bad) == Error::Ok);
 }
 
 } // namespace ptec::rt::test
