@@ -374,6 +374,85 @@ LogicalResult searchsorted(Legalizer &L) {
                                L.dtype("dtype", out)}));
 }
 
+/// nonzero_static(x, size, fill_value): the coordinates of the first `size`
+/// nonzero elements in row-major order, rows past their count filled with
+/// fill_value. Dense, on the flattened x: element j is output row
+/// cumsum(x != 0)[j] (1-based); row r takes the flat index of the nonzero
+/// element of its row ([size, n] compare, limited to 2^24 elements), then
+/// its coordinates (flat / stride) % size per dim, stacked.
+LogicalResult nonzeroStatic(Legalizer &L) {
+  constexpr int64_t kDenseLimit = int64_t(1) << 24;
+  Value x = L.operand("self");
+  RankedTensorType t = tensorType(x);
+  int64_t size = intArg(L.op, "size", 0), fill = intArg(L.op, "fill_value", -1);
+  int64_t n = t.getNumElements(), rank = t.getRank();
+  Type i64 = L.b.getI64Type();
+  if (rank == 0)
+    return L.refuse("of a 0-dim tensor is not supported");
+  if (size * n > kDenseLimit)
+    return L.refuse("with size * numel above " + Twine(kDenseLimit) +
+                    " is not supported: its dense formulation compares every pair");
+  if (size == 0 || n == 0)
+    return L.replaceWith(full(L, {size, rank}, L.b.getI64IntegerAttr(fill), i64));
+  FailureOr<Value> flat = L.view(x, {n});
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> mask = L.make("aten::ne.Scalar", {{*flat}}, {L.i64("other", 0)});
+  if (failed(mask))
+    return failure();
+  FailureOr<Value> maskInt = cast(L, *mask, i64);
+  if (failed(maskInt))
+    return failure();
+  FailureOr<Value> rows =
+      L.make("aten::cumsum", {{*maskInt}}, {L.i64("dim", 0), L.dtype("dtype", i64)});
+  if (failed(rows))
+    return failure();
+  FailureOr<Value> rowOf = L.view(*rows, {1, n});
+  FailureOr<Value> maskRow = L.view(*mask, {1, n});
+  FailureOr<Value> wanted = arange(L, size, 1);
+  if (failed(rowOf) || failed(maskRow) || failed(wanted))
+    return failure();
+  FailureOr<Value> wantedCol = L.view(*wanted, {size, 1});
+  if (failed(wantedCol))
+    return failure();
+  FailureOr<Value> sameRow = binary(L, "aten::eq.Tensor", *rowOf, *wantedCol);
+  if (failed(sameRow))
+    return failure();
+  FailureOr<Value> match = binary(L, "aten::logical_and", *sameRow, *maskRow);
+  FailureOr<Value> positions = arangeAt(L, n, 1, 2);
+  if (failed(match) || failed(positions))
+    return failure();
+  FailureOr<Value> picked = whereScalar(L, *match, *positions, L.b.getI64IntegerAttr(0));
+  if (failed(picked))
+    return failure();
+  FailureOr<Value> flatIdx =
+      L.make("aten::sum.dim_IntList", {{*picked}},
+             {L.ints("dim", {1}), L.boolean("keepdim", false), L.dtype("dtype", i64)});
+  FailureOr<Value> found =
+      L.make("aten::any.dim", {{*match}}, {L.i64("dim", 1), L.boolean("keepdim", false)});
+  if (failed(flatIdx) || failed(found))
+    return failure();
+  Operands coords;
+  int64_t stride = n;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dimSize = t.getDimSize(d);
+    stride /= dimSize;
+    FailureOr<Value> q = L.make("aten::div.Scalar_mode", {{*flatIdx}},
+                                {L.i64("other", stride),
+                                 L.attr("rounding_mode", L.b.getStringAttr("floor"))});
+    if (failed(q))
+      return failure();
+    FailureOr<Value> r = L.make("aten::remainder.Scalar", {{*q}}, {L.i64("other", dimSize)});
+    if (failed(r))
+      return failure();
+    FailureOr<Value> c = whereScalar(L, *found, *r, L.b.getI64IntegerAttr(fill));
+    if (failed(c))
+      return failure();
+    coords.push_back(*c);
+  }
+  return L.replaceWith(L.make("aten::stack", {coords}, {L.i64("dim", 1)}));
+}
+
 } // namespace
 
 void addShapeSortLegalizations(LegalizeTable &t) {
@@ -394,10 +473,7 @@ void addShapeSortLegalizations(LegalizeTable &t) {
               "its result's length is the number of distinct values, known only from the "
               "data, and every tensor of a program is planned before it runs (compute the "
               "unique values outside the model)");
-  addRefusals(t, {"aten::nonzero_static"},
-              "ptec has no decomposition of its fixed-size, padded list of nonzero indices "
-              "into ExecuTorch's portable kernels yet (use a mask, or torch.where with three "
-              "arguments)");
+  addLegalizations(t, {"aten::nonzero_static"}, nonzeroStatic);
   addRefusals(t, {"aten::mode"},
               "the most frequent value along a dim has no ExecuTorch portable kernel and ptec "
               "no decomposition of it yet; compute it outside the model");

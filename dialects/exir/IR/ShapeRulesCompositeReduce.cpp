@@ -752,7 +752,7 @@ void addCompositeReduceRules(RuleTable &t) {
   // Met by the OpInfo sweep and refused by name (special functions without a
   // kernel, data-dependent sizes, factorizations, training-mode batch norm).
   addRules(t,
-           {"_batch_norm_with_update", "_unique2", "unique_consecutive", "nonzero_static",
+           {"_batch_norm_with_update", "_unique2", "unique_consecutive",
             "frexp.Tensor", "hash_tensor", "histc", "mode", "segment_reduce",
             "linalg_matrix_sqrth", "linalg_polar", "special_airy_ai",
             "special_chebyshev_polynomial_t", "special_chebyshev_polynomial_u",

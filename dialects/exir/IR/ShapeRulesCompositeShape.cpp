@@ -467,6 +467,14 @@ LogicalResult argwhere(RuleContext &c, RankedTensorType t) {
   return c.succeed({kDataDependent, t.getRank()}, c.i64());
 }
 
+/// nonzero_static: [size, rank] int64.
+LogicalResult nonzeroStatic(RuleContext &c, RankedTensorType t) {
+  int64_t size = c.getInt("size");
+  if (size < 0)
+    return c.fail("nonzero_static needs a non-negative size, got " + llvm::Twine(size));
+  return c.succeed({size, t.getRank()}, c.i64());
+}
+
 LogicalResult nonzeroNumpy(RuleContext &c, RankedTensorType t) {
   if (failed(c.checkPieces(std::max<int64_t>(t.getRank(), 1))))
     return failure();
@@ -512,6 +520,7 @@ void addCompositeShapeRules(RuleTable &t) {
   addRules(t, {"msort", "embedding_renorm"}, sameAsSelf);
   addRules(t, {"argwhere"}, onSelf<argwhere>);
   addRules(t, {"nonzero_numpy"}, onSelf<nonzeroNumpy>);
+  addRules(t, {"nonzero_static"}, onSelf<nonzeroStatic>);
 }
 
 } // namespace ptec::exir::rules

@@ -481,3 +481,14 @@ CASES += [
         x.index_reduce(1, torch.tensor([2, 0, 2]), t, "amin")),
       randn(4, 4), lambda: torch.tensor([0, 2, 0, 3, 2]), randn(5, 4), randn(4, 3)),
 ]
+
+# nonzero_static: fewer nonzeros than size (rows filled), more (cut), NaN and
+# -0.0 (nonzero and zero), bool and int inputs.
+CASES += [
+    C("nonzero_static", lambda x, b, i: (
+        torch.nonzero_static(x, size=8), torch.nonzero_static(x, size=2, fill_value=-5),
+        torch.nonzero_static(b, size=5), torch.nonzero_static(i, size=4, fill_value=7)),
+      lambda: torch.tensor([[0.0, 1.5, -0.0], [float("nan"), 0.0, -2.0]]),
+      lambda: torch.tensor([[[True, False], [False, True]], [[True, True], [False, False]]]),
+      lambda: torch.tensor([0, 3, 0, -1, 0])),
+]

@@ -644,3 +644,25 @@ func.func @index_reduce(%x: tensor<3x4xf32>, %i: tensor<2xi64>, %s: tensor<3x2xf
   %r = exir.aten "aten::index_reduce"(%x, %i, %s) {dim = 1 : i64, reduce = "amax", include_self = false, operand_segments = array<i32: 1, 1, 1>} : (tensor<3x4xf32>, tensor<2xi64>, tensor<3x2xf32>) -> tensor<3x4xf32>
   return %r : tensor<3x4xf32>
 }
+
+// -----
+
+// nonzero_static: the output row of each nonzero element is its cumsum; the
+// row's flat index is picked by a [size, n] compare, unravelled per dim and
+// filled with fill_value where the row has no element.
+// CHECK-LABEL: func.func @nonzero_static
+// CHECK: %[[M:.*]] = exir.aten "aten::ne.Scalar"
+// CHECK: exir.aten "aten::cumsum"
+// CHECK: exir.aten "aten::eq.Tensor"{{.*}} -> tensor<4x6xi1>
+// CHECK: %[[IDX:.*]] = exir.aten "aten::sum.dim_IntList"{{.*}} -> tensor<4xi64>
+// CHECK: %[[F:.*]] = exir.aten "aten::any.dim"
+// CHECK: %[[Q0:.*]] = exir.aten "aten::div.Scalar_mode"(%[[IDX]]) {{.*}}other = 3 : i64
+// CHECK: %[[R0:.*]] = exir.aten "aten::remainder.Scalar"(%[[Q0]]) {{.*}}other = 2 : i64
+// CHECK: %[[FILL:.*]] = exir.aten "aten::full"() {{.*}}fill_value = -7 : i64
+// CHECK: %[[C0:.*]] = exir.aten "aten::where.self"(%[[F]], %[[R0]], %[[FILL]])
+// CHECK: exir.aten "aten::stack"(%[[C0]], %{{.*}}) {dim = 1 : i64{{.*}} -> tensor<4x2xi64>
+// CHECK-NOT: nonzero_static
+func.func @nonzero_static(%x: tensor<2x3xf32>) -> tensor<4x2xi64> {
+  %r = exir.aten "aten::nonzero_static"(%x) {size = 4 : i64, fill_value = -7 : i64, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<4x2xi64>
+  return %r : tensor<4x2xi64>
+}
