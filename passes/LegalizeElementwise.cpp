@@ -376,6 +376,21 @@ void addElementwiseLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::resolve_conj", "aten::resolve_neg"}, guarded<conjPhysical>,
                    Dynamic::Handled);
   addLegalizations(t, {"aten::angle"}, guarded<angle>, Dynamic::Handled);
+  addRefusals(t,
+              {"aten::special_airy_ai", "aten::special_ndtri", "aten::special_zeta",
+               "aten::special_spherical_bessel_j0", "aten::special_scaled_modified_bessel_k0",
+               "aten::special_scaled_modified_bessel_k1", "aten::special_chebyshev_polynomial_t",
+               "aten::special_chebyshev_polynomial_u", "aten::special_chebyshev_polynomial_v",
+               "aten::special_chebyshev_polynomial_w",
+               "aten::special_shifted_chebyshev_polynomial_t",
+               "aten::special_shifted_chebyshev_polynomial_u",
+               "aten::special_shifted_chebyshev_polynomial_v",
+               "aten::special_shifted_chebyshev_polynomial_w",
+               "aten::special_hermite_polynomial_h", "aten::special_hermite_polynomial_he",
+               "aten::special_laguerre_polynomial_l", "aten::special_legendre_polynomial_p"},
+              "a special function (Airy, Bessel, zeta, inverse normal CDF or an orthogonal "
+              "polynomial) that no ExecuTorch portable kernel computes; evaluate it outside the "
+              "model and pass the result in");
   addRefusals(t, {"aten::frexp.Tensor"},
               "it splits floats into mantissa and exponent bits, which no ExecuTorch portable "
               "kernel does; compute it outside the model (or use log2/floor if an "

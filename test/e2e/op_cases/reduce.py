@@ -575,3 +575,8 @@ CASES += [
                                   torch.dist(a, b, float("inf")), torch.dist(a, b, 3)),
             lambda: (randn(2, 3), randn(3)), backends=["portable"], why=ZERO_DIM),
 ]
+
+CASES += [
+    fn_case("histc_refused", lambda x: torch.histc(x, 4), lambda: (randn(10),),
+            refused=r"histc' is not supported"),
+]

@@ -492,3 +492,10 @@ CASES += [
       lambda: torch.tensor([[[True, False], [False, True]], [[True, True], [False, False]]]),
       lambda: torch.tensor([0, 3, 0, -1, 0])),
 ]
+
+# Refused by name: the most frequent value; empty_permuted's values are
+# unspecified (filled here), its logical sizes are empty's.
+CASES += [
+    C("mode_refused", lambda x: torch.mode(x, 1), randn(3, 4), refused=r"aten::mode' is not supported"),
+    C("empty_permuted", lambda x: torch.empty_permuted((2, 3), (1, 0)).fill_(2.0) + x, randn(2, 3)),
+]

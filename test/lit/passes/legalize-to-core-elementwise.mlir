@@ -535,3 +535,12 @@ func.func @frexp(%x: tensor<4xf32>) -> tensor<4xf32> {
   %m:2 = exir.aten "aten::frexp.Tensor"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
   return %m#0 : tensor<4xf32>
 }
+
+// -----
+
+// Special functions without a portable kernel are refused by name.
+func.func @special_zeta(%x: tensor<4xf32>, %q: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'aten::special_zeta' is not supported: a special function}}
+  %z = exir.aten "aten::special_zeta"(%x, %q) {operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %z : tensor<4xf32>
+}

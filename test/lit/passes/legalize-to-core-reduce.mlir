@@ -500,3 +500,11 @@ func.func @histc(%x: tensor<5xf32>) -> tensor<4xf32> {
   %h = exir.aten "aten::histc"(%x) {bins = 4 : i64, operand_segments = array<i32: 1>} : (tensor<5xf32>) -> tensor<4xf32>
   return %h : tensor<4xf32>
 }
+
+// -----
+
+func.func @linalg_polar(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'aten::linalg_polar' is not supported: it needs a matrix factorization}}
+  %p:2 = exir.aten "aten::linalg_polar"(%a) {operand_segments = array<i32: 1>} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>)
+  return %p#0 : tensor<3x3xf32>
+}
