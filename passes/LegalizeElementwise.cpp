@@ -161,8 +161,9 @@ void carrySizes(Legalizer &L, Value made) {
 }
 
 /// new_zeros / new_ones / new_full / new_empty / new_empty_strided /
-/// empty_strided: `full` or `empty.memory_format` of the declared dtype.
-/// Strides give no values: an empty tensor's contents are unspecified.
+/// empty_strided / empty_permuted: `full` or `empty.memory_format` of the declared dtype.
+/// Strides (or empty_permuted's physical layout) give no values: an empty
+/// tensor's contents are unspecified.
 LogicalResult sizedFactory(Legalizer &L) {
   StringRef name = L.op.getOpName();
   RankedTensorType rt = L.resultType();
@@ -320,6 +321,24 @@ LogicalResult conjPhysical(Legalizer &L) {
   return identity(L);
 }
 
+/// angle of a real tensor: pi where x < 0, 0 where x >= 0, NaN where x is
+/// NaN (PyTorch's real angle); integer inputs give the default float dtype.
+LogicalResult angle(Legalizer &L) {
+  RankedTensorType rt = L.resultType();
+  if (llvm::isa<ComplexType>(rt.getElementType()) ||
+      llvm::isa<ComplexType>(tensorType(L.operand("self")).getElementType()))
+    return L.refuse("of a complex tensor is not supported: ExecuTorch's portable kernels "
+                    "have no complex dtype");
+  Chain c(L);
+  Value x = c.cast(L.operand("self"), rt.getElementType());
+  Value negative = c.withScalar("aten::lt.Scalar", x, 0);
+  Value pi = c.constant(3.14159265358979323846, rt.getElementType());
+  Value zero = c.constant(0.0, rt.getElementType());
+  Value signAngle = c.where(negative, pi, zero);
+  Value nan = c.unary("aten::isnan", x);
+  return c.finish(c.where(nan, x, signAngle));
+}
+
 } // namespace
 } // namespace elementwise
 
@@ -336,7 +355,7 @@ void addElementwiseLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::expand_as"}, guarded<expandAs>, Dynamic::Handled);
   addLegalizations(t,
                    {"aten::new_zeros", "aten::new_ones", "aten::new_full", "aten::new_empty",
-                    "aten::new_empty_strided", "aten::empty_strided"},
+                    "aten::new_empty_strided", "aten::empty_strided", "aten::empty_permuted"},
                    guarded<sizedFactory>, Dynamic::Handled);
   addLegalizations(t, {"aten::empty_like"}, guarded<emptyLike>, Dynamic::Handled);
   addLegalizations(t, {"aten::rand_like", "aten::randn_like"}, guarded<randomLike>);
@@ -352,10 +371,33 @@ void addElementwiseLegalizations(LegalizeTable &t) {
                    {"aten::bitwise_and.Scalar_Tensor", "aten::bitwise_or.Scalar_Tensor",
                     "aten::bitwise_xor.Scalar_Tensor", "aten::remainder.Scalar_Tensor"},
                    guarded<scalarTensor>, Dynamic::Handled);
-  addLegalizations(t, {"aten::_conj_physical"}, guarded<conjPhysical>, Dynamic::Handled);
+  addLegalizations(t, {"aten::_conj_physical", "aten::conj_physical", "aten::real"},
+                   guarded<conjPhysical>, Dynamic::Handled);
+  addLegalizations(t, {"aten::resolve_conj", "aten::resolve_neg"}, guarded<conjPhysical>,
+                   Dynamic::Handled);
+  addLegalizations(t, {"aten::angle"}, guarded<angle>, Dynamic::Handled);
+  addRefusals(t,
+              {"aten::special_airy_ai", "aten::special_ndtri", "aten::special_zeta",
+               "aten::special_spherical_bessel_j0", "aten::special_scaled_modified_bessel_k0",
+               "aten::special_scaled_modified_bessel_k1", "aten::special_chebyshev_polynomial_t",
+               "aten::special_chebyshev_polynomial_u", "aten::special_chebyshev_polynomial_v",
+               "aten::special_chebyshev_polynomial_w",
+               "aten::special_shifted_chebyshev_polynomial_t",
+               "aten::special_shifted_chebyshev_polynomial_u",
+               "aten::special_shifted_chebyshev_polynomial_v",
+               "aten::special_shifted_chebyshev_polynomial_w",
+               "aten::special_hermite_polynomial_h", "aten::special_hermite_polynomial_he",
+               "aten::special_laguerre_polynomial_l", "aten::special_legendre_polynomial_p"},
+              "a special function (Airy, Bessel, zeta, inverse normal CDF or an orthogonal "
+              "polynomial) that no ExecuTorch portable kernel computes; evaluate it outside the "
+              "model and pass the result in");
+  addRefusals(t, {"aten::frexp.Tensor"},
+              "it splits floats into mantissa and exponent bits, which no ExecuTorch portable "
+              "kernel does; compute it outside the model (or use log2/floor if an "
+              "approximation serves)");
   addRefusals(t,
               {"aten::rand.generator", "aten::randn.generator", "aten::randint",
-               "aten::randint.low", "aten::randperm"},
+               "aten::randint.low", "aten::randperm", "aten::randint_like.low_dtype"},
               "random sampling: a compiled program cannot reproduce PyTorch's generator (and "
               "ExecuTorch's portable kernels have no randint or randperm); sample outside the "
               "model or pass the noise in as an input");

@@ -351,6 +351,34 @@ LogicalResult combinations(Legalizer &L) {
   return L.replaceWith(L.make("aten::stack", {picked}, {L.i64("dim", 1)}));
 }
 
+/// cartesian_prod: meshgrid(indexing='ij') of the 1-D inputs, each
+/// flattened, stacked as columns (one input: that input).
+LogicalResult cartesianProd(Legalizer &L) {
+  SmallVector<Value> ins(L.op.getTensorInputs());
+  if (ins.size() == 1)
+    return L.replace({ins.front()});
+  SmallVector<int64_t> grid;
+  int64_t total = 1;
+  for (Value v : ins) {
+    grid.push_back(tensorType(v).getDimSize(0));
+    total *= grid.back();
+  }
+  Operands cols;
+  for (auto [i, v] : llvm::enumerate(ins)) {
+    SmallVector<int64_t> along(grid.size(), 1);
+    along[i] = grid[i];
+    FailureOr<Value> col = L.view(v, along);
+    if (succeeded(col))
+      col = L.make("aten::expand_copy", {{*col}}, {L.ints("size", grid)});
+    if (succeeded(col))
+      col = L.view(*col, {total});
+    if (failed(col))
+      return failure();
+    cols.push_back(*col);
+  }
+  return L.replaceWith(L.make("aten::stack", {cols}, {L.i64("dim", 1)}));
+}
+
 /// squeeze_copy without dims: every size-1 dim (static shapes).
 LogicalResult squeezeAll(Legalizer &L) {
   RankedTensorType t = tensorType(L.operand("self"));
@@ -409,6 +437,7 @@ void addMiscLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::linalg_vander"},
                    [](Legalizer &L) { return vanderPowers(L, /*increasing=*/true); });
   addLegalizations(t, {"aten::combinations"}, combinations);
+  addLegalizations(t, {"aten::cartesian_prod"}, cartesianProd);
   addLegalizations(t, {"aten::squeeze_copy"}, squeezeAll);
   addLegalizations(t, {"aten::_reshape_alias"}, reshapeAlias);
   addRefusals(t, {"aten::where"},

@@ -223,6 +223,10 @@ void addNormalizationLegalizations(LegalizeTable &t) {
                    [](Legalizer &L) { return L.batchNormLegit(); }, Dynamic::Handled);
   addLegalizations(t, {"aten::layer_norm"}, [](Legalizer &L) { return L.layerNorm(); },
                    Dynamic::Handled);
+  addRefusals(t, {"aten::_batch_norm_with_update"},
+              "training-mode batch norm, which updates the running statistics in place; "
+              "export the model in eval mode (model.eval()) so batch norm uses its running "
+              "statistics");
 }
 
 } // namespace ptec::legalize

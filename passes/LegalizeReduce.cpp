@@ -548,7 +548,19 @@ void addRefusals(LegalizeTable &t) {
        "aten::linalg_ldl_factor", "aten::linalg_solve_triangular", "aten::triangular_solve",
        "aten::geqrf", "aten::nuclear_norm", "aten::nuclear_norm.dim"},
       noKernel, Dynamic::Handled);
+  addRefusals(t, {"aten::linalg_polar", "aten::linalg_matrix_sqrth"},
+              "it needs a matrix factorization (an SVD or an eigen-decomposition), and there is "
+              "no kernel for it in ExecuTorch's portable library");
   addLegalizations(t, {"aten::linalg_matrix_power", "aten::matrix_power"}, matrixPower);
+  addRefusals(t, {"aten::histc"},
+              "ptec has no decomposition of histc into ExecuTorch's portable kernels yet; "
+              "compute the histogram outside the model");
+  addRefusals(t, {"aten::hash_tensor"},
+              "a hash of the tensor's bits (torch.hash_tensor), which no ExecuTorch portable "
+              "kernel computes; hash outside the model");
+  addRefusals(t, {"aten::segment_reduce"},
+              "ptec has no decomposition of segment_reduce into ExecuTorch's portable kernels "
+              "yet; use scatter_reduce with a segment id per element");
 }
 
 } // namespace reduce

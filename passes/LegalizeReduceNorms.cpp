@@ -185,6 +185,14 @@ LogicalResult vectorNormRule(Legalizer &L) {
                             boolArg(L.op, "keepdim", false), dtypeArg(L.op, "dtype"))});
 }
 
+/// dist(a, b, p): the vector p-norm of the broadcast a - b over every dim.
+LogicalResult distRule(Legalizer &L) {
+  Emit e(L);
+  Value d = e.sub(L.operand("self"), L.operand("other"));
+  double p = scalarArg(L.op, "p").value_or(2.0);
+  return e.done({vectorNorm(e, d, p, allDims(rankOf(d)), false, {})});
+}
+
 /// norm.Scalar / norm.ScalarOpt_dim[_dtype] / norm.ScalarOpt_dtype and
 /// frobenius_norm.dim: vector norms (p None is 2), as torch/_refs's norm.
 LogicalResult normOverload(Legalizer &L) {
@@ -284,6 +292,7 @@ void addNormRules(LegalizeTable &t) {
   addLegalizations(t, {"aten::norm_except_dim"}, normExceptDimRule);
   addLegalizations(t, {"aten::_weight_norm", "aten::_weight_norm_interface"}, weightNorm);
   addLegalizations(t, {"aten::linalg_vector_norm"}, vectorNormRule, Dynamic::Handled);
+  addLegalizations(t, {"aten::dist"}, distRule, Dynamic::Handled);
   addLegalizations(t,
                    {"aten::norm.Scalar", "aten::norm.ScalarOpt_dim",
                     "aten::norm.ScalarOpt_dim_dtype", "aten::norm.ScalarOpt_dtype",

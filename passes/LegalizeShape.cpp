@@ -476,6 +476,34 @@ LogicalResult numpyT(Legalizer &L) {
   return L.replaceWith(L.make("aten::permute_copy", {{x}}, {L.ints("dims", perm)}));
 }
 
+/// mT / mH / matrix_H of a real tensor: the last two dims swapped (the
+/// conjugate of mH / matrix_H is the tensor itself on real dtypes).
+LogicalResult matrixTranspose(Legalizer &L) {
+  Value x = L.operand("self");
+  RankedTensorType t = tensorType(x);
+  if (!t)
+    return success();
+  if (llvm::isa<ComplexType>(t.getElementType()))
+    return L.refuse("of a complex tensor is not supported: ExecuTorch's portable kernels "
+                    "have no complex dtype");
+  if (L.op.getOpName() == "aten::matrix_H" && t.getRank() != 2)
+    return L.refuse("of a tensor of rank " + std::to_string(t.getRank()) +
+                    " is not supported: matrix_H takes a matrix (use mH for batches)");
+  return L.replaceWith(L.transposeLast2(x));
+}
+
+/// linalg_diagonal: diagonal_copy with its defaults (dim1 -2, dim2 -1).
+LogicalResult linalgDiagonal(Legalizer &L) {
+  Value a = L.operand("A");
+  RankedTensorType rt = L.resultType();
+  if (!a || !rt)
+    return success();
+  return L.replaceWith(L.make("aten::diagonal_copy", rt, {{a}},
+                              {L.i64("offset", intArg(L.op, "offset", 0)),
+                               L.i64("dim1", intArg(L.op, "dim1", -2)),
+                               L.i64("dim2", intArg(L.op, "dim2", -1))}));
+}
+
 LogicalResult swapDims(Legalizer &L) {
   bool axes = static_cast<bool>(L.op->getAttr("axis0"));
   return L.replaceWith(L.make("aten::transpose_copy.int", {{L.operand("self")}},
@@ -569,6 +597,9 @@ void addShapeLegalizations(LegalizeTable &t) {
                        "aten::moveaxis.intlist"},
                    movedim, Dynamic::Handled);
   addLegalizations(t, {"aten::numpy_T"}, numpyT, Dynamic::Handled);
+  addLegalizations(t, {"aten::linalg_diagonal"}, linalgDiagonal);
+  addLegalizations(t, {"aten::mT", "aten::mH", "aten::matrix_H"}, matrixTranspose,
+                   Dynamic::Handled);
   addLegalizations(t, {"aten::swapaxes", "aten::swapdims"}, swapDims, Dynamic::Handled);
   addRefusals(t, {"aten::resize_"},
               "it changes a tensor's size in place, and every tensor of a program has a "

@@ -639,6 +639,55 @@ LogicalResult embeddingBag(Legalizer &L) {
   return replaceFirst(L, *mean);
 }
 
+/// put(self, index, source, accumulate): index_put on the flattened self at
+/// the flattened index (negative entries counted from the end), viewed back.
+LogicalResult put(Legalizer &L) {
+  Value x = L.operand("self"), idx = L.operand("index"), src = L.operand("source");
+  RankedTensorType xt = tensorType(x);
+  int64_t n = xt.getNumElements();
+  FailureOr<Value> flat = L.view(x, {n});
+  FailureOr<Value> flatIdx = L.view(idx, {tensorType(idx).getNumElements()});
+  FailureOr<Value> flatSrc = L.view(src, {tensorType(src).getNumElements()});
+  if (failed(flat) || failed(flatIdx) || failed(flatSrc))
+    return failure();
+  FailureOr<Value> wrapped = wrapNegative(L, *flatIdx, n);
+  if (failed(wrapped))
+    return failure();
+  FailureOr<Value> out =
+      putAlong(L, *flat, 0, *wrapped, *flatSrc, boolArg(L.op, "accumulate", false));
+  if (failed(out))
+    return failure();
+  return L.replaceWith(L.view(*out, xt.getShape()));
+}
+
+/// index_reduce(self, dim, index, source, reduce, include_self):
+/// scatter_reduce with the 1-dim index viewed along `dim` and expanded to
+/// source's shape (PyTorch's reductions: prod, mean, amax, amin; mean counts
+/// self when included, as scatter_reduce does).
+LogicalResult indexReduce(Legalizer &L) {
+  Value x = L.operand("self"), idx = L.operand("index"), src = L.operand("source");
+  auto reduce = L.op->getAttrOfType<StringAttr>("reduce");
+  if (!reduce)
+    return L.refuse("needs its reduce mode");
+  RankedTensorType xt = tensorType(x), st = tensorType(src);
+  if (xt.getRank() == 0 || st.getRank() != xt.getRank())
+    return L.refuse("on a 0-dim tensor or with a source of another rank is not supported");
+  int64_t dim = wrapDim(intArg(L.op, "dim", 0), xt.getRank());
+  SmallVector<int64_t> along(st.getRank(), 1);
+  along[dim] = st.getDimSize(dim);
+  FailureOr<Value> iv = L.view(idx, along);
+  if (failed(iv))
+    return failure();
+  FailureOr<Value> wrapped = wrapNegative(L, *iv, xt.getDimSize(dim));
+  if (failed(wrapped))
+    return failure();
+  FailureOr<Value> expanded = expand(L, *wrapped, st.getShape());
+  if (failed(expanded))
+    return failure();
+  return scatterReduceWith(L, x, *expanded, src, reduce.getValue(),
+                           boolArg(L.op, "include_self", true));
+}
+
 } // namespace
 
 void addShapeIndexLegalizations(LegalizeTable &t) {
@@ -647,6 +696,8 @@ void addShapeIndexLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::index_add"}, indexAdd);
   addLegalizations(t, {"aten::index_fill.int_Scalar", "aten::index_fill.int_Tensor"}, indexFill);
   addLegalizations(t, {"aten::scatter_reduce.two"}, scatterReduce);
+  addLegalizations(t, {"aten::put"}, put);
+  addLegalizations(t, {"aten::index_reduce"}, indexReduce);
   addLegalizations(t, {"aten::scatter.reduce", "aten::scatter.value_reduce"}, scatterOldReduce);
   addRefusals(t, {"aten::_index_put_impl_"},
               "an internal in-place form of index_put that torch.export does not write; "

@@ -159,6 +159,104 @@ LogicalResult sort(Legalizer &L) {
   return L.replace({s->values, s->indices});
 }
 
+/// kthvalue / median / median.dim / nanmedian / nanmedian.dim: the element
+/// at a position of the sorted order along dim (NaN sorts last), and its
+/// index, read with `gather`. kthvalue: position k - 1. median: the lower
+/// middle (n - 1) / 2, or the first NaN (n - #NaN) when there is one, as
+/// PyTorch's kernel returns NaN and the index of the first NaN. nanmedian:
+/// the lower middle of the numbers, (n - 1 - #NaN) / 2 truncated (0 when
+/// every element is NaN: that NaN). The median of every element sorts the
+/// flattened tensor. Equal elements are ordered as the stable sort orders
+/// them.
+LogicalResult orderStatistic(Legalizer &L) {
+  StringRef name = L.op.getOpName();
+  Value x = L.operand("self");
+  RankedTensorType t = tensorType(x);
+  if (!t)
+    return success();
+  bool all = name == "aten::median" || name == "aten::nanmedian";
+  bool ignoreNan = name.starts_with("aten::nanmedian");
+  bool kth = name == "aten::kthvalue";
+  bool keepdim = !all && boolArg(L.op, "keepdim", false);
+  int64_t dim = 0;
+  if (all) {
+    FailureOr<Value> flat = L.view(x, {t.getNumElements()});
+    if (failed(flat))
+      return failure();
+    x = *flat;
+  } else {
+    dim = wrapDim(intArg(L.op, "dim", -1), t.getRank());
+  }
+  RankedTensorType xt = tensorType(x);
+  Type i64 = L.b.getI64Type();
+  if (xt.getRank() == 0) {
+    // A 0-dim tensor is its own statistic, at index 0.
+    FailureOr<Value> zero = full(L, {}, L.b.getI64IntegerAttr(0), i64);
+    if (failed(zero))
+      return failure();
+    return L.replace({x, *zero});
+  }
+  int64_t n = xt.getDimSize(dim);
+  if (n == 0)
+    return L.refuse("of an empty dim is not supported: PyTorch raises for it");
+  int64_t fixed = kth ? intArg(L.op, "k", 1) - 1 : (n - 1) / 2;
+  if (fixed < 0 || fixed >= n)
+    return L.refuse("with k out of range 1.." + Twine(n) + " is not supported: PyTorch raises");
+  FailureOr<Sorted> s = sortAlong(L, x, dim, /*descending=*/false, /*stable=*/false);
+  if (failed(s))
+    return failure();
+  SmallVector<int64_t> kept(xt.getShape());
+  kept[dim] = 1;
+  bool floating = !llvm::isa<IntegerType>(xt.getElementType());
+  FailureOr<Value> pos;
+  if (kth || !floating) {
+    pos = full(L, kept, L.b.getI64IntegerAttr(fixed), i64);
+  } else {
+    FailureOr<Value> isNan = L.make("aten::isnan", {{x}});
+    if (failed(isNan))
+      return failure();
+    FailureOr<Value> nans =
+        L.make("aten::sum.dim_IntList", {{*isNan}},
+               {L.ints("dim", {dim}), L.boolean("keepdim", true), L.dtype("dtype", i64)});
+    if (failed(nans))
+      return failure();
+    if (ignoreNan) {
+      FailureOr<Value> numbersBelow =
+          L.make("aten::rsub.Scalar", {{*nans}}, {L.i64("other", n - 1)});
+      if (failed(numbersBelow))
+        return failure();
+      pos = L.make("aten::div.Scalar_mode", {{*numbersBelow}},
+                   {L.i64("other", 2), L.attr("rounding_mode", L.b.getStringAttr("trunc"))});
+    } else {
+      FailureOr<Value> firstNan = L.make("aten::rsub.Scalar", {{*nans}}, {L.i64("other", n)});
+      FailureOr<Value> anyNan = L.make("aten::gt.Scalar", {{*nans}}, {L.i64("other", 0)});
+      FailureOr<Value> mid = full(L, kept, L.b.getI64IntegerAttr(fixed), i64);
+      if (failed(firstNan) || failed(anyNan) || failed(mid))
+        return failure();
+      pos = L.make("aten::where.self", {{*anyNan}, {*firstNan}, {*mid}});
+    }
+  }
+  if (failed(pos))
+    return failure();
+  FailureOr<Value> v = L.make("aten::gather", {{s->values}, {*pos}}, {L.i64("dim", dim)});
+  if (failed(v))
+    return failure();
+  if (all)
+    return L.replaceWith(L.view(*v, {}));
+  FailureOr<Value> i = L.make("aten::gather", {{s->indices}, {*pos}}, {L.i64("dim", dim)});
+  if (failed(i))
+    return failure();
+  if (!keepdim) {
+    ArrayRef<int64_t> shape = L.resultType(0).getShape();
+    v = L.view(*v, shape);
+    if (succeeded(v))
+      i = L.view(*i, shape);
+    if (failed(v) || failed(i))
+      return failure();
+  }
+  return L.replace({*v, *i});
+}
+
 /// 0 bool, 1 integer, 2 floating: PyTorch's promotion categories.
 int category(Type t) { return t.isInteger(1) ? 0 : llvm::isa<IntegerType>(t) ? 1 : 2; }
 
@@ -233,17 +331,152 @@ LogicalResult bucketize(Legalizer &L) {
                                L.dtype("dtype", out)}));
 }
 
+/// searchsorted.Tensor(sorted_sequence, x, out_int32, right, side, sorter):
+/// bucketize's count of the sequence's elements s with !(s >= x) (right or
+/// side 'right': !(s > x)), per row of an N-dim sequence (compared against
+/// x[..., :, None] as [..., 1, M]); with a sorter, the sequence is first
+/// gathered in its order.
+LogicalResult searchsorted(Legalizer &L) {
+  Value seq = L.operand("sorted_sequence"), x = L.operand("self");
+  Value sorter = L.operand("sorter");
+  RankedTensorType st = tensorType(seq), xt = tensorType(x);
+  if (!st || !xt)
+    return success();
+  bool right = boolArg(L.op, "right", false);
+  if (auto side = L.op->getAttrOfType<StringAttr>("side"))
+    right = side.getValue() == "right";
+  int64_t r = st.getRank();
+  if (sorter) {
+    FailureOr<Value> ordered = L.make("aten::gather", {{seq}, {sorter}}, {L.i64("dim", r - 1)});
+    if (failed(ordered))
+      return failure();
+    seq = *ordered;
+  }
+  Type ct = bucketizeCompareType(xt.getElementType(), st.getElementType(), xt.getRank() == 0,
+                                 /*number=*/false);
+  FailureOr<Value> xc = cast(L, x, ct);
+  FailureOr<Value> sc = cast(L, seq, ct);
+  if (failed(xc) || failed(sc))
+    return failure();
+  FailureOr<Value> xu = unsqueeze(L, *xc, xt.getRank());
+  FailureOr<Value> su = r > 1 ? unsqueeze(L, *sc, r - 1) : sc;
+  if (failed(xu) || failed(su))
+    return failure();
+  FailureOr<Value> notBefore = binary(L, right ? "aten::gt.Tensor" : "aten::ge.Tensor", *su, *xu);
+  if (failed(notBefore))
+    return failure();
+  FailureOr<Value> before = L.make("aten::logical_not", {{*notBefore}});
+  if (failed(before))
+    return failure();
+  Type out = L.resultType().getElementType();
+  return L.replaceWith(L.make("aten::sum.dim_IntList", {{*before}},
+                              {L.ints("dim", {-1}), L.boolean("keepdim", false),
+                               L.dtype("dtype", out)}));
+}
+
+/// nonzero_static(x, size, fill_value): the coordinates of the first `size`
+/// nonzero elements in row-major order, rows past their count filled with
+/// fill_value. Dense, on the flattened x: element j is output row
+/// cumsum(x != 0)[j] (1-based); row r takes the flat index of the nonzero
+/// element of its row ([size, n] compare, limited to 2^24 elements), then
+/// its coordinates (flat / stride) % size per dim, stacked.
+LogicalResult nonzeroStatic(Legalizer &L) {
+  constexpr int64_t kDenseLimit = int64_t(1) << 24;
+  Value x = L.operand("self");
+  RankedTensorType t = tensorType(x);
+  int64_t size = intArg(L.op, "size", 0), fill = intArg(L.op, "fill_value", -1);
+  int64_t n = t.getNumElements(), rank = t.getRank();
+  Type i64 = L.b.getI64Type();
+  if (rank == 0)
+    return L.refuse("of a 0-dim tensor is not supported");
+  if (size * n > kDenseLimit)
+    return L.refuse("with size * numel above " + Twine(kDenseLimit) +
+                    " is not supported: its dense formulation compares every pair");
+  if (size == 0 || n == 0)
+    return L.replaceWith(full(L, {size, rank}, L.b.getI64IntegerAttr(fill), i64));
+  FailureOr<Value> flat = L.view(x, {n});
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> mask = L.make("aten::ne.Scalar", {{*flat}}, {L.i64("other", 0)});
+  if (failed(mask))
+    return failure();
+  FailureOr<Value> maskInt = cast(L, *mask, i64);
+  if (failed(maskInt))
+    return failure();
+  FailureOr<Value> rows =
+      L.make("aten::cumsum", {{*maskInt}}, {L.i64("dim", 0), L.dtype("dtype", i64)});
+  if (failed(rows))
+    return failure();
+  FailureOr<Value> rowOf = L.view(*rows, {1, n});
+  FailureOr<Value> maskRow = L.view(*mask, {1, n});
+  FailureOr<Value> wanted = arange(L, size, 1);
+  if (failed(rowOf) || failed(maskRow) || failed(wanted))
+    return failure();
+  FailureOr<Value> wantedCol = L.view(*wanted, {size, 1});
+  if (failed(wantedCol))
+    return failure();
+  FailureOr<Value> sameRow = binary(L, "aten::eq.Tensor", *rowOf, *wantedCol);
+  if (failed(sameRow))
+    return failure();
+  FailureOr<Value> match = binary(L, "aten::logical_and", *sameRow, *maskRow);
+  FailureOr<Value> positions = arangeAt(L, n, 1, 2);
+  if (failed(match) || failed(positions))
+    return failure();
+  FailureOr<Value> picked = whereScalar(L, *match, *positions, L.b.getI64IntegerAttr(0));
+  if (failed(picked))
+    return failure();
+  FailureOr<Value> flatIdx =
+      L.make("aten::sum.dim_IntList", {{*picked}},
+             {L.ints("dim", {1}), L.boolean("keepdim", false), L.dtype("dtype", i64)});
+  FailureOr<Value> found =
+      L.make("aten::any.dim", {{*match}}, {L.i64("dim", 1), L.boolean("keepdim", false)});
+  if (failed(flatIdx) || failed(found))
+    return failure();
+  Operands coords;
+  int64_t stride = n;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dimSize = t.getDimSize(d);
+    stride /= dimSize;
+    FailureOr<Value> q = L.make("aten::div.Scalar_mode", {{*flatIdx}},
+                                {L.i64("other", stride),
+                                 L.attr("rounding_mode", L.b.getStringAttr("floor"))});
+    if (failed(q))
+      return failure();
+    FailureOr<Value> r = L.make("aten::remainder.Scalar", {{*q}}, {L.i64("other", dimSize)});
+    if (failed(r))
+      return failure();
+    FailureOr<Value> c = whereScalar(L, *found, *r, L.b.getI64IntegerAttr(fill));
+    if (failed(c))
+      return failure();
+    coords.push_back(*c);
+  }
+  return L.replaceWith(L.make("aten::stack", {coords}, {L.i64("dim", 1)}));
+}
+
 } // namespace
 
 void addShapeSortLegalizations(LegalizeTable &t) {
   addLegalizations(t, {"aten::bucketize.Tensor", "aten::bucketize.Scalar"}, bucketize);
+  addLegalizations(t, {"aten::searchsorted.Tensor"}, searchsorted);
   addLegalizations(t, {"aten::sort", "aten::sort.stable", "aten::argsort", "aten::argsort.stable",
                        "aten::msort"},
                    sort);
+  addLegalizations(t,
+                   {"aten::kthvalue", "aten::median", "aten::median.dim", "aten::nanmedian",
+                    "aten::nanmedian.dim"},
+                   orderStatistic);
   addRefusals(t, {"aten::argwhere", "aten::nonzero_numpy"},
               "its result's length is the number of nonzero elements, known only from the "
               "data, and every tensor of a program is planned before it runs (use a mask, or "
               "torch.where with three arguments)");
+  addRefusals(t, {"aten::_unique2", "aten::unique_consecutive"},
+              "its result's length is the number of distinct values, known only from the "
+              "data, and every tensor of a program is planned before it runs (compute the "
+              "unique values outside the model)");
+  addLegalizations(t, {"aten::nonzero_static"}, nonzeroStatic);
+  addRefusals(t, {"aten::mode"},
+              "the most frequent value along a dim has no ExecuTorch portable kernel and ptec "
+              "no decomposition of it yet; compute it outside the model");
 }
 
 } // namespace ptec::legalize

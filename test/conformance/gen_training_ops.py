@@ -33,6 +33,8 @@ def lookup(name):
     """torch.ops overload for a ptec name ("aten::pad", "aten::add.Tensor")."""
     import torch
     ns, rest = name.split("::", 1)
+    if ns == "torch_nn":
+        import torch.nn.modules.linear_cross_entropy  # noqa: F401 (registers torch_nn ops)
     base, _, overload = rest.partition(".")
     packet = getattr(getattr(torch.ops, ns), base)
     return getattr(packet, overload or "default")

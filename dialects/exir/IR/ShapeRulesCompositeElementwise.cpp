@@ -139,17 +139,19 @@ void addCompositeElementwiseRules(RuleTable &t) {
   sameRuleAs(t, {"arctan2"}, "atan2");
   sameRuleAs(t, {"clip.Tensor"}, "clamp.Tensor");
   sameRuleAs(t, {"new_empty_strided"}, "new_empty");
-  sameRuleAs(t, {"randint_like"}, "rand_like");
+  sameRuleAs(t, {"randint_like", "randint_like.low_dtype"}, "rand_like");
+  sameRuleAs(t, {"empty_permuted"}, "empty.memory_format");
   // Unary ops that keep the dtype.
   addRules(t, {"celu", "selu", "softshrink", "hardshrink", "log_sigmoid", "rrelu", "nan_to_num",
-               "frac", "fix", "sgn", "positive", "absolute", "negative", "special_round"},
+               "frac", "fix", "sgn", "positive", "absolute", "negative", "special_round",
+               "conj_physical", "real", "resolve_conj", "resolve_neg"},
            sameAsSelf);
   addRules(t, {"log_sigmoid_forward"}, onSelf<logSigmoidForward>);
   // Floating functions: integers give the default float.
   addRules(t, {"deg2rad", "rad2deg", "sinc", "erfc", "exp2", "arccos", "arcsin", "arctan",
                "arccosh", "arcsinh", "arctanh", "special_erfc", "special_exp2",
                "special_expit", "special_erf", "special_expm1", "special_log1p",
-               "special_logit", "special_ndtr", "special_sinc", "special_entr"},
+               "special_logit", "special_ndtr", "special_sinc", "special_entr", "angle"},
            unary<Kind::Float>);
   addRules(t, {"isposinf", "isneginf", "isreal"}, unary<Kind::Bool>);
   addRules(t, {"xlogy.Tensor", "xlogy.Scalar_Self", "xlogy.Scalar_Other", "special_xlogy",

@@ -122,6 +122,27 @@ LogicalResult blockDiag(RuleContext &c) {
   return c.succeed({rows, cols}, dtype);
 }
 
+/// cartesian_prod: 1-D tensors of one dtype; [N0 * N1 * ..., n] (one
+/// tensor: that tensor's [N0]).
+LogicalResult cartesianProd(RuleContext &c) {
+  SmallVector<Value> ts = c.tensors("tensors");
+  if (ts.empty())
+    return c.fail("cartesian_prod needs at least one tensor");
+  Type dtype = llvm::cast<RankedTensorType>(ts.front().getType()).getElementType();
+  int64_t count = 1;
+  for (Value v : ts) {
+    auto t = llvm::cast<RankedTensorType>(v.getType());
+    if (t.getRank() != 1)
+      return c.fail("cartesian_prod takes 1-D tensors, got " + describe(t));
+    if (t.getElementType() != dtype)
+      return c.fail("cartesian_prod takes tensors of one dtype");
+    count = mulSat(count, t.getDimSize(0));
+  }
+  if (ts.size() == 1)
+    return c.succeed({count}, dtype);
+  return c.succeed({count, static_cast<int64_t>(ts.size())}, dtype);
+}
+
 /// vander/linalg_vander compute integers in int64 (a cumulative product).
 Type vanderDtype(RuleContext &c, Type t) {
   return isIntegral(t, /*includeBool=*/true) ? c.i64() : t;
@@ -196,6 +217,7 @@ void addCompositeMiscRules(RuleTable &t) {
   addRules(t, {"vander"}, vander);
   addRules(t, {"linalg_vander"}, linalgVander);
   addRules(t, {"combinations"}, onSelf<combinations>);
+  addRules(t, {"cartesian_prod"}, cartesianProd);
   addRules(t, {"special_softmax", "special_log_softmax"}, onSelfAndDim<softmaxAlias>);
 }
 

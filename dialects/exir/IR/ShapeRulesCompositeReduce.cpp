@@ -580,6 +580,46 @@ LogicalResult cross(RuleContext &c) {
   return c.succeed(shape, rt.get());
 }
 
+/// kthvalue / median.dim / nanmedian.dim: values and int64 indices reduced
+/// over `dim` (kthvalue: -1 by default; `k` within the dim).
+LogicalResult orderStatistic(RuleContext &c, RankedTensorType t) {
+  int64_t dim;
+  if (failed(c.wrapDim(c.optInt("dim").value_or(-1), t.getRank(), "dim", dim)))
+    return failure();
+  Shape shape(t.getShape());
+  int64_t size = t.getRank() ? shape[dim] : 1;
+  if (std::optional<int64_t> k = c.optInt("k"); k && (*k < 1 || *k > size))
+    return c.fail("k = " + llvm::Twine(*k) + " is out of range for dim " + llvm::Twine(dim) +
+                  " of size " + llvm::Twine(size));
+  if (t.getRank()) {
+    if (c.getBool("keepdim"))
+      shape[dim] = 1;
+    else
+      shape.erase(shape.begin() + dim);
+  }
+  c.produce(shape, t.getElementType());
+  return c.succeed(shape, c.i64());
+}
+
+/// median / nanmedian of every element: 0-dim, self's dtype.
+LogicalResult medianAll(RuleContext &c, RankedTensorType t) {
+  return c.succeed({}, t.getElementType());
+}
+
+/// dist(self, other, p): a 0-dim norm of the broadcast difference.
+LogicalResult dist(RuleContext &c) {
+  RankedTensorType a, b;
+  if (failed(c.require("self", a)) || failed(c.require("other", b)))
+    return failure();
+  Shape shape;
+  if (failed(c.broadcast({a.getShape(), b.getShape()}, {"self", "other"}, shape)))
+    return failure();
+  ResultType rt;
+  rt.add(a);
+  rt.add(b);
+  return c.succeed({}, rt.get());
+}
+
 LogicalResult cdist(RuleContext &c) {
   RankedTensorType a, b;
   if (failed(c.require("x1", a)) || failed(c.require("x2", b)) ||
@@ -684,6 +724,9 @@ void addCompositeReduceRules(RuleTable &t) {
   addRules(t, {"pairwise_distance"}, pairwiseDistance);
   addRules(t, {"cross", "linalg_cross"}, cross);
   addRules(t, {"cdist", "_euclidean_dist"}, cdist);
+  addRules(t, {"dist"}, dist);
+  addRules(t, {"kthvalue", "median.dim", "nanmedian.dim"}, onSelf<orderStatistic>);
+  addRules(t, {"median", "nanmedian"}, onSelf<medianAll>);
   addRules(t, {"pdist"}, onSelf<pdist>);
   addRules(t, {"_safe_softmax"}, onSelf<safeSoftmax>);
   addRules(t, {"_scaled_dot_product_attention_math"}, attentionMath);
@@ -705,6 +748,21 @@ void addCompositeReduceRules(RuleTable &t) {
             "linalg_lstsq", "linalg_cond", "linalg_cond.p_str", "linalg_tensorinv",
             "linalg_tensorsolve", "orgqr", "ormqr", "linalg_householder_product",
             "linalg_ldl_factor", "linalg_solve_triangular", "triangular_solve", "geqrf"},
+           declaredResults);
+  // Met by the OpInfo sweep and refused by name (special functions without a
+  // kernel, data-dependent sizes, factorizations, training-mode batch norm).
+  addRules(t,
+           {"_batch_norm_with_update", "_unique2", "unique_consecutive",
+            "frexp.Tensor", "hash_tensor", "histc", "mode", "segment_reduce",
+            "linalg_matrix_sqrth", "linalg_polar", "special_airy_ai",
+            "special_chebyshev_polynomial_t", "special_chebyshev_polynomial_u",
+            "special_chebyshev_polynomial_v", "special_chebyshev_polynomial_w",
+            "special_hermite_polynomial_h", "special_hermite_polynomial_he",
+            "special_laguerre_polynomial_l", "special_legendre_polynomial_p", "special_ndtri",
+            "special_scaled_modified_bessel_k0", "special_scaled_modified_bessel_k1",
+            "special_shifted_chebyshev_polynomial_t", "special_shifted_chebyshev_polynomial_u",
+            "special_shifted_chebyshev_polynomial_v", "special_shifted_chebyshev_polynomial_w",
+            "special_spherical_bessel_j0", "special_zeta"},
            declaredResults);
 }
 

@@ -213,6 +213,41 @@ LogicalResult swapDims(RuleContext &c, RankedTensorType t) {
   return c.succeed(shape, t.getElementType());
 }
 
+/// mT / mH (rank >= 2, MaxRank 2: matrix_H): the last two dims swapped.
+template <int64_t MaxRank>
+LogicalResult matrixTranspose(RuleContext &c, RankedTensorType t) {
+  if (failed(c.requireRank("self", t, 2, MaxRank)))
+    return failure();
+  Shape shape(t.getShape());
+  std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
+  return c.succeed(shape, t.getElementType());
+}
+
+/// linalg_diagonal(A, offset=0, dim1=-2, dim2=-1): diagonal's rule with
+/// these defaults.
+LogicalResult linalgDiagonal(RuleContext &c) {
+  RankedTensorType t;
+  if (failed(c.require("A", t)) || failed(c.requireRank("A", t, 2, INT64_MAX)))
+    return failure();
+  int64_t r = t.getRank();
+  int64_t a = c.optInt("dim1").value_or(-2), b = c.optInt("dim2").value_or(-1);
+  if (a < -r || a >= r || b < -r || b >= r)
+    return c.fail("linalg_diagonal dims out of range for rank " + llvm::Twine(r));
+  a = a < 0 ? a + r : a;
+  b = b < 0 ? b + r : b;
+  if (a == b)
+    return c.fail("diagonal dims cannot be the same (" + llvm::Twine(a) + ")");
+  int64_t offset = c.getInt("offset"), sa = t.getDimSize(a), sb = t.getDimSize(b);
+  int64_t len = offset >= 0 ? std::min(sa, subSat(sb, offset))
+                            : std::min(addSat(sa, offset), sb);
+  Shape shape;
+  for (int64_t i = 0; i < r; ++i)
+    if (i != a && i != b)
+      shape.push_back(t.getDimSize(i));
+  shape.push_back(std::max<int64_t>(len, 0));
+  return c.succeed(shape, t.getElementType());
+}
+
 LogicalResult ravel(RuleContext &c, RankedTensorType t) {
   return c.succeed({numel(t.getShape())}, t.getElementType());
 }
@@ -432,6 +467,14 @@ LogicalResult argwhere(RuleContext &c, RankedTensorType t) {
   return c.succeed({kDataDependent, t.getRank()}, c.i64());
 }
 
+/// nonzero_static: [size, rank] int64.
+LogicalResult nonzeroStatic(RuleContext &c, RankedTensorType t) {
+  int64_t size = c.getInt("size");
+  if (size < 0)
+    return c.fail("nonzero_static needs a non-negative size, got " + llvm::Twine(size));
+  return c.succeed({size, t.getRank()}, c.i64());
+}
+
 LogicalResult nonzeroNumpy(RuleContext &c, RankedTensorType t) {
   if (failed(c.checkPieces(std::max<int64_t>(t.getRank(), 1))))
     return failure();
@@ -456,6 +499,9 @@ void addCompositeShapeRules(RuleTable &t) {
            onSelf<movedim>);
   addRules(t, {"swapaxes", "swapdims"}, onSelf<swapDims>);
   addRules(t, {"ravel"}, onSelf<ravel>);
+  addRules(t, {"mT", "mH"}, onSelf<matrixTranspose<INT64_MAX>>);
+  addRules(t, {"matrix_H"}, onSelf<matrixTranspose<2>>);
+  addRules(t, {"linalg_diagonal"}, linalgDiagonal);
   addRules(t, {"broadcast_to"}, onSelf<broadcastTo>);
   addRules(t, {"atleast_1d", "atleast_2d", "atleast_3d"}, onSelf<atLeastNd>);
   addRules(t, {"atleast_1d.Sequence", "atleast_2d.Sequence", "atleast_3d.Sequence"},
@@ -474,6 +520,7 @@ void addCompositeShapeRules(RuleTable &t) {
   addRules(t, {"msort", "embedding_renorm"}, sameAsSelf);
   addRules(t, {"argwhere"}, onSelf<argwhere>);
   addRules(t, {"nonzero_numpy"}, onSelf<nonzeroNumpy>);
+  addRules(t, {"nonzero_static"}, onSelf<nonzeroStatic>);
 }
 
 } // namespace ptec::exir::rules

@@ -270,6 +270,20 @@ LogicalResult take(RuleContext &c) {
   return c.succeed(idx.getShape(), self.getElementType());
 }
 
+/// put(self, index, source): int64 index, source of self's dtype with one
+/// element per index; self's type.
+LogicalResult put(RuleContext &c) {
+  RankedTensorType self, idx, src;
+  if (failed(c.require("self", self)) || failed(c.require("index", idx)) ||
+      failed(c.require("source", src)) || failed(requireIndex(c, "index", idx, true)) ||
+      failed(c.sameDtype("self", self, "source", src)))
+    return failure();
+  if (numel(idx.getShape()) != numel(src.getShape()))
+    return c.fail("'source' " + describe(src) + " must have one element per index " +
+                  describe(idx));
+  return c.succeed(Spec::like(self));
+}
+
 LogicalResult nonzero(RuleContext &c, RankedTensorType self) {
   return c.succeed({kDataDependent, self.getRank()}, c.i64());
 }
@@ -354,7 +368,7 @@ void addIndexingRules(RuleTable &t) {
   addRules(t, {"index.Tensor", "_unsafe_index.Tensor"}, onSelf<index>);
   addRules(t, {"index_put", "_unsafe_index_put", "_index_put_impl_"}, indexPut);
   addRules(t, {"index_select"}, indexSelect);
-  addRules(t, {"index_add", "index_copy"}, indexAddCopy);
+  addRules(t, {"index_add", "index_copy", "index_reduce"}, indexAddCopy);
   addRules(t, {"index_fill.int_Scalar", "index_fill.int_Tensor"}, indexFill);
   addRules(t, {"gather"}, gather);
   addRules(t, {"scatter.src", "scatter.value", "scatter.reduce", "scatter.value_reduce",
@@ -365,6 +379,7 @@ void addIndexingRules(RuleTable &t) {
   addRules(t, {"diagonal_scatter"}, viewScatter<diagonalRule>);
   addRules(t, {"as_strided_scatter"}, viewScatter<asStridedRule>);
   addRules(t, {"take"}, take);
+  addRules(t, {"put"}, put);
   addRules(t, {"nonzero"}, onSelf<nonzero>);
   addRules(t, {"masked_select"}, maskedSelect);
   addRules(t, {"masked_scatter"}, maskedScatter);

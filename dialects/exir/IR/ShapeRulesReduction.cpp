@@ -160,6 +160,22 @@ LogicalResult bucketize(RuleContext &c) {
   return c.succeed(self ? self.getShape() : ArrayRef<int64_t>{}, e);
 }
 
+/// searchsorted.Tensor: a 1-dim sorted_sequence, or one with self's leading
+/// dims; self's shape, int32 with `out_int32`, else int64.
+LogicalResult searchsorted(RuleContext &c) {
+  RankedTensorType seq, self;
+  if (failed(c.require("sorted_sequence", seq)) || failed(c.require("self", self)) ||
+      failed(c.requireRank("sorted_sequence", seq, 1, kMaxTensorRank)))
+    return failure();
+  if (seq.getRank() > 1 &&
+      (self.getRank() != seq.getRank() ||
+       seq.getShape().drop_back() != self.getShape().drop_back()))
+    return c.fail("'sorted_sequence' " + describe(seq) + " must be 1-dim or share the leading "
+                  "dims of 'self' " + describe(self));
+  Type e = c.getBool("out_int32") ? IntegerType::get(c.context(), 32) : c.i64();
+  return c.succeed(self.getShape(), e);
+}
+
 } // namespace
 
 void addReductionRules(RuleTable &t) {
@@ -179,6 +195,7 @@ void addReductionRules(RuleTable &t) {
   addRules(t, {"topk"}, onSelf<topk>);
   addRules(t, {"sort", "sort.stable", "argsort", "argsort.stable"}, onSelf<sort>);
   addRules(t, {"bucketize.Tensor", "bucketize.Scalar"}, bucketize);
+  addRules(t, {"searchsorted.Tensor"}, searchsorted);
 }
 
 } // namespace ptec::exir::rules

@@ -41,11 +41,16 @@ constexpr const char *kDataDependent =
     "its output size depends on the input values, which an ahead-of-time memory "
     "plan cannot bound";
 constexpr const char *kSpecialFunction =
-    "a special function (gamma, digamma, Bessel, inverse error function, ...) that "
-    "ExecuTorch's portable kernels do not have";
+    "a special function (gamma, digamma, Bessel, inverse error function, orthogonal "
+    "polynomials, zeta, ...) that no ExecuTorch portable kernel computes; evaluate it "
+    "outside the model and pass the result in";
 constexpr const char *kNotYet =
     "ptec has no decomposition of it into ExecuTorch's portable kernels yet";
 constexpr const char *kCudaOnly = "a form PyTorch implements for CUDA only";
+constexpr const char *kFusedLoss =
+    "the batch-chunked fused linear + cross-entropy loss of torch.nn (a training "
+    "custom op); for inference export the model without its loss, or write the loss "
+    "as F.linear followed by F.cross_entropy";
 constexpr const char *kTestOp = "an operator of PyTorch's own test suite";
 
 struct Category {
@@ -155,6 +160,16 @@ constexpr std::array kCategories = {
     Category{Category::Exact, "erfinv", kSpecialFunction},
     Category{Category::Exact, "special_log_ndtr", kSpecialFunction},
     Category{Category::Exact, "special_multigammaln", kSpecialFunction},
+    Category{Category::Exact, "special_airy_ai", kSpecialFunction},
+    Category{Category::Exact, "special_ndtri", kSpecialFunction},
+    Category{Category::Exact, "special_zeta", kSpecialFunction},
+    Category{Category::Exact, "special_spherical_bessel_j0", kSpecialFunction},
+    Category{Category::Prefix, "special_scaled_modified_bessel", kSpecialFunction},
+    Category{Category::Prefix, "special_chebyshev_polynomial", kSpecialFunction},
+    Category{Category::Prefix, "special_shifted_chebyshev_polynomial", kSpecialFunction},
+    Category{Category::Prefix, "special_hermite_polynomial", kSpecialFunction},
+    Category{Category::Prefix, "special_laguerre_polynomial", kSpecialFunction},
+    Category{Category::Prefix, "special_legendre_polynomial", kSpecialFunction},
     Category{Category::Exact, "mvlgamma", kSpecialFunction},
     Category{Category::Prefix, "ctc_loss", kNotYet},
     Category{Category::Exact, "gradient", kNotYet},
@@ -200,6 +215,11 @@ constexpr std::array kCategories = {
     Category{Category::Exact, "linalg_matrix_exp", kFactorization},
     Category{Category::Exact, "linalg_householder_product", kFactorization},
     Category{Category::Exact, "nuclear_norm", kFactorization},
+    Category{Category::Exact, "linalg_polar", kFactorization},
+    Category{Category::Exact, "linalg_matrix_sqrth", kFactorization},
+    Category{Category::FullName, "torch_nn::_linear_cross_entropy_batch_chunked", kFusedLoss},
+    Category{Category::FullName, "torch_nn::_linear_cross_entropy_batch_chunked_no_reduction",
+             kFusedLoss},
 };
 
 struct Parts {

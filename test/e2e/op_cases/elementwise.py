@@ -392,3 +392,22 @@ CASES = [
                                               torch.floor_divide(x, 1.5)),
          lambda: (special() * 3, ints(3, 4, lo=-20, hi=20))),
 ]
+
+# Met by the OpInfo sweep: complex views of real tensors are the tensor; angle
+# of a real tensor is pi below 0, 0 from 0 on (-0.0 included), NaN for NaN;
+# integers give float32.
+CASES += [
+    *twins("angle", lambda x, i: (torch.angle(x), torch.angle(i)),
+           lambda: (special(), ints(3, 4)), lambda: (finite(), ints(3, 4))),
+    case("real_views", lambda x: (torch.conj_physical(x), torch.real(x) * 1, x.resolve_conj() * 1,
+                                  x.resolve_neg() * 1), lambda: (rnd(3, 4),)),
+]
+
+# Refused by name: special functions no portable kernel computes, frexp.
+CASES += [
+    case("special_zeta_refused", lambda x, q: torch.special.zeta(x, q),
+         lambda: (rnd(3) + 2, rnd(3).abs() + 1), refused=r"special_zeta' is not supported: a special function"),
+    case("chebyshev_refused", lambda x, n: torch.special.chebyshev_polynomial_t(x, n),
+         lambda: (rnd(3), ints(3, lo=0, hi=4)), refused=r"special_chebyshev_polynomial_t' is not supported"),
+    case("frexp_refused", lambda x: torch.frexp(x), lambda: (rnd(3),), refused=r"frexp.Tensor' is not supported"),
+]

@@ -109,3 +109,11 @@ CASES += [
     case("special_log_softmax", lambda x: torch.special.log_softmax(x, -1, dtype=torch.float64),
          lambda: (torch.randn(3, 4),)),
 ]
+
+# Met by the OpInfo sweep.
+CASES += [
+    case("cartesian_prod", lambda a, b, c: (torch.cartesian_prod(a, b, c), torch.cartesian_prod(a) + 0),
+         lambda: (ints(2), ints(3), ints(4))),
+    case("cartesian_prod_float", lambda a, b: torch.cartesian_prod(a, b),
+         lambda: (torch.randn(3), torch.randn(2))),
+]

@@ -568,3 +568,15 @@ CASES = [
         lambda: (randn(3, 4), torch.tensor([[1, 2, -1, 0], [0, -1, 0, 0], [3, 3, 1, 2]]), randn(4),
                  torch.tensor([2, 0, -1, 1])), backends=["portable"], why=ZERO_DIM),
 ]
+
+# Met by the OpInfo sweep: dist is the vector p-norm of the broadcast difference.
+CASES += [
+    fn_case("dist", lambda a, b: (torch.dist(a, b), torch.dist(a, b, 1), torch.dist(a, b, 0),
+                                  torch.dist(a, b, float("inf")), torch.dist(a, b, 3)),
+            lambda: (randn(2, 3), randn(3)), backends=["portable"], why=ZERO_DIM),
+]
+
+CASES += [
+    fn_case("histc_refused", lambda x: torch.histc(x, 4), lambda: (randn(10),),
+            refused=r"histc' is not supported"),
+]

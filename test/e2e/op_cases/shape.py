@@ -431,3 +431,71 @@ CASES += [
     dyn("dynamic_unflatten_static_dim", lambda x: x.unflatten(1, (3, 2)) * 2, (5, 6), 0, 12),
     dyn("dynamic_unflatten_dynamic_dim", lambda x: x.unflatten(0, (-1, 1)) * 2, (5, 6), 0, 12),
 ]
+
+# Met by the OpInfo sweep: matrix transposes and diagonals, order statistics.
+NAN = float("nan")
+CASES += [
+    C("matrix_transposes", lambda x, m, i: (x.mT + 0, x.mH + 0, m.mH + 0, m.H + 0, i.mT + 0),
+      randn(2, 3, 4), randn(3, 5), randint(9, 2, 3, 4)),
+    C("linalg_diagonal", lambda x: (torch.linalg.diagonal(x) + 0,
+                                    torch.linalg.diagonal(x, offset=1, dim1=0, dim2=2) + 0,
+                                    torch.linalg.diagonal(x, offset=-1) + 0),
+      randn(2, 3, 4)),
+    # Distinct values: PyTorch leaves the index of equal elements unspecified.
+    C("kthvalue", lambda x, i: (torch.kthvalue(x, 2, 1), torch.kthvalue(x, 3, 0, keepdim=True),
+                                torch.kthvalue(x, 5), torch.kthvalue(i, 4, -1)),
+      randn(3, 5), lambda: torch.randperm(12).view(2, 6)),
+    C("median", lambda x, i: (torch.median(x), torch.median(x, 1), torch.median(x, 0, keepdim=True),
+                              torch.median(i), torch.median(i, 1)),
+      randn(3, 4), lambda: torch.randperm(15).view(3, 5)),
+    # NaN: median is NaN at the first NaN's index; nanmedian skips NaN. (An
+    # all-NaN row's nanmedian is NaN at an index std::nth_element picks in
+    # PyTorch's kernel: its value only is checked, in median_all_nan.)
+    C("median_nan", lambda x: (torch.median(x), torch.median(x, 1), torch.nanmedian(x),
+                               torch.nanmedian(x, 1), torch.nanmedian(x, 0, keepdim=True)),
+      lambda: torch.tensor([[3.0, NAN, -1.0, NAN, 2.0], [0.5, 4.0, -2.0, 1.5, 7.0],
+                            [NAN, NAN, 0.25, NAN, NAN], [6.0, NAN, 5.0, -3.0, 1.0]])),
+    C("median_all_nan", lambda x: (torch.median(x, 1), torch.nanmedian(x, 1).values,
+                                   torch.nanmedian(x)),
+      lambda: torch.tensor([[NAN, NAN, NAN, NAN, NAN], [1.0, NAN, 2.0, NAN, 3.0]])),
+]
+
+# searchsorted (bucketize's formulation per row), put (index_put on the flat
+# tensor), index_reduce (scatter_reduce along dim).
+CASES += [
+    C("searchsorted", lambda s, x, r: (
+        torch.searchsorted(s, x), torch.searchsorted(s, x, right=True),
+        torch.searchsorted(s, x, side="right", out_int32=True),
+        torch.searchsorted(r, x), torch.searchsorted(r, x[0, 0]),
+        torch.searchsorted(torch.tensor([3.0, -1.0, 0.5, 2.0]), x,
+                           sorter=torch.tensor([1, 2, 3, 0]))),
+      lambda: torch.tensor([[-1.0, 0.0, 0.5, 2.0], [-2.0, -1.0, 1.0, 1.0]]),
+      lambda: torch.tensor([[0.5, -3.0, float("nan")], [1.0, 5.0, -1.0]]),
+      lambda: torch.tensor([-1.0, 0.0, 0.5, 2.0])),
+    C("put", lambda x, i, s: (x.put(i, s), x.put(i, s, accumulate=True),
+                              x.put(torch.tensor([0, 0, -1]), s, accumulate=True)),
+      randn(2, 3), lambda: torch.tensor([4, -1, 0]), randn(3)),
+    C("index_reduce", lambda x, i, s, t: (
+        x.index_reduce(0, i, s, "prod"), x.index_reduce(0, i, s, "mean"),
+        x.index_reduce(0, i, s, "amax", include_self=False),
+        x.index_reduce(1, torch.tensor([2, 0, 2]), t, "amin")),
+      randn(4, 4), lambda: torch.tensor([0, 2, 0, 3, 2]), randn(5, 4), randn(4, 3)),
+]
+
+# nonzero_static: fewer nonzeros than size (rows filled), more (cut), NaN and
+# -0.0 (nonzero and zero), bool and int inputs.
+CASES += [
+    C("nonzero_static", lambda x, b, i: (
+        torch.nonzero_static(x, size=8), torch.nonzero_static(x, size=2, fill_value=-5),
+        torch.nonzero_static(b, size=5), torch.nonzero_static(i, size=4, fill_value=7)),
+      lambda: torch.tensor([[0.0, 1.5, -0.0], [float("nan"), 0.0, -2.0]]),
+      lambda: torch.tensor([[[True, False], [False, True]], [[True, True], [False, False]]]),
+      lambda: torch.tensor([0, 3, 0, -1, 0])),
+]
+
+# Refused by name: the most frequent value; empty_permuted's values are
+# unspecified (filled here), its logical sizes are empty's.
+CASES += [
+    C("mode_refused", lambda x: torch.mode(x, 1), randn(3, 4), refused=r"aten::mode' is not supported"),
+    C("empty_permuted", lambda x: torch.empty_permuted((2, 3), (1, 0)).fill_(2.0) + x, randn(2, 3)),
+]

@@ -496,3 +496,51 @@ func.func @randint() -> tensor<3xi64> {
   %r = exir.aten "aten::randint"() {high = 5 : i64, size = array<i64: 3>, dtype = i64, operand_segments = array<i32>} : () -> tensor<3xi64>
   return %r : tensor<3xi64>
 }
+
+// -----
+
+// conj_physical / real / resolve_conj / resolve_neg of a real tensor are the
+// tensor. angle of a real tensor: NaN where x is NaN, else pi where x < 0 and 0
+// where x >= 0; integers give float32.
+// CHECK-LABEL: func.func @complex_views_of_reals
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf32>, %[[I:.*]]: tensor<4xi32>)
+// CHECK-NOT: "aten::conj_physical"
+// CHECK-NOT: "aten::real"
+// CHECK-NOT: "aten::resolve_
+// CHECK: %[[LT:.*]] = exir.aten "aten::lt.Scalar"(%[[X]])
+// CHECK: %[[PI:.*]] = exir.aten "aten::scalar_tensor"() {{.*}}s = 3.14159
+// CHECK: %[[Z:.*]] = exir.aten "aten::scalar_tensor"()
+// CHECK: %[[W:.*]] = exir.aten "aten::where.self"(%[[LT]], %[[PI]], %[[Z]])
+// CHECK: %[[NAN:.*]] = exir.aten "aten::isnan"(%[[X]])
+// CHECK: %[[A:.*]] = exir.aten "aten::where.self"(%[[NAN]], %[[X]], %[[W]]) {{.*}} -> tensor<4xf32>
+// CHECK: %[[IF:.*]] = exir.aten "aten::_to_copy"(%[[I]]) {{.*}}dtype = f32
+// CHECK: exir.aten "aten::lt.Scalar"(%[[IF]])
+// CHECK-NOT: "aten::angle"
+// CHECK: return %[[X]], %[[X]], %[[X]], %[[X]], %[[A]],
+func.func @complex_views_of_reals(%x: tensor<4xf32>, %i: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %c = exir.aten "aten::conj_physical"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %r = exir.aten "aten::real"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %rc = exir.aten "aten::resolve_conj"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %rn = exir.aten "aten::resolve_neg"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %a = exir.aten "aten::angle"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> tensor<4xf32>
+  %ai = exir.aten "aten::angle"(%i) {operand_segments = array<i32: 1>} : (tensor<4xi32>) -> tensor<4xf32>
+  return %c, %r, %rc, %rn, %a, %ai : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// frexp is refused by name.
+func.func @frexp(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'aten::frexp.Tensor' is not supported: it splits floats into mantissa and exponent}}
+  %m:2 = exir.aten "aten::frexp.Tensor"(%x) {operand_segments = array<i32: 1>} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %m#0 : tensor<4xf32>
+}
+
+// -----
+
+// Special functions without a portable kernel are refused by name.
+func.func @special_zeta(%x: tensor<4xf32>, %q: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'aten::special_zeta' is not supported: a special function}}
+  %z = exir.aten "aten::special_zeta"(%x, %q) {operand_segments = array<i32: 1, 1>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %z : tensor<4xf32>
+}

@@ -102,3 +102,23 @@ func.func @where_indices(%c: tensor<4xi1>) -> tensor<4xi64> {
   %r = exir.aten "aten::where"(%c) {operand_segments = array<i32: 1>} : (tensor<4xi1>) -> tensor<4xi64>
   return %r : tensor<4xi64>
 }
+
+// -----
+
+// cartesian_prod: each input viewed along its own grid dim, expanded to the
+// grid, flattened and stacked as columns; a single input is itself.
+// CHECK-LABEL: func.func @cartesian_prod
+// CHECK: %[[A:.*]] = exir.aten "aten::view_copy"(%arg0) {{.*}}size = array<i64: 2, 1>
+// CHECK: %[[AE:.*]] = exir.aten "aten::expand_copy"(%[[A]]) {{.*}}size = array<i64: 2, 3>
+// CHECK: %[[AF:.*]] = exir.aten "aten::view_copy"(%[[AE]]) {{.*}}size = array<i64: 6>
+// CHECK: %[[B:.*]] = exir.aten "aten::view_copy"(%arg1) {{.*}}size = array<i64: 1, 3>
+// CHECK: %[[BE:.*]] = exir.aten "aten::expand_copy"(%[[B]]) {{.*}}size = array<i64: 2, 3>
+// CHECK: %[[BF:.*]] = exir.aten "aten::view_copy"(%[[BE]]) {{.*}}size = array<i64: 6>
+// CHECK: %[[S:.*]] = exir.aten "aten::stack"(%[[AF]], %[[BF]]) {dim = 1 : i64{{.*}} -> tensor<6x2xi64>
+// CHECK-NOT: cartesian_prod
+// CHECK: return %[[S]], %arg0
+func.func @cartesian_prod(%a: tensor<2xi64>, %b: tensor<3xi64>) -> (tensor<6x2xi64>, tensor<2xi64>) {
+  %p = exir.aten "aten::cartesian_prod"(%a, %b) {operand_segments = array<i32: 2>} : (tensor<2xi64>, tensor<3xi64>) -> tensor<6x2xi64>
+  %q = exir.aten "aten::cartesian_prod"(%a) {operand_segments = array<i32: 1>} : (tensor<2xi64>) -> tensor<2xi64>
+  return %p, %q : tensor<6x2xi64>, tensor<2xi64>
+}

@@ -472,3 +472,39 @@ func.func @dynamic_refused(%x: tensor<8x4x5xf32> {exir.dynamic_dims = array<i64:
   %y = exir.aten "aten::group_norm"(%x) {num_groups = 2 : i64, eps = 1.0e-5 : f64, cudnn_enabled = true, operand_segments = array<i32: 1, 0, 0>} : (tensor<8x4x5xf32>) -> tensor<8x4x5xf32>
   return %y : tensor<8x4x5xf32>
 }
+
+// -----
+
+// dist is the vector norm of the broadcast difference: p = 2 -> sqrt(sum(d*d)),
+// p = 1 -> sum(abs(d)).
+// CHECK-LABEL: func.func @dist
+// CHECK: %[[D:.*]] = exir.aten "aten::sub.Tensor"(%arg0, %arg1) {{.*}} -> tensor<2x3xf32>
+// CHECK: %[[SQ:.*]] = exir.aten "aten::mul.Tensor"(%[[D]], %[[D]])
+// CHECK: %[[S:.*]] = exir.aten "aten::sum.dim_IntList"(%[[SQ]])
+// CHECK: exir.aten "aten::sqrt"(%[[S]]) {{.*}} -> tensor<f32>
+// CHECK: %[[D1:.*]] = exir.aten "aten::sub.Tensor"(%arg0, %arg1)
+// CHECK: %[[A:.*]] = exir.aten "aten::abs"(%[[D1]])
+// CHECK: exir.aten "aten::sum.dim_IntList"(%[[A]]) {{.*}} -> tensor<f32>
+// CHECK-NOT: "aten::dist"
+func.func @dist(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> (tensor<f32>, tensor<f32>) {
+  %x = exir.aten "aten::dist"(%a, %b) {operand_segments = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<f32>
+  %y = exir.aten "aten::dist"(%a, %b) {p = 1 : i64, operand_segments = array<i32: 1, 1>} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<f32>
+  return %x, %y : tensor<f32>, tensor<f32>
+}
+
+// -----
+
+// histc and segment_reduce are refused by name.
+func.func @histc(%x: tensor<5xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'aten::histc' is not supported: ptec has no decomposition of histc}}
+  %h = exir.aten "aten::histc"(%x) {bins = 4 : i64, operand_segments = array<i32: 1>} : (tensor<5xf32>) -> tensor<4xf32>
+  return %h : tensor<4xf32>
+}
+
+// -----
+
+func.func @linalg_polar(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'aten::linalg_polar' is not supported: it needs a matrix factorization}}
+  %p:2 = exir.aten "aten::linalg_polar"(%a) {operand_segments = array<i32: 1>} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>)
+  return %p#0 : tensor<3x3xf32>
+}

@@ -526,3 +526,143 @@ func.func @bucketize(%x: tensor<2x3xf32>, %b: tensor<4xf32>, %ib: tensor<3xi64>,
   %z = exir.aten "aten::bucketize.Tensor"(%d, %ib) {out_int32 = false, right = false, operand_segments = array<i32: 1, 1>} : (tensor<f64>, tensor<3xi64>) -> tensor<i64>
   return %l, %r, %s, %z : tensor<2x3xi64>, tensor<2x3xi32>, tensor<i64>, tensor<i64>
 }
+
+// -----
+
+// mT / mH swap the last two dims; matrix_H (a matrix) too. On real dtypes the
+// conjugate is the tensor itself.
+// CHECK-LABEL: func.func @matrix_transposes
+// CHECK: exir.aten "aten::permute_copy"(%arg0) {dims = array<i64: 0, 2, 1>{{.*}} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+// CHECK: exir.aten "aten::permute_copy"(%arg0) {dims = array<i64: 0, 2, 1>{{.*}} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+// CHECK: exir.aten "aten::permute_copy"(%arg1) {dims = array<i64: 1, 0>{{.*}} : (tensor<3x5xi64>) -> tensor<5x3xi64>
+// CHECK-NOT: "aten::mT"
+// CHECK-NOT: "aten::mH"
+// CHECK-NOT: "aten::matrix_H"
+func.func @matrix_transposes(%x: tensor<2x3x4xf32>, %m: tensor<3x5xi64>) -> (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<5x3xi64>) {
+  %a = exir.aten "aten::mT"(%x) {operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+  %b = exir.aten "aten::mH"(%x) {operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<2x4x3xf32>
+  %c = exir.aten "aten::matrix_H"(%m) {operand_segments = array<i32: 1>} : (tensor<3x5xi64>) -> tensor<5x3xi64>
+  return %a, %b, %c : tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<5x3xi64>
+}
+
+// -----
+
+// Unique values have a data-dependent length: refused by name.
+func.func @unique_consecutive(%x: tensor<5xf32>) -> tensor<5xf32> {
+  // expected-error @+1 {{'aten::unique_consecutive' is not supported: its result's length is the number of distinct values}}
+  %u:3 = exir.aten "aten::unique_consecutive"(%x) {return_inverse = false, return_counts = false, operand_segments = array<i32: 1>} : (tensor<5xf32>) -> (tensor<5xf32>, tensor<0xi64>, tensor<0xi64>)
+  return %u#0 : tensor<5xf32>
+}
+
+// -----
+
+// linalg_diagonal is diagonal_copy with dim1 = -2, dim2 = -1 by default.
+// CHECK-LABEL: func.func @linalg_diagonal
+// CHECK: exir.aten "aten::diagonal_copy"(%arg0) {dim1 = -2 : i64, dim2 = -1 : i64, offset = 0 : i64{{.*}} -> tensor<2x3xf32>
+// CHECK: exir.aten "aten::diagonal_copy"(%arg0) {dim1 = 0 : i64, dim2 = 2 : i64, offset = 1 : i64{{.*}} -> tensor<3x2xf32>
+func.func @linalg_diagonal(%x: tensor<2x3x4xf32>) -> (tensor<2x3xf32>, tensor<3x2xf32>) {
+  %a = exir.aten "aten::linalg_diagonal"(%x) {operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<2x3xf32>
+  %b = exir.aten "aten::linalg_diagonal"(%x) {offset = 1 : i64, dim1 = 0 : i64, dim2 = 2 : i64, operand_segments = array<i32: 1>} : (tensor<2x3x4xf32>) -> tensor<3x2xf32>
+  return %a, %b : tensor<2x3xf32>, tensor<3x2xf32>
+}
+
+// -----
+
+// kthvalue gathers the sorted values and indices at k - 1; median.dim at the
+// lower middle, or at the first NaN when there is one; nanmedian at the lower
+// middle of the numbers. Without keepdim the gathered dim is viewed away.
+// CHECK-LABEL: func.func @order_statistics
+// CHECK: %[[K:.*]] = exir.aten "aten::full"() {{.*}}fill_value = 1 : i64{{.*}}size = array<i64: 2, 1>
+// CHECK: exir.aten "aten::gather"(%{{.*}}, %[[K]]) {dim = 1 : i64
+// CHECK: exir.aten "aten::gather"(%{{.*}}, %[[K]]) {dim = 1 : i64
+// CHECK: exir.aten "aten::view_copy"{{.*}} -> tensor<2xf32>
+// CHECK: %[[N:.*]] = exir.aten "aten::sum.dim_IntList"{{.*}} -> tensor<2x1xi64>
+// CHECK: %[[FIRST:.*]] = exir.aten "aten::rsub.Scalar"(%[[N]]) {{.*}}other = 4 : i64
+// CHECK: %[[ANY:.*]] = exir.aten "aten::gt.Scalar"(%[[N]])
+// CHECK: %[[MID:.*]] = exir.aten "aten::full"() {{.*}}fill_value = 1 : i64
+// CHECK: %[[P:.*]] = exir.aten "aten::where.self"(%[[ANY]], %[[FIRST]], %[[MID]])
+// CHECK: exir.aten "aten::gather"(%{{.*}}, %[[P]]) {dim = 1 : i64{{.*}} -> tensor<2x1xf32>
+// CHECK: %[[NN:.*]] = exir.aten "aten::sum.dim_IntList"{{.*}} -> tensor<1xi64>
+// CHECK: %[[B:.*]] = exir.aten "aten::rsub.Scalar"(%[[NN]]) {{.*}}other = 7 : i64
+// CHECK: %[[Q:.*]] = exir.aten "aten::div.Scalar_mode"(%[[B]]) {{.*}}rounding_mode = "trunc"
+// CHECK: exir.aten "aten::gather"(%{{.*}}, %[[Q]]) {dim = 0 : i64
+// CHECK: exir.aten "aten::view_copy"{{.*}} -> tensor<f32>
+// CHECK-NOT: "aten::kthvalue"
+// CHECK-NOT: "aten::median
+// CHECK-NOT: "aten::nanmedian
+func.func @order_statistics(%x: tensor<2x4xf32>) -> (tensor<2xf32>, tensor<2xi64>, tensor<2x1xf32>, tensor<2x1xi64>, tensor<f32>) {
+  %k:2 = exir.aten "aten::kthvalue"(%x) {k = 2 : i64, dim = 1 : i64, keepdim = false, operand_segments = array<i32: 1>} : (tensor<2x4xf32>) -> (tensor<2xf32>, tensor<2xi64>)
+  %m:2 = exir.aten "aten::median.dim"(%x) {dim = -1 : i64, keepdim = true, operand_segments = array<i32: 1>} : (tensor<2x4xf32>) -> (tensor<2x1xf32>, tensor<2x1xi64>)
+  %n = exir.aten "aten::nanmedian"(%x) {operand_segments = array<i32: 1>} : (tensor<2x4xf32>) -> tensor<f32>
+  return %k#0, %k#1, %m#0, %m#1, %n : tensor<2xf32>, tensor<2xi64>, tensor<2x1xf32>, tensor<2x1xi64>, tensor<f32>
+}
+
+// -----
+
+// searchsorted: bucketize's count per row of a 2-dim sequence; side 'right'
+// compares with gt; a sorter gathers the sequence first.
+// CHECK-LABEL: func.func @searchsorted
+// CHECK: %[[XU:.*]] = exir.aten "aten::view_copy"(%arg1) {{.*}} -> tensor<2x3x1xf32>
+// CHECK: %[[SU:.*]] = exir.aten "aten::view_copy"(%arg0) {{.*}} -> tensor<2x1x4xf32>
+// CHECK: %[[GE:.*]] = exir.aten "aten::ge.Tensor"(%[[SU]], %[[XU]]) {{.*}} -> tensor<2x3x4xi1>
+// CHECK: %[[NOT:.*]] = exir.aten "aten::logical_not"(%[[GE]])
+// CHECK: exir.aten "aten::sum.dim_IntList"(%[[NOT]]) {{.*}}dtype = i64{{.*}} -> tensor<2x3xi64>
+// CHECK: %[[G:.*]] = exir.aten "aten::gather"(%arg0, %arg2) {dim = 1 : i64
+// CHECK: %[[GU:.*]] = exir.aten "aten::view_copy"(%[[G]])
+// CHECK: exir.aten "aten::gt.Tensor"(%[[GU]]
+// CHECK: exir.aten "aten::sum.dim_IntList"{{.*}}dtype = i32{{.*}} -> tensor<2x3xi32>
+// CHECK-NOT: searchsorted
+func.func @searchsorted(%s: tensor<2x4xf32>, %x: tensor<2x3xf32>, %o: tensor<2x4xi64>) -> (tensor<2x3xi64>, tensor<2x3xi32>) {
+  %a = exir.aten "aten::searchsorted.Tensor"(%s, %x) {operand_segments = array<i32: 1, 1, 0>} : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<2x3xi64>
+  %b = exir.aten "aten::searchsorted.Tensor"(%s, %x, %o) {side = "right", out_int32 = true, operand_segments = array<i32: 1, 1, 1>} : (tensor<2x4xf32>, tensor<2x3xf32>, tensor<2x4xi64>) -> tensor<2x3xi32>
+  return %a, %b : tensor<2x3xi64>, tensor<2x3xi32>
+}
+
+// -----
+
+// put: index_put on the flattened tensor at the flattened, wrapped index.
+// CHECK-LABEL: func.func @put
+// CHECK: %[[F:.*]] = exir.aten "aten::view_copy"(%arg0) {{.*}} -> tensor<6xf32>
+// CHECK: %[[I:.*]] = exir.aten "aten::view_copy"(%arg1) {{.*}} -> tensor<3xi64>
+// CHECK: %[[S:.*]] = exir.aten "aten::view_copy"(%arg2) {{.*}} -> tensor<3xf32>
+// CHECK: %[[W:.*]] = exir.aten "aten::where.self"
+// CHECK: %[[P:.*]] = exir.aten "aten::index_put"(%[[F]], %[[W]], %[[S]]) {accumulate = true
+// CHECK: exir.aten "aten::view_copy"(%[[P]]) {{.*}} -> tensor<2x3xf32>
+func.func @put(%x: tensor<2x3xf32>, %i: tensor<3x1xi64>, %s: tensor<1x3xf32>) -> tensor<2x3xf32> {
+  %r = exir.aten "aten::put"(%x, %i, %s) {accumulate = true, operand_segments = array<i32: 1, 1, 1>} : (tensor<2x3xf32>, tensor<3x1xi64>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// index_reduce is scatter_reduce with the index expanded along dim.
+// CHECK-LABEL: func.func @index_reduce
+// CHECK: exir.aten "aten::view_copy"(%arg1) {{.*}} -> tensor<1x2xi64>
+// CHECK: exir.aten "aten::expand_copy"{{.*}} -> tensor<3x2xi64>
+// CHECK-NOT: "aten::index_reduce"
+func.func @index_reduce(%x: tensor<3x4xf32>, %i: tensor<2xi64>, %s: tensor<3x2xf32>) -> tensor<3x4xf32> {
+  %r = exir.aten "aten::index_reduce"(%x, %i, %s) {dim = 1 : i64, reduce = "amax", include_self = false, operand_segments = array<i32: 1, 1, 1>} : (tensor<3x4xf32>, tensor<2xi64>, tensor<3x2xf32>) -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+
+// -----
+
+// nonzero_static: the output row of each nonzero element is its cumsum; the
+// row's flat index is picked by a [size, n] compare, unravelled per dim and
+// filled with fill_value where the row has no element.
+// CHECK-LABEL: func.func @nonzero_static
+// CHECK: %[[M:.*]] = exir.aten "aten::ne.Scalar"
+// CHECK: exir.aten "aten::cumsum"
+// CHECK: exir.aten "aten::eq.Tensor"{{.*}} -> tensor<4x6xi1>
+// CHECK: %[[IDX:.*]] = exir.aten "aten::sum.dim_IntList"{{.*}} -> tensor<4xi64>
+// CHECK: %[[F:.*]] = exir.aten "aten::any.dim"
+// CHECK: %[[Q0:.*]] = exir.aten "aten::div.Scalar_mode"(%[[IDX]]) {{.*}}other = 3 : i64
+// CHECK: %[[R0:.*]] = exir.aten "aten::remainder.Scalar"(%[[Q0]]) {{.*}}other = 2 : i64
+// CHECK: %[[FILL:.*]] = exir.aten "aten::full"() {{.*}}fill_value = -7 : i64
+// CHECK: %[[C0:.*]] = exir.aten "aten::where.self"(%[[F]], %[[R0]], %[[FILL]])
+// CHECK: exir.aten "aten::stack"(%[[C0]], %{{.*}}) {dim = 1 : i64{{.*}} -> tensor<4x2xi64>
+// CHECK-NOT: nonzero_static
+func.func @nonzero_static(%x: tensor<2x3xf32>) -> tensor<4x2xi64> {
+  %r = exir.aten "aten::nonzero_static"(%x) {size = 4 : i64, fill_value = -7 : i64, operand_segments = array<i32: 1>} : (tensor<2x3xf32>) -> tensor<4x2xi64>
+  return %r : tensor<4x2xi64>
+}

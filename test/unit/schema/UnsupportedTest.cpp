@@ -21,6 +21,12 @@ TEST_CASE("refused operators carry their category's reason", "[schema][unsupport
   // ... but dunder names keep their trailing underscores.
   CHECK(unsupportedReason("aten::__and__.Tensor").empty());
   CHECK(unsupportedReason("aten::special_digamma").find("special function") != std::string::npos);
+  CHECK(unsupportedReason("aten::special_chebyshev_polynomial_t").find("special function") !=
+        std::string::npos);
+  CHECK(unsupportedReason("aten::special_zeta").find("special function") != std::string::npos);
+  CHECK(unsupportedReason("aten::linalg_polar").find("matrix factorization") != std::string::npos);
+  CHECK(unsupportedReason("torch_nn::_linear_cross_entropy_batch_chunked").find("cross-entropy") !=
+        std::string::npos);
 }
 
 TEST_CASE("supported and unknown operators have no refusal", "[schema][unsupported]") {
