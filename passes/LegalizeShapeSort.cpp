@@ -287,6 +287,22 @@ Type bucketizeCompareType(Type x, Type b, bool zeroDim, bool number) {
   return IntegerType::get(ctx, 64);
 }
 
+/// bucketize's and searchsorted's result: over the last dim, how many
+/// boundaries b are before x (!(b >= x); with `right`, !(b > x)), in the
+/// op's result dtype. `bounds` and `xu` broadcast against each other.
+LogicalResult replaceWithCountBefore(Legalizer &L, Value bounds, Value xu, bool right) {
+  FailureOr<Value> notBefore = binary(L, right ? "aten::gt.Tensor" : "aten::ge.Tensor", bounds, xu);
+  if (failed(notBefore))
+    return failure();
+  FailureOr<Value> before = L.make("aten::logical_not", {{*notBefore}});
+  if (failed(before))
+    return failure();
+  Type out = L.resultType().getElementType();
+  return L.replaceWith(L.make("aten::sum.dim_IntList", {{*before}},
+                              {L.ints("dim", {-1}), L.boolean("keepdim", false),
+                               L.dtype("dtype", out)}));
+}
+
 /// bucketize(x, boundaries, out_int32, right): the number of boundaries b
 /// with !(b >= x) (right: !(b > x)), PyTorch's binary-search predicate (so a
 /// NaN x lands past the last boundary, as there), by a broadcast compare
@@ -319,16 +335,7 @@ LogicalResult bucketize(Legalizer &L) {
   if (failed(xu))
     return failure();
   bool right = boolArg(L.op, "right", false);
-  FailureOr<Value> notBefore = binary(L, right ? "aten::gt.Tensor" : "aten::ge.Tensor", *bc, *xu);
-  if (failed(notBefore))
-    return failure();
-  FailureOr<Value> before = L.make("aten::logical_not", {{*notBefore}});
-  if (failed(before))
-    return failure();
-  Type out = L.resultType().getElementType();
-  return L.replaceWith(L.make("aten::sum.dim_IntList", {{*before}},
-                              {L.ints("dim", {-1}), L.boolean("keepdim", false),
-                               L.dtype("dtype", out)}));
+  return replaceWithCountBefore(L, *bc, *xu, right);
 }
 
 /// searchsorted.Tensor(sorted_sequence, x, out_int32, right, side, sorter):
@@ -362,16 +369,7 @@ LogicalResult searchsorted(Legalizer &L) {
   FailureOr<Value> su = r > 1 ? unsqueeze(L, *sc, r - 1) : sc;
   if (failed(xu) || failed(su))
     return failure();
-  FailureOr<Value> notBefore = binary(L, right ? "aten::gt.Tensor" : "aten::ge.Tensor", *su, *xu);
-  if (failed(notBefore))
-    return failure();
-  FailureOr<Value> before = L.make("aten::logical_not", {{*notBefore}});
-  if (failed(before))
-    return failure();
-  Type out = L.resultType().getElementType();
-  return L.replaceWith(L.make("aten::sum.dim_IntList", {{*before}},
-                              {L.ints("dim", {-1}), L.boolean("keepdim", false),
-                               L.dtype("dtype", out)}));
+  return replaceWithCountBefore(L, *su, *xu, right);
 }
 
 /// nonzero_static(x, size, fill_value): the coordinates of the first `size`
