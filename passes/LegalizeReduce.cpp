@@ -122,40 +122,31 @@ Value Emit::sum(Value x, ArrayRef<int64_t> dims, bool keepdim, Type dtype) {
              dtype ? L.dtype("dtype", dtype) : L.none("dtype")});
 }
 
-Value Emit::mean(Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  if (failed)
+/// A reduction over `dims` (empty: every dim) with keepdim and no dtype.
+static Value reduceOver(Emit &e, StringRef name, Value x, ArrayRef<int64_t> dims,
+                        bool keepdim) {
+  if (e.failed)
     return {};
   SmallVector<int64_t> d(dims);
   if (d.empty())
     d = allDims(rankOf(x));
-  return op("aten::mean.dim", {x}, {L.ints("dim", d), L.boolean("keepdim", keepdim)});
+  return e.op(name, {x}, {e.L.ints("dim", d), e.L.boolean("keepdim", keepdim)});
+}
+
+Value Emit::mean(Value x, ArrayRef<int64_t> dims, bool keepdim) {
+  return reduceOver(*this, "aten::mean.dim", x, dims, keepdim);
 }
 
 Value Emit::amax(Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  if (failed)
-    return {};
-  SmallVector<int64_t> d(dims);
-  if (d.empty())
-    d = allDims(rankOf(x));
-  return op("aten::amax", {x}, {L.ints("dim", d), L.boolean("keepdim", keepdim)});
+  return reduceOver(*this, "aten::amax", x, dims, keepdim);
 }
 
 Value Emit::amin(Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  if (failed)
-    return {};
-  SmallVector<int64_t> d(dims);
-  if (d.empty())
-    d = allDims(rankOf(x));
-  return op("aten::amin", {x}, {L.ints("dim", d), L.boolean("keepdim", keepdim)});
+  return reduceOver(*this, "aten::amin", x, dims, keepdim);
 }
 
 Value Emit::anyDims(Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  if (failed)
-    return {};
-  SmallVector<int64_t> d(dims);
-  if (d.empty())
-    d = allDims(rankOf(x));
-  return op("aten::any.dims", {x}, {L.ints("dim", d), L.boolean("keepdim", keepdim)});
+  return reduceOver(*this, "aten::any.dims", x, dims, keepdim);
 }
 
 Value Emit::view(Value x, ArrayRef<int64_t> shape) {
